@@ -1,0 +1,268 @@
+//! The syntax tree of a rules file, with spans. Produced by [`crate::syntax`],
+//! consumed by [`crate::check`]. Nothing here knows pest.
+
+use crate::diag::Span;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct File {
+    pub header: Header,
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum Header {
+    Game { name: String, span: Span },
+    Variant { name: String, base: String, base_span: Span, span: Span },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Item {
+    /// Written `override …` in a variant file.
+    pub is_override: bool,
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Player,
+    Node,
+    Edge,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum VisKind {
+    Public,
+    Hidden,
+    Owner,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Visibility {
+    pub kind: VisKind,
+    /// `hidden unless open_tiles`: public when the condition holds.
+    pub unless: Option<Expr>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum TypeRef {
+    Named(Ident),
+    List(Box<TypeRef>, Span),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeRef,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldInit {
+    pub name: Ident,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Instance {
+    pub count: i64,
+    pub fields: Vec<FieldInit>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionParam {
+    pub name: Ident,
+    pub domain: Expr,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum ItemKind {
+    Players { min: i64, max: i64 },
+    Seats(Vec<Ident>),
+    Board { path: String },
+    Option { name: Ident, ty: TypeRef, value: Expr },
+    Const { name: Ident, value: Expr },
+    Enum { name: Ident, members: Vec<Ident> },
+    Piece { name: Ident, per_player: bool, fields: Vec<Param>, start: Option<Ident>, label: Option<Template>, instances: Option<Vec<Instance>> },
+    Zone { name: Ident, scope: Scope, kind: Option<Ident>, vis: Option<Visibility> },
+    Var { name: Ident, scope: Scope, ty: TypeRef, init: Option<Expr>, vis: Option<Visibility> },
+    Fn { name: Ident, params: Vec<Param>, ret: TypeRef, body: Expr },
+    Proc { name: Ident, params: Vec<Param>, body: Block },
+    Phase { name: Ident, body: Block },
+    Action { name: Ident, params: Vec<ActionParam>, label: Option<Template>, body: Block },
+    Setup(Block),
+    Play(Block),
+    Score { player: Ident, expr: Expr, lowest: bool },
+    Tiebreak { player: Ident, expr: Expr },
+    Team { player: Ident, expr: Expr },
+    Invariant { text: String, expr: Expr },
+}
+
+impl ItemKind {
+    /// The kind word and name under which an item can be overridden.
+    pub fn key(&self) -> (&'static str, String) {
+        match self {
+            ItemKind::Players { .. } => ("players", String::new()),
+            ItemKind::Seats(_) => ("seats", String::new()),
+            ItemKind::Board { .. } => ("board", String::new()),
+            ItemKind::Option { name, .. } => ("option", name.name.clone()),
+            ItemKind::Const { name, .. } => ("const", name.name.clone()),
+            ItemKind::Enum { name, .. } => ("enum", name.name.clone()),
+            ItemKind::Piece { name, .. } => ("piece", name.name.clone()),
+            ItemKind::Zone { name, .. } => ("zone", name.name.clone()),
+            ItemKind::Var { name, .. } => ("var", name.name.clone()),
+            ItemKind::Fn { name, .. } => ("fn", name.name.clone()),
+            ItemKind::Proc { name, .. } => ("proc", name.name.clone()),
+            ItemKind::Phase { name, .. } => ("phase", name.name.clone()),
+            ItemKind::Action { name, .. } => ("action", name.name.clone()),
+            ItemKind::Setup(_) => ("setup", String::new()),
+            ItemKind::Play(_) => ("play", String::new()),
+            ItemKind::Score { .. } => ("score", String::new()),
+            ItemKind::Tiebreak { .. } => ("tiebreak", String::new()),
+            ItemKind::Team { .. } => ("team", String::new()),
+            ItemKind::Invariant { text, .. } => ("invariant", text.clone()),
+        }
+    }
+}
+
+/// A string with `{expr}` holes, used by labels and `log`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum TemplatePart {
+    Text(String),
+    Hole(Expr),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum MovePos {
+    Top,
+    Bottom,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum MoveWhat {
+    One(Expr),
+    All(Expr),
+    N(Expr, Expr),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum StmtKind {
+    Let { name: Ident, value: Expr },
+    Choose { name: Ident, player: Expr, from: Expr, label: Option<Template> },
+    Assign { place: Expr, op: AssignOp, value: Expr },
+    If { cond: Expr, then: Block, els: Option<Block> },
+    For { name: Ident, coll: Expr, body: Block },
+    While { cond: Expr, body: Block },
+    Break,
+    Continue,
+    Return,
+    Move { what: MoveWhat, to: Expr, pos: MovePos },
+    Shuffle(Expr),
+    Act { player: Expr, actions: Vec<Ident>, els: Option<Block> },
+    Log(Template),
+    EndGame,
+    Reveal(Expr),
+    Hide(Expr),
+    Require(Expr),
+    Call { name: Ident, args: Vec<Expr> },
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    None,
+    Str(String),
+    Node(Ident),
+    Name(Ident),
+    Field(Box<Expr>, Ident),
+    Call(Ident, Vec<Expr>),
+    /// `name(x in coll: body)`
+    Agg { func: Ident, binder: Ident, coll: Box<Expr>, body: Option<Box<Expr>> },
+    List(Vec<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Is(Box<Expr>, Ident),
+    Range(Box<Expr>, Box<Expr>),
+    Where(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}

@@ -1,0 +1,779 @@
+//! Declarations: the global symbol tables, storage layout (zones, variables,
+//! pieces), and the order in which bodies are checked.
+
+use super::ir::*;
+use super::load::{Merged, Reader};
+use super::{err, similar, Game};
+use crate::ast::{self, ItemKind, Scope, TypeRef, VisKind};
+use crate::board::{AttrValue, Board};
+use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
+use indexmap::IndexMap;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Sym {
+    Const(Val, Ty),
+    Var(usize),
+    Zone(usize),
+    Enum(u16),
+    Fn(u16),
+    Proc(u16),
+    Action(u16),
+    Kind(u16),
+}
+
+/// Per-body state: local scopes and slots.
+#[derive(Default)]
+pub(super) struct Body {
+    pub scopes: Vec<Vec<(String, u16, Ty)>>,
+    pub nlocals: u16,
+    /// Elements bound by `where` without a name: `it`, and their fields by bare name.
+    pub implicit: Vec<(u16, Ty)>,
+    pub actor: Option<u16>,
+    pub loops: u32,
+    pub pure: bool,
+}
+
+pub(super) struct Ck<'a> {
+    pub sources: &'a Sources,
+    pub errors: Diagnostics,
+    pub warnings: Diagnostics,
+    pub globals: IndexMap<String, (Sym, Span)>,
+    pub player_members: IndexMap<String, Sym>,
+    pub node_members: IndexMap<String, Sym>,
+    pub edge_members: IndexMap<String, Sym>,
+    pub members: IndexMap<String, Vec<(u16, u16)>>,
+    pub board: Arc<Board>,
+    pub body: Body,
+    pub g: Game,
+    pub fn_sigs: Vec<(Vec<Ty>, Ty)>,
+    pub proc_sigs: Vec<Vec<Ty>>,
+    pub proc_used: Vec<bool>,
+    pub action_used: Vec<bool>,
+    pub texts: IndexMap<String, ()>,
+}
+
+pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Result<(Game, Diagnostics), Diagnostics> {
+    // The board comes first: node attributes and piece sets are part of the namespace.
+    let board_item = m.items.iter().find_map(|it| match &it.kind {
+        ItemKind::Board { path } => Some((path.clone(), it.span)),
+        _ => None,
+    });
+    let board = match board_item {
+        Some((path, span)) => {
+            let dir = m.dirs.iter().find(|(f, _)| *f == span.file).map(|d| d.1.clone()).unwrap_or_default();
+            let full = dir.join(&path);
+            match read(&full) {
+                Ok(text) => {
+                    let f = sources.add(full.display().to_string(), text);
+                    crate::board::build(sources, f)?
+                }
+                Err(e) => {
+                    return Err(vec![err("E0002", span, format!("cannot read the board file `{}`: {e}", full.display()), "named here")
+                        .help("board paths are relative to the rules file that names them")])
+                }
+            }
+        }
+        None => crate::board::empty(),
+    };
+    let sources: &Sources = sources;
+    let mut ck = Ck {
+        sources,
+        errors: vec![],
+        warnings: vec![],
+        globals: IndexMap::new(),
+        player_members: IndexMap::new(),
+        node_members: IndexMap::new(),
+        edge_members: IndexMap::new(),
+        members: IndexMap::new(),
+        board: Arc::new(board),
+        body: Body::default(),
+        g: Game {
+            name: m.game_name.clone(),
+            variants: m.variants.clone(),
+            min_players: 1,
+            max_players: 1,
+            seats: vec![],
+            board: Arc::new(crate::board::empty()),
+            enums: vec![],
+            texts: vec![],
+            kinds: vec![],
+            zones: vec![],
+            nzones: 0,
+            vars: vec![],
+            nvars: 0,
+            options: IndexMap::new(),
+            piece_kind: vec![],
+            piece_owner: vec![],
+            piece_start: vec![],
+            fields: vec![],
+            node_attrs: vec![],
+            edge_attrs: vec![],
+            fns: vec![],
+            procs: vec![],
+            actions: vec![],
+            blocks: vec![],
+            templates: vec![],
+            setup: None,
+            play: (0, 0),
+            score: None,
+            tiebreaks: vec![],
+            team: None,
+            invariants: vec![],
+            box_zone: 0,
+        },
+        fn_sigs: vec![],
+        proc_sigs: vec![],
+        proc_used: vec![],
+        action_used: vec![],
+        texts: IndexMap::new(),
+    };
+    ck.g.board = ck.board.clone();
+    ck.declare_all(&m.items);
+    ck.bodies(&m.items);
+    if ck.errors.is_empty() {
+        ck.unused();
+        ck.g.texts = ck.texts.keys().cloned().collect();
+        Ok((ck.g, ck.warnings))
+    } else {
+        Err(ck.errors)
+    }
+}
+
+impl<'a> Ck<'a> {
+    pub fn error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+
+    pub fn intern(&mut self, s: &str) -> Val {
+        self.texts.insert_full(s.to_string(), ()).0 as Val
+    }
+
+    fn define(&mut self, name: &ast::Ident, sym: Sym) {
+        if let Some((_, prev)) = self.globals.get(&name.name) {
+            let prev = *prev;
+            self.error(
+                err("E0202", name.span, format!("`{}` is declared twice", name.name), "declared again here")
+                    .at(prev, "first declared here")
+                    .help("every top-level name must be unique; rename one of them"),
+            );
+            return;
+        }
+        if matches!(name.name.as_str(), "players" | "nodes" | "edges" | "actor" | "it" | "box") {
+            self.error(err("E0203", name.span, format!("`{}` is a built-in name", name.name), "cannot be redeclared")
+                .help("choose another name"));
+            return;
+        }
+        self.globals.insert(name.name.clone(), (sym, name.span));
+    }
+
+    fn define_member(&mut self, scope: Scope, name: &ast::Ident, sym: Sym) {
+        let table = match scope {
+            Scope::Player => &mut self.player_members,
+            Scope::Node => &mut self.node_members,
+            Scope::Edge => &mut self.edge_members,
+            Scope::Global => return self.define(name, sym),
+        };
+        if table.contains_key(&name.name) {
+            let d = err("E0202", name.span, format!("`{}` is declared twice for the same scope", name.name), "declared again here")
+                .help("per-player (and per-node) variables and zones share one namespace");
+            self.error(d);
+            return;
+        }
+        let clash_attr = scope == Scope::Node && self.board.node_attrs.contains_key(&name.name)
+            || scope == Scope::Edge && self.board.edge_attrs.contains_key(&name.name);
+        if clash_attr {
+            self.error(err("E0204", name.span, format!("`{}` is already a board attribute", name.name), "clashes with the board file")
+                .help("rename the variable or zone, or the attribute in the board file"));
+            return;
+        }
+        table.insert(name.name.clone(), sym);
+    }
+
+    pub fn resolve_type(&mut self, t: &TypeRef) -> Ty {
+        match t {
+            TypeRef::List(inner, span) => {
+                let e = self.resolve_type(inner);
+                if e.list {
+                    self.error(err("E0205", *span, "lists of lists are not supported", "nested list").help("use a list of scalars"));
+                }
+                Ty::list_of(e.scalar)
+            }
+            TypeRef::Named(id) => {
+                let s = match id.name.as_str() {
+                    "int" => Scalar::Int,
+                    "bool" => Scalar::Bool,
+                    "player" => Scalar::Player,
+                    "node" => Scalar::Node,
+                    "edge" => Scalar::Edge,
+                    "piece" => Scalar::Piece(None),
+                    "text" => Scalar::Text,
+                    "zone" => Scalar::Zone(None),
+                    _ => match self.globals.get(&id.name).map(|x| x.0) {
+                        Some(Sym::Kind(k)) => Scalar::Piece(Some(k)),
+                        Some(Sym::Enum(e)) => Scalar::Enum(e),
+                        _ => {
+                            let mut names = vec!["int", "bool", "player", "node", "edge", "piece", "text", "zone"];
+                            let kinds: Vec<String> = self.g.kinds.iter().map(|k| k.name.clone()).chain(self.g.enums.iter().map(|e| e.name.clone())).collect();
+                            names.extend(kinds.iter().map(|s| s.as_str()));
+                            let mut d = err("E0206", id.span, format!("unknown type `{}`", id.name), "not a type");
+                            d = d.help(match similar(&id.name, names.iter().copied()) {
+                                Some(s) => format!("did you mean `{s}`?"),
+                                None => format!("types are {}", names.join(", ")),
+                            });
+                            self.error(d);
+                            Scalar::Int
+                        }
+                    },
+                };
+                Ty::one(s)
+            }
+        }
+    }
+
+    /// First pass: every declaration's name and storage, so bodies may refer
+    /// to things declared after them.
+    fn declare_all(&mut self, items: &[ast::Item]) {
+        let mut seen_players = false;
+        for it in items {
+            match &it.kind {
+                ItemKind::Players { min, max } => {
+                    seen_players = true;
+                    if *min < 1 || *max < *min || *max as usize > MAX_SEATS {
+                        self.error(err("E0207", it.span, format!("invalid player count {min}..{max}"), "here")
+                            .help(format!("write `players MIN..MAX` with 1 <= MIN <= MAX <= {MAX_SEATS}")));
+                    } else {
+                        self.g.min_players = *min as usize;
+                        self.g.max_players = *max as usize;
+                    }
+                }
+                ItemKind::Seats(names) => self.g.seats = names.iter().map(|n| n.name.clone()).collect(),
+                ItemKind::Enum { name, members } => {
+                    let id = self.g.enums.len() as u16;
+                    self.define(name, Sym::Enum(id));
+                    for (i, m) in members.iter().enumerate() {
+                        self.members.entry(m.name.clone()).or_default().push((id, i as u16));
+                    }
+                    self.g.enums.push(EnumDecl { name: name.name.clone(), members: members.iter().map(|m| m.name.clone()).collect() });
+                }
+                _ => {}
+            }
+        }
+        if !seen_players {
+            let span = Span::new(items.first().map(|i| i.span.file).unwrap_or(0), 0, 0);
+            self.error(err("E0208", span, "the ruleset does not say how many players it takes", "missing `players`")
+                .help("add a line such as `players 2..4`"));
+        }
+        let n = self.g.max_players;
+        if self.g.seats.is_empty() {
+            self.g.seats = (1..=n).map(|i| format!("p{i}")).collect();
+        } else if self.g.seats.len() < n {
+            let span = items.iter().find(|i| matches!(i.kind, ItemKind::Seats(_))).map(|i| i.span).unwrap_or_default();
+            self.error(err("E0209", span, format!("{} seat names for up to {n} players", self.g.seats.len()), "too few names")
+                .help("name one seat per possible player"));
+            while self.g.seats.len() < n {
+                let k = self.g.seats.len() + 1;
+                self.g.seats.push(format!("p{k}"));
+            }
+        }
+        // The board's attributes, typed by their values.
+        let board = self.board.clone();
+        for (name, col) in &board.node_attrs {
+            let (ty, vals) = self.attr_column(&col.values);
+            self.g.node_attrs.push((name.clone(), ty, vals));
+        }
+        for (name, col) in &board.edge_attrs {
+            let (ty, vals) = self.attr_column(&col.values);
+            self.g.edge_attrs.push((name.clone(), ty, vals));
+        }
+        // The built-in box holds every piece that the rules have not put anywhere.
+        self.g.box_zone = 0;
+        self.g.zones.push(ZoneDecl { name: "box".into(), scope: Scope::Global, kind: None, vis: VisKind::Hidden, unless: None, base: 0, count: 1, span: Span::default() });
+        self.g.nzones = 1;
+        for it in items {
+            match &it.kind {
+                ItemKind::Const { name, value } => {
+                    self.body = Body { pure: true, ..Body::default() };
+                    let (e, ty) = self.expr(value);
+                    match const_eval(&e) {
+                        Some(v) => self.define(name, Sym::Const(v, ty)),
+                        None => {
+                            self.error(err("E0210", value.span, "a constant must be computable before the game starts", "not constant")
+                                .help("use numbers, `true`/`false`, other constants and arithmetic"));
+                            self.define(name, Sym::Const(0, ty));
+                        }
+                    }
+                }
+                ItemKind::Piece { name, per_player, fields, start: _, label: _, instances: _ } => {
+                    let id = self.g.kinds.len() as u16;
+                    self.define(name, Sym::Kind(id));
+                    let mut fs = vec![];
+                    for f in fields {
+                        if f.name.name == "owner" {
+                            self.error(err("E0211", f.name.span, "`owner` is a built-in field", "reserved").help("pieces declared `per player` have an `owner`"));
+                        }
+                        let ty = self.resolve_type(&f.ty);
+                        let fid = self.g.fields.len() as u32;
+                        self.g.fields.push(vec![]);
+                        fs.push((f.name.name.clone(), ty, fid));
+                    }
+                    self.g.kinds.push(KindDecl { name: name.name.clone(), per_player: *per_player, fields: fs, label: None, start: None, span: name.span });
+                }
+                _ => {}
+            }
+        }
+        for it in items {
+            match &it.kind {
+                ItemKind::Zone { name, scope, kind, vis } => {
+                    let kind_id = kind.as_ref().and_then(|k| match self.globals.get(&k.name).map(|x| x.0) {
+                        Some(Sym::Kind(id)) => Some(id),
+                        _ => {
+                            let d = err("E0212", k.span, format!("unknown piece kind `{}`", k.name), "not a piece kind");
+                            let d = match similar(&k.name, self.g.kinds.iter().map(|k| k.name.as_str())) {
+                                Some(s) => d.help(format!("did you mean `{s}`?")),
+                                None => d.help("declare it with `piece NAME { … }`"),
+                            };
+                            self.error(d);
+                            None
+                        }
+                    });
+                    let count = self.scope_count(*scope);
+                    let id = self.g.zones.len();
+                    let (vk, unless) = match vis {
+                        Some(v) => {
+                            if v.kind == VisKind::Owner && *scope != Scope::Player {
+                                self.error(err("E0213", it.span, "only per-player zones can be visible to their owner", "`owner` needs `per player`")
+                                    .help("use `public` or `hidden`, or declare the zone `per player`"));
+                            }
+                            let unless = v.unless.as_ref().map(|u| {
+                                self.body = Body { pure: true, ..Body::default() };
+                                let (e, ty) = self.expr(u);
+                                self.expect(ty, Ty::BOOL, u.span);
+                                e
+                            });
+                            (v.kind, unless)
+                        }
+                        None => (VisKind::Public, None),
+                    };
+                    self.g.zones.push(ZoneDecl { name: name.name.clone(), scope: *scope, kind: kind_id, vis: vk, unless, base: self.g.nzones, count, span: name.span });
+                    self.g.nzones += count;
+                    self.define_member(*scope, name, Sym::Zone(id));
+                }
+                ItemKind::Var { name, scope, ty, init: _, vis } => {
+                    let ty = self.resolve_type(ty);
+                    if ty.list {
+                        self.error(err("E0214", name.span, "variables cannot hold lists", "list-typed variable").help("use a zone for a collection of pieces, or a local `let`"));
+                    }
+                    let owner_only = matches!(vis, Some(v) if v.kind == VisKind::Owner);
+                    let count = self.scope_count(*scope);
+                    let id = self.g.vars.len();
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, span: name.span });
+                    self.g.nvars += count;
+                    self.define_member(*scope, name, Sym::Var(id));
+                }
+                ItemKind::Option { name, ty, value: _ } => {
+                    let ty = self.resolve_type(ty);
+                    if !matches!(ty.scalar, Scalar::Int | Scalar::Bool | Scalar::Enum(_)) || ty.list {
+                        self.error(err("E0215", name.span, "options must be `int`, `bool` or an enumeration", "unsupported option type").help("options are set from the command line as `--option name=value`"));
+                    }
+                    let id = self.g.vars.len();
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, span: name.span });
+                    self.g.nvars += 1;
+                    self.g.options.insert(name.name.clone(), id);
+                    self.define(name, Sym::Var(id));
+                }
+                ItemKind::Fn { name, params, ret, .. } => {
+                    let id = self.fn_sigs.len() as u16;
+                    let ps = params.iter().map(|p| self.resolve_type(&p.ty)).collect();
+                    let r = self.resolve_type(ret);
+                    self.fn_sigs.push((ps, r));
+                    self.define(name, Sym::Fn(id));
+                }
+                ItemKind::Proc { name, params, .. } => {
+                    let id = self.proc_sigs.len() as u16;
+                    let ps = params.iter().map(|p| self.resolve_type(&p.ty)).collect();
+                    self.proc_sigs.push(ps);
+                    self.define(name, Sym::Proc(id));
+                }
+                ItemKind::Phase { name, .. } => {
+                    let id = self.proc_sigs.len() as u16;
+                    self.proc_sigs.push(vec![]);
+                    self.define(name, Sym::Proc(id));
+                }
+                ItemKind::Action { name, .. } => {
+                    let id = self.action_used.len() as u16;
+                    self.action_used.push(false);
+                    self.define(name, Sym::Action(id));
+                }
+                _ => {}
+            }
+        }
+        self.proc_used = vec![false; self.proc_sigs.len()];
+    }
+
+    fn attr_column(&mut self, values: &[AttrValue]) -> (Ty, Vec<Val>) {
+        let ty = match values.first() {
+            Some(AttrValue::Bool(_)) => Ty::BOOL,
+            Some(AttrValue::Str(_)) => Ty::TEXT,
+            _ => Ty::INT,
+        };
+        let vals = values
+            .iter()
+            .map(|v| match v {
+                AttrValue::Int(i) => *i,
+                AttrValue::Bool(b) => *b as Val,
+                AttrValue::Str(s) => self.intern(s),
+            })
+            .collect();
+        (ty, vals)
+    }
+
+    pub fn scope_count(&self, scope: Scope) -> u32 {
+        match scope {
+            Scope::Global => 1,
+            Scope::Player => self.g.max_players as u32,
+            Scope::Node => self.board.nodes.len() as u32,
+            Scope::Edge => self.board.edges.len() as u32,
+        }
+    }
+
+    /// Second pass: values that need expressions (option defaults, variable
+    /// initial values, piece instances) and then every body.
+    fn bodies(&mut self, items: &[ast::Item]) {
+        let mut fn_i = 0u16;
+        let mut proc_i = 0usize;
+        let mut action_i = 0usize;
+        let mut kind_i = 0u16;
+        let mut saw_play = false;
+        let mut score_seen = false;
+        for it in items {
+            match &it.kind {
+                ItemKind::Option { name, value, .. } => {
+                    let id = self.g.options[&name.name];
+                    self.body = Body { pure: true, ..Body::default() };
+                    let (e, ty) = self.expr(value);
+                    let want = self.g.vars[id].ty;
+                    self.expect(ty, want, value.span);
+                    if const_eval(&e).is_none() {
+                        self.error(err("E0210", value.span, "an option's default must be a constant", "not constant").help("use a literal such as `false` or `3`"));
+                    }
+                    self.g.vars[id].init = Some(e);
+                }
+                ItemKind::Var { name, scope, init, .. } => {
+                    let id = match self.lookup_member(*scope, &name.name) {
+                        Some(Sym::Var(v)) => v,
+                        _ => continue,
+                    };
+                    if let Some(init) = init {
+                        self.body = Body { pure: true, ..Body::default() };
+                        let (e, ty) = self.expr(init);
+                        let want = self.g.vars[id].ty;
+                        self.expect(ty, want, init.span);
+                        self.g.vars[id].init = Some(e);
+                    }
+                }
+                ItemKind::Piece { start, label, instances, per_player, .. } => {
+                    let k = kind_i;
+                    kind_i += 1;
+                    self.piece_instances(k, *per_player, instances.as_deref(), it.span);
+                    if let Some(z) = start {
+                        let zs = if *per_player { self.lookup_member(Scope::Player, &z.name).or_else(|| self.global_sym(&z.name)) } else { self.global_sym(&z.name) };
+                        match zs {
+                            Some(Sym::Zone(zi)) => {
+                                let zd = &self.g.zones[zi];
+                                if zd.kind.is_some() && zd.kind != Some(k) {
+                                    let d = err("E0216", z.span, format!("zone `{}` holds another kind of piece", z.name), "wrong kind of zone").help("a zone declared `: KIND` holds only pieces of that kind");
+                                    self.error(d);
+                                }
+                                self.g.kinds[k as usize].start = Some(zi as u16);
+                            }
+                            _ => {
+                                let d = err("E0217", z.span, format!("unknown zone `{}`", z.name), "not a zone")
+                                    .help(if *per_player { "a per-player piece starts in a per-player zone of its owner, or in a global zone" } else { "a piece that is not per player starts in a global zone" });
+                                self.error(d);
+                            }
+                        }
+                    }
+                    if let Some(t) = label {
+                        self.body = Body { pure: true, ..Body::default() };
+                        let slot = self.bind("it", Ty::one(Scalar::Piece(Some(k))));
+                        debug_assert_eq!(slot, 0);
+                        self.body.implicit.push((slot, Ty::one(Scalar::Piece(Some(k)))));
+                        let tid = self.template(t);
+                        self.g.kinds[k as usize].label = Some(tid);
+                    }
+                }
+                ItemKind::Fn { params, body, name, .. } => {
+                    let id = fn_i;
+                    fn_i += 1;
+                    self.body = Body { pure: true, ..Body::default() };
+                    self.body.scopes.push(vec![]);
+                    let sig = self.fn_sigs[id as usize].clone();
+                    for (p, ty) in params.iter().zip(sig.0.iter()) {
+                        self.bind(&p.name.name, *ty);
+                    }
+                    let (e, ty) = self.expr(body);
+                    self.expect(ty, sig.1, body.span);
+                    self.g.fns.push(FnDecl { name: name.name.clone(), nparams: params.len() as u16, nlocals: self.body.nlocals, body: e });
+                }
+                ItemKind::Proc { name, params, body } => {
+                    let sig = self.proc_sigs[proc_i].clone();
+                    proc_i += 1;
+                    self.body = Body::default();
+                    self.body.scopes.push(vec![]);
+                    let ps: Vec<(u16, Ty)> = params.iter().zip(sig.iter()).map(|(p, ty)| (self.bind(&p.name.name, *ty), *ty)).collect();
+                    let b = self.block(body);
+                    self.g.procs.push(ProcDecl { name: name.name.clone(), params: ps, nlocals: self.body.nlocals, body: b, is_phase: false, span: name.span });
+                }
+                ItemKind::Phase { name, body } => {
+                    proc_i += 1;
+                    self.body = Body::default();
+                    self.body.scopes.push(vec![]);
+                    let b = self.block(body);
+                    self.g.procs.push(ProcDecl { name: name.name.clone(), params: vec![], nlocals: self.body.nlocals, body: b, is_phase: true, span: name.span });
+                }
+                ItemKind::Action { name, params, label, body } => {
+                    action_i += 1;
+                    let a = self.action(name, params, label.as_ref(), body);
+                    self.g.actions.push(a);
+                }
+                ItemKind::Setup(b) => {
+                    self.body = Body::default();
+                    self.body.scopes.push(vec![]);
+                    let id = self.block(b);
+                    self.g.setup = Some((id, self.body.nlocals));
+                }
+                ItemKind::Play(b) => {
+                    saw_play = true;
+                    self.body = Body::default();
+                    self.body.scopes.push(vec![]);
+                    let id = self.block(b);
+                    self.g.play = (id, self.body.nlocals);
+                }
+                ItemKind::Score { player, expr, lowest } => {
+                    score_seen = true;
+                    let (e, n) = self.player_expr(player, expr, Ty::INT);
+                    self.g.score = Some((e, n, *lowest));
+                }
+                ItemKind::Tiebreak { player, expr } => {
+                    let (e, n) = self.player_expr(player, expr, Ty::INT);
+                    self.g.tiebreaks.push((e, n));
+                }
+                ItemKind::Team { player, expr } => {
+                    let (e, n) = self.player_expr(player, expr, Ty::INT);
+                    self.g.team = Some((e, n));
+                }
+                ItemKind::Invariant { text, expr } => {
+                    self.body = Body { pure: true, ..Body::default() };
+                    self.body.scopes.push(vec![]);
+                    let (e, ty) = self.expr(expr);
+                    self.expect(ty, Ty::BOOL, expr.span);
+                    self.g.invariants.push((text.clone(), e, self.body.nlocals, expr.span));
+                }
+                _ => {}
+            }
+        }
+        let _ = (action_i, score_seen);
+        if !saw_play {
+            let span = Span::new(items.first().map(|i| i.span.file).unwrap_or(0), 0, 0);
+            self.error(err("E0218", span, "the ruleset has no `play { … }` block", "missing `play`")
+                .help("`play` is where the game's flow starts, after `setup`"));
+        }
+    }
+
+    fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (E, u16) {
+        self.body = Body { pure: true, ..Body::default() };
+        self.body.scopes.push(vec![]);
+        self.bind(&player.name, Ty::PLAYER);
+        let (e, ty) = self.expr(expr);
+        self.expect(ty, want, expr.span);
+        (e, self.body.nlocals)
+    }
+
+    fn piece_instances(&mut self, k: u16, per_player: bool, instances: Option<&[ast::Instance]>, span: Span) {
+        let kind = self.g.kinds[k as usize].clone();
+        // (count, field values) groups, from the rules or from the board file.
+        let mut groups: Vec<(u32, Vec<Val>)> = vec![];
+        match instances {
+            Some(list) => {
+                for inst in list {
+                    let mut vals = vec![0; kind.fields.len()];
+                    let mut given = vec![false; kind.fields.len()];
+                    for f in &inst.fields {
+                        match kind.fields.iter().position(|x| x.0 == f.name.name) {
+                            Some(i) => {
+                                self.body = Body { pure: true, ..Body::default() };
+                                let (e, ty) = self.expr(&f.value);
+                                self.expect(ty, kind.fields[i].1, f.value.span);
+                                vals[i] = const_eval(&e).unwrap_or(0);
+                                given[i] = true;
+                            }
+                            None => self.error(err("E0219", f.name.span, format!("piece `{}` has no field `{}`", kind.name, f.name.name), "unknown field")
+                                .help(format!("its fields are: {}", kind.fields.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(", ")))),
+                        }
+                    }
+                    for (i, g) in given.iter().enumerate() {
+                        if !g {
+                            self.error(err("E0220", inst.span, format!("field `{}` is not given", kind.fields[i].0), "incomplete instance").help("give every field a value"));
+                        }
+                    }
+                    if inst.count < 1 {
+                        self.error(err("E0221", inst.span, "an instance count must be at least 1", "here").help("write `N x { … }` with N >= 1"));
+                    }
+                    groups.push((inst.count.max(0) as u32, vals));
+                }
+            }
+            None => {
+                let board = self.board.clone();
+                match board.pieces.get(&kind.name) {
+                    None if per_player => {
+                        self.error(err("E0222", span, format!("piece `{}` is declared per player but lists no instances", kind.name), "no instances")
+                            .help("list them after the declaration: `{ 4 x { value: 1 } }`"));
+                    }
+                    None => {
+                        self.error(err("E0223", span, format!("the board file has no `[[pieces.{}]]` and the rules list no instances", kind.name), "no pieces of this kind")
+                            .help(format!("add `[[pieces.{}]]` groups to the board file, or list instances after the declaration", kind.name)));
+                    }
+                    Some(gs) => {
+                        for grp in gs {
+                            let mut vals = vec![0; kind.fields.len()];
+                            for (i, (fname, fty, _)) in kind.fields.iter().enumerate() {
+                                match grp.fields.get(fname) {
+                                    Some((v, vspan)) => vals[i] = self.board_value(v, *fty, *vspan, fname),
+                                    None => self.error(err("E0224", grp.span, format!("this `{}` group does not give field `{}`", kind.name, fname), "missing field")
+                                        .help("every group in the board file gives every field the rules declare")),
+                                }
+                            }
+                            for (fname, (_, fspan)) in &grp.fields {
+                                if !kind.fields.iter().any(|f| &f.0 == fname) {
+                                    self.error(err("E0225", *fspan, format!("piece `{}` has no field `{}`", kind.name, fname), "not declared by the rules")
+                                        .at(kind.span, "declared here")
+                                        .help("declare the field in the rules, or remove it from the board file"));
+                                }
+                            }
+                            groups.push((grp.count, vals));
+                        }
+                    }
+                }
+            }
+        }
+        let seats = if per_player { self.g.max_players } else { 1 };
+        for seat in 0..seats {
+            for (count, vals) in &groups {
+                for _ in 0..*count {
+                    let id = self.g.piece_kind.len();
+                    self.g.piece_kind.push(k);
+                    self.g.piece_owner.push(if per_player { seat as i8 } else { -1 });
+                    self.g.piece_start.push(None);
+                    for (i, (_, _, fid)) in kind.fields.iter().enumerate() {
+                        let col = &mut self.g.fields[*fid as usize];
+                        col.resize(id + 1, 0);
+                        col[id] = vals[i];
+                    }
+                }
+            }
+        }
+    }
+
+    fn board_value(&mut self, v: &AttrValue, ty: Ty, span: Span, field: &str) -> Val {
+        match (v, ty.scalar) {
+            (AttrValue::Int(i), Scalar::Int) => *i,
+            (AttrValue::Bool(b), Scalar::Bool) => *b as Val,
+            (AttrValue::Str(s), Scalar::Text) => self.intern(s),
+            (AttrValue::Str(s), Scalar::Enum(e)) => {
+                let en = &self.g.enums[e as usize];
+                match en.members.iter().position(|m| m == s) {
+                    Some(i) => i as Val,
+                    None => {
+                        let d = err("E0226", span, format!("`{s}` is not a member of `{}`", en.name), "unknown member")
+                            .help(format!("the members are: {}", en.members.join(", ")));
+                        self.error(d);
+                        0
+                    }
+                }
+            }
+            _ => {
+                let tn = crate::eval::type_name(&self.g, ty);
+                self.error(err("E0227", span, format!("field `{field}` should be {tn}"), "wrong type of value").help("fix the value in the board file, or the field's type in the rules"));
+                0
+            }
+        }
+    }
+
+    pub fn global_sym(&self, name: &str) -> Option<Sym> {
+        self.globals.get(name).map(|x| x.0)
+    }
+
+    pub fn lookup_member(&self, scope: Scope, name: &str) -> Option<Sym> {
+        match scope {
+            Scope::Player => self.player_members.get(name).copied(),
+            Scope::Node => self.node_members.get(name).copied(),
+            Scope::Edge => self.edge_members.get(name).copied(),
+            Scope::Global => self.global_sym(name),
+        }
+    }
+
+    pub fn bind(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.body.nlocals;
+        self.body.nlocals += 1;
+        if self.body.scopes.is_empty() {
+            self.body.scopes.push(vec![]);
+        }
+        self.body.scopes.last_mut().unwrap().push((name.to_string(), slot, ty));
+        slot
+    }
+
+    /// Warnings for declarations nothing uses.
+    fn unused(&mut self) {
+        for (i, used) in self.action_used.clone().iter().enumerate() {
+            if !used {
+                let a = &self.g.actions[i];
+                self.warnings.push(Diagnostic::warning("W0001", format!("action `{}` is never offered", a.name)).at(a.span, "no `act … with` names it").help("offer it in an `act` statement, or remove it"));
+            }
+        }
+        for (i, used) in self.proc_used.clone().iter().enumerate() {
+            if !used {
+                let p = &self.g.procs[i];
+                let what = if p.is_phase { "phase" } else { "procedure" };
+                self.warnings.push(Diagnostic::warning("W0002", format!("{what} `{}` is never called", p.name)).at(p.span, "unreachable").help("call it from `play`, `setup` or another body, or remove it"));
+            }
+        }
+    }
+}
+
+/// Evaluates an expression that needs no game state, if it is one.
+pub(super) fn const_eval(e: &E) -> Option<Val> {
+    use crate::ast::BinOp::*;
+    Some(match e {
+        E::Const(v) => *v,
+        E::Neg(a) => -const_eval(a)?,
+        E::Not(a) => (const_eval(a)? == 0) as Val,
+        E::If(c, a, b) => {
+            if const_eval(c)? != 0 {
+                const_eval(a)?
+            } else {
+                const_eval(b)?
+            }
+        }
+        E::Bin(op, a, b) => {
+            let (x, y) = (const_eval(a)?, const_eval(b)?);
+            match op {
+                Add => x.checked_add(y)?,
+                Sub => x.checked_sub(y)?,
+                Mul => x.checked_mul(y)?,
+                Div => x.checked_div(y)?,
+                Rem => x.checked_rem(y)?,
+                Eq => (x == y) as Val,
+                Ne => (x != y) as Val,
+                Lt => (x < y) as Val,
+                Le => (x <= y) as Val,
+                Gt => (x > y) as Val,
+                Ge => (x >= y) as Val,
+                And => (x != 0 && y != 0) as Val,
+                Or => (x != 0 || y != 0) as Val,
+                In => return None,
+            }
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,675 @@
+//! Expressions: name resolution, typing and lowering to [`E`] (values) and
+//! [`C`] (collections). Collections exist only where they are consumed
+//! (`for`, aggregates, `choose`, `move all`, action parameter domains).
+
+use super::decls::{Ck, Sym};
+use super::ir::*;
+use super::{err, similar};
+use crate::ast::{self, BinOp, ExprKind, Scope};
+use crate::diag::Span;
+
+impl<'a> Ck<'a> {
+    pub fn type_name(&self, t: Ty) -> String {
+        crate::eval::type_name(&self.g, t)
+    }
+
+    pub fn assignable(&self, got: Ty, want: Ty) -> bool {
+        if got.list != want.list {
+            return false;
+        }
+        match (got.scalar, want.scalar) {
+            (a, b) if a == b => true,
+            (Scalar::Nothing, Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_)) => true,
+            (Scalar::Piece(_), Scalar::Piece(None)) => true,
+            (Scalar::Zone(_), Scalar::Zone(None)) => true,
+            _ => false,
+        }
+    }
+
+    pub fn expect(&mut self, got: Ty, want: Ty, span: Span) {
+        if !self.assignable(got, want) {
+            let d = err("E0240", span, format!("expected {}, found {}", self.type_name(want), self.type_name(got)), format!("this is {}", self.type_name(got)));
+            self.error(d);
+        }
+    }
+
+    fn unify(&mut self, a: Ty, b: Ty, span: Span) -> Ty {
+        if self.assignable(a, b) {
+            b
+        } else if self.assignable(b, a) {
+            a
+        } else {
+            let d = err("E0241", span, format!("mismatched types: {} and {}", self.type_name(a), self.type_name(b)), "these must have the same type");
+            self.error(d);
+            a
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<(u16, Ty)> {
+        for scope in self.body.scopes.iter().rev() {
+            for (n, slot, ty) in scope.iter().rev() {
+                if n == name {
+                    return Some((*slot, *ty));
+                }
+            }
+        }
+        None
+    }
+
+    /// A value expression.
+    pub fn expr(&mut self, e: &ast::Expr) -> (E, Ty) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(v) => (E::Const(*v), Ty::INT),
+            ExprKind::Bool(b) => (E::Const(*b as Val), Ty::BOOL),
+            ExprKind::None => (E::Const(NONE), Ty::NOTHING),
+            ExprKind::Str(s) => (E::Const(self.intern(s)), Ty::TEXT),
+            ExprKind::Node(id) => match self.board.node_index.get(&id.name) {
+                Some(&n) => (E::Const(n as Val), Ty::NODE),
+                None => {
+                    let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
+                    d = match similar(&id.name, self.board.node_index.keys().map(|s| s.as_str())) {
+                        Some(s) => d.help(format!("did you mean `@{s}`?")),
+                        None => d.help(format!("the board `{}` has {} nodes; `regel board` lists them", self.board.name, self.board.nodes.len())),
+                    };
+                    self.error(d);
+                    (E::Const(0), Ty::NODE)
+                }
+            },
+            ExprKind::Name(id) => self.name(id),
+            ExprKind::Field(obj, f) => self.field(obj, f),
+            ExprKind::Call(name, args) => self.call(name, args, span),
+            ExprKind::Agg { func, binder, coll, body } => self.agg(func, binder, coll, body.as_deref(), span),
+            ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => {
+                self.error(err("E0242", span, "a collection where a single value is expected", "this is a collection")
+                    .help("use an aggregate such as `count(…)`, `first(…)` or `any(x in …: …)`"));
+                (E::Const(0), Ty::INT)
+            }
+            ExprKind::Neg(a) => {
+                let (x, t) = self.expr(a);
+                self.expect(t, Ty::INT, a.span);
+                (E::Neg(Box::new(x)), Ty::INT)
+            }
+            ExprKind::Not(a) => {
+                let (x, t) = self.expr(a);
+                self.expect(t, Ty::BOOL, a.span);
+                (E::Not(Box::new(x)), Ty::BOOL)
+            }
+            ExprKind::Is(a, kind) => {
+                let (x, t) = self.expr(a);
+                if !matches!(t.scalar, Scalar::Piece(_)) || t.list {
+                    self.expect(t, Ty::one(Scalar::Piece(None)), a.span);
+                }
+                match self.global_sym(&kind.name) {
+                    Some(Sym::Kind(k)) => (E::IsKind(Box::new(x), k), Ty::BOOL),
+                    _ => {
+                        self.error(err("E0212", kind.span, format!("unknown piece kind `{}`", kind.name), "not a piece kind").help("`x is KIND` tests a piece's kind"));
+                        (E::Const(0), Ty::BOOL)
+                    }
+                }
+            }
+            ExprKind::If(c, a, b) => {
+                let (c2, ct) = self.expr(c);
+                self.expect(ct, Ty::BOOL, c.span);
+                let (a2, at) = self.expr(a);
+                let (b2, bt) = self.expr(b);
+                let t = self.unify(at, bt, span);
+                (E::If(Box::new(c2), Box::new(a2), Box::new(b2)), t)
+            }
+            ExprKind::Bin(op, a, b) => self.binary(*op, a, b, span),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (E, Ty) {
+        if op == BinOp::In {
+            let (x, xt) = self.expr(a);
+            let (c, et) = self.coll(b);
+            self.unify(xt, et, span);
+            return (E::In(Box::new(x), Box::new(c)), Ty::BOOL);
+        }
+        let (x, xt) = self.expr(a);
+        let (y, yt) = self.expr(b);
+        let ty = match op {
+            BinOp::And | BinOp::Or => {
+                self.expect(xt, Ty::BOOL, a.span);
+                self.expect(yt, Ty::BOOL, b.span);
+                Ty::BOOL
+            }
+            BinOp::Eq | BinOp::Ne => {
+                if !self.assignable(xt, yt) && !self.assignable(yt, xt) {
+                    let d = err("E0243", span, format!("cannot compare {} with {}", self.type_name(xt), self.type_name(yt)), "different types")
+                        .help("both sides of `==` and `!=` must have the same type");
+                    self.error(d);
+                }
+                Ty::BOOL
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.expect(xt, Ty::INT, a.span);
+                self.expect(yt, Ty::INT, b.span);
+                Ty::BOOL
+            }
+            _ => {
+                self.expect(xt, Ty::INT, a.span);
+                self.expect(yt, Ty::INT, b.span);
+                Ty::INT
+            }
+        };
+        (E::Bin(op, Box::new(x), Box::new(y)), ty)
+    }
+
+    fn name(&mut self, id: &ast::Ident) -> (E, Ty) {
+        if let Some((slot, ty)) = self.lookup_local(&id.name) {
+            if ty.list {
+                return (E::Local(slot), ty);
+            }
+            return (E::Local(slot), ty);
+        }
+        // Bare field names of the element a `where` is filtering.
+        for i in (0..self.body.implicit.len()).rev() {
+            let (slot, ty) = self.body.implicit[i];
+            if let Some(r) = self.member_of(E::Local(slot), ty, &id.name) {
+                return r;
+            }
+        }
+        if id.name == "actor" {
+            return match self.body.actor {
+                Some(slot) => (E::Local(slot), Ty::PLAYER),
+                None => {
+                    self.error(err("E0231", id.span, "`actor` exists only inside an action", "no actor here").help("pass the player to the procedure as a parameter"));
+                    (E::Const(0), Ty::PLAYER)
+                }
+            };
+        }
+        if id.name == "num_players" {
+            return (E::Builtin(Builtin::NumPlayers, vec![], None, id.span), Ty::INT);
+        }
+        match self.global_sym(&id.name) {
+            Some(Sym::Const(v, t)) => return (E::Const(v), t),
+            Some(Sym::Var(v)) => {
+                let d = &self.g.vars[v];
+                if d.scope == Scope::Global {
+                    return (E::Var(d.base, None), d.ty);
+                }
+                unreachable!()
+            }
+            Some(Sym::Zone(z)) => {
+                let zd = &self.g.zones[z];
+                return (E::Zone(ZoneRef { base: zd.base, index: ZIndex::Global }), Ty::one(Scalar::Zone(zd.kind)));
+            }
+            Some(other) => {
+                let what = match other {
+                    Sym::Enum(_) => "an enumeration",
+                    Sym::Fn(_) => "a function (call it with `(…)`)",
+                    Sym::Proc(_) => "a procedure or phase",
+                    Sym::Action(_) => "an action",
+                    Sym::Kind(_) => "a piece kind",
+                    _ => "not a value",
+                };
+                self.error(err("E0232", id.span, format!("`{}` is {what}, not a value", id.name), "used as a value"));
+                return (E::Const(0), Ty::INT);
+            }
+            None => {}
+        }
+        if let Some(ms) = self.members.get(&id.name).cloned() {
+            if ms.len() == 1 {
+                return (E::Const(ms[0].1 as Val), Ty::one(Scalar::Enum(ms[0].0)));
+            }
+            let names: Vec<String> = ms.iter().map(|(e, _)| format!("`{}.{}`", self.g.enums[*e as usize].name, id.name)).collect();
+            self.error(err("E0233", id.span, format!("`{}` is a member of several enumerations", id.name), "ambiguous").help(format!("write {}", names.join(" or "))));
+            return (E::Const(0), Ty::INT);
+        }
+        if self.player_members.contains_key(&id.name) || self.node_members.contains_key(&id.name) {
+            let owner = if self.player_members.contains_key(&id.name) { "player" } else { "node" };
+            self.error(err("E0234", id.span, format!("`{}` is declared per {owner}", id.name), "which one?").help(format!("write `p.{}` for some {owner} `p`", id.name)));
+            return (E::Const(0), Ty::INT);
+        }
+        let mut names: Vec<String> = self.body.scopes.iter().flatten().map(|(n, _, _)| n.clone()).collect();
+        names.extend(self.globals.keys().cloned());
+        names.extend(self.members.keys().cloned());
+        let mut d = err("E0231", id.span, format!("unknown name `{}`", id.name), "not declared");
+        if let Some(s) = similar(&id.name, names.iter().map(|s| s.as_str())) {
+            d = d.help(format!("did you mean `{s}`?"));
+        }
+        self.error(d);
+        (E::Const(0), Ty::INT)
+    }
+
+    /// `obj.name` for an object of type `ty`, if that member exists.
+    fn member_of(&mut self, obj: E, ty: Ty, name: &str) -> Option<(E, Ty)> {
+        if ty.list {
+            return None;
+        }
+        let sym = match ty.scalar {
+            Scalar::Player => self.player_members.get(name).copied(),
+            Scalar::Node => self.node_members.get(name).copied(),
+            Scalar::Edge => self.edge_members.get(name).copied(),
+            _ => None,
+        };
+        if let Some(sym) = sym {
+            let idx = |o: E| match ty.scalar {
+                Scalar::Player => ZIndex::Player(Box::new(o)),
+                Scalar::Node => ZIndex::Node(Box::new(o)),
+                _ => ZIndex::Edge(Box::new(o)),
+            };
+            return Some(match sym {
+                Sym::Var(v) => {
+                    let d = &self.g.vars[v];
+                    (E::Var(d.base, Some(Box::new(obj))), d.ty)
+                }
+                Sym::Zone(z) => {
+                    let zd = &self.g.zones[z];
+                    let (base, kind) = (zd.base, zd.kind);
+                    (E::Zone(ZoneRef { base, index: idx(obj) }), Ty::one(Scalar::Zone(kind)))
+                }
+                _ => return None,
+            });
+        }
+        match ty.scalar {
+            Scalar::Node => {
+                let i = self.g.node_attrs.iter().position(|a| a.0 == name)?;
+                Some((E::NodeAttr(i as u16, Box::new(obj)), self.g.node_attrs[i].1))
+            }
+            Scalar::Edge => match name {
+                "from" => Some((E::EdgeFrom(Box::new(obj)), Ty::NODE)),
+                "to" => Some((E::EdgeTo(Box::new(obj)), Ty::NODE)),
+                _ => {
+                    let i = self.g.edge_attrs.iter().position(|a| a.0 == name)?;
+                    Some((E::EdgeAttr(i as u16, Box::new(obj)), self.g.edge_attrs[i].1))
+                }
+            },
+            Scalar::Piece(k) => {
+                if name == "owner" && k.map(|k| self.g.kinds[k as usize].per_player).unwrap_or(true) {
+                    return Some((E::Owner(Box::new(obj)), Ty::PLAYER));
+                }
+                let kd = &self.g.kinds[k? as usize];
+                let f = kd.fields.iter().find(|f| f.0 == name)?;
+                Some((E::Field(f.2, Box::new(obj)), f.1))
+            }
+            _ => None,
+        }
+    }
+
+    fn field(&mut self, obj: &ast::Expr, f: &ast::Ident) -> (E, Ty) {
+        // `enum.member`
+        if let ExprKind::Name(n) = &obj.kind {
+            if self.lookup_local(&n.name).is_none() {
+                if let Some(Sym::Enum(e)) = self.global_sym(&n.name) {
+                    let en = &self.g.enums[e as usize];
+                    return match en.members.iter().position(|m| m == &f.name) {
+                        Some(i) => (E::Const(i as Val), Ty::one(Scalar::Enum(e))),
+                        None => {
+                            let d = err("E0235", f.span, format!("`{}` has no member `{}`", en.name, f.name), "unknown member").help(format!("the members are: {}", en.members.join(", ")));
+                            self.error(d);
+                            (E::Const(0), Ty::one(Scalar::Enum(e)))
+                        }
+                    };
+                }
+            }
+        }
+        let (o, ty) = self.expr(obj);
+        match self.member_of(o, ty, &f.name) {
+            Some(r) => r,
+            None => {
+                let tn = self.type_name(ty);
+                let mut names: Vec<String> = vec![];
+                match ty.scalar {
+                    Scalar::Player => names.extend(self.player_members.keys().cloned()),
+                    Scalar::Node => {
+                        names.extend(self.node_members.keys().cloned());
+                        names.extend(self.g.node_attrs.iter().map(|a| a.0.clone()));
+                    }
+                    Scalar::Edge => names.extend(self.edge_members.keys().cloned().chain(["from".to_string(), "to".to_string()])),
+                    Scalar::Piece(Some(k)) => names.extend(self.g.kinds[k as usize].fields.iter().map(|f| f.0.clone())),
+                    _ => {}
+                }
+                let mut d = err("E0236", f.span, format!("{tn} has no field `{}`", f.name), "unknown field");
+                d = match similar(&f.name, names.iter().map(|s| s.as_str())) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None if names.is_empty() => d.help(format!("{tn} has no fields")),
+                    None => d.help(format!("{tn} has: {}", names.join(", "))),
+                };
+                self.error(d);
+                (E::Const(0), Ty::INT)
+            }
+        }
+    }
+
+    fn args(&mut self, args: &[ast::Expr]) -> Vec<(E, Ty, Span)> {
+        args.iter().map(|a| {
+            let (e, t) = self.expr(a);
+            (e, t, a.span)
+        }).collect()
+    }
+
+    fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
+        if args.len() != n {
+            self.error(err("E0244", span, format!("`{}` takes {n} argument{}, but {} were given", name.name, if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments"));
+            return false;
+        }
+        true
+    }
+
+    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (E, Ty) {
+        if let Some(Sym::Fn(f)) = self.global_sym(&name.name) {
+            let sig = self.fn_sigs[f as usize].clone();
+            if !self.arity(name, args, sig.0.len(), span) {
+                return (E::Const(0), sig.1);
+            }
+            let mut es = vec![];
+            for (a, want) in args.iter().zip(sig.0.iter()) {
+                let (e, t) = self.expr(a);
+                self.expect(t, *want, a.span);
+                es.push(e);
+            }
+            return (E::Call { func: f, args: es, span }, sig.1);
+        }
+        let b = |b: Builtin, es: Vec<E>| E::Builtin(b, es, None, span);
+        match name.name.as_str() {
+            "next" | "prev" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(0), Ty::PLAYER);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::PLAYER, a[0].2);
+                let op = if name.name == "next" { Builtin::Next } else { Builtin::Prev };
+                (b(op, vec![a[0].0.clone()]), Ty::PLAYER)
+            }
+            "abs" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::INT, a[0].2);
+                (b(Builtin::Abs, vec![a[0].0.clone()]), Ty::INT)
+            }
+            "min" | "max" if args.len() == 2 => {
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::INT, a[0].2);
+                self.expect(a[1].1, Ty::INT, a[1].2);
+                let op = if name.name == "min" { Builtin::Min2 } else { Builtin::Max2 };
+                (b(op, vec![a[0].0.clone(), a[1].0.clone()]), Ty::INT)
+            }
+            "top" | "bottom" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(NONE), Ty::one(Scalar::Piece(None)));
+                }
+                let (e, t) = self.expr(&args[0]);
+                let kind = match t.scalar {
+                    Scalar::Zone(k) if !t.list => k,
+                    _ => {
+                        self.expect(t, Ty::one(Scalar::Zone(None)), args[0].span);
+                        None
+                    }
+                };
+                let op = if name.name == "top" { Builtin::Top } else { Builtin::Bottom };
+                (b(op, vec![e]), Ty::one(Scalar::Piece(kind)))
+            }
+            "random" | "first" | "empty" | "count" | "sum" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let (c, et) = self.coll(&args[0]);
+                let (op, ty) = match name.name.as_str() {
+                    "random" => (Builtin::Random, et),
+                    "first" => (Builtin::First, et),
+                    "empty" => (Builtin::Empty, Ty::BOOL),
+                    "count" => (Builtin::Count, Ty::INT),
+                    _ => {
+                        self.expect(et, Ty::INT, args[0].span);
+                        (Builtin::SumList, Ty::INT)
+                    }
+                };
+                (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
+            }
+            "zone_of" | "node_of" | "revealed" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let (e, t) = self.expr(&args[0]);
+                self.expect(t, Ty::one(Scalar::Piece(None)), args[0].span);
+                match name.name.as_str() {
+                    "zone_of" => (b(Builtin::ZoneOf, vec![e]), Ty::one(Scalar::Zone(None))),
+                    "node_of" => (b(Builtin::NodeOf, vec![e]), Ty::NODE),
+                    _ => (b(Builtin::Revealed, vec![e]), Ty::BOOL),
+                }
+            }
+            "edge_between" => {
+                if !self.arity(name, args, 2, span) {
+                    return (E::Const(NONE), Ty::EDGE);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::NODE, a[0].2);
+                self.expect(a[1].1, Ty::NODE, a[1].2);
+                (b(Builtin::EdgeBetween, vec![a[0].0.clone(), a[1].0.clone()]), Ty::EDGE)
+            }
+            "team" => {
+                if !self.arity(name, args, 1, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::PLAYER, a[0].2);
+                (b(Builtin::Team, vec![a[0].0.clone()]), Ty::INT)
+            }
+            "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" => {
+                self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
+                    .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
+                (E::Const(0), Ty::INT)
+            }
+            _ => {
+                match self.global_sym(&name.name) {
+                    Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
+                        .help("procedures change the game and have no value; functions (`fn`) compute values")),
+                    _ => {
+                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "zone_of", "node_of", "revealed", "edge_between", "team", "any", "all", "best", "worst"];
+                        let mut names: Vec<&str> = builtins.to_vec();
+                        let user: Vec<String> = self.globals.keys().cloned().collect();
+                        names.extend(user.iter().map(|s| s.as_str()));
+                        let mut d = err("E0246", name.span, format!("unknown function `{}`", name.name), "not a function");
+                        if let Some(s) = similar(&name.name, names) {
+                            d = d.help(format!("did you mean `{s}`?"));
+                        }
+                        self.error(d);
+                    }
+                }
+                (E::Const(0), Ty::INT)
+            }
+        }
+    }
+
+    /// Binds the element of a collection for a body: as `name`, and also as
+    /// `it` with bare field access when `implicit`.
+    pub fn bind_elem(&mut self, name: Option<&str>, ty: Ty) -> u16 {
+        self.body.scopes.push(vec![]);
+        let slot = self.bind(name.unwrap_or("it"), ty);
+        if name.is_some() {
+            let s = self.body.scopes.last_mut().unwrap();
+            s.push(("it".to_string(), slot, ty));
+        }
+        self.body.implicit.push((slot, ty));
+        slot
+    }
+
+    pub fn unbind_elem(&mut self) {
+        self.body.scopes.pop();
+        self.body.implicit.pop();
+    }
+
+    fn agg(&mut self, func: &ast::Ident, binder: &ast::Ident, coll: &ast::Expr, body: Option<&ast::Expr>, span: Span) -> (E, Ty) {
+        let op = match func.name.as_str() {
+            "count" => AggOp::Count,
+            "sum" => AggOp::Sum,
+            "any" => AggOp::Any,
+            "all" => AggOp::All,
+            "min" => AggOp::Min,
+            "max" => AggOp::Max,
+            "best" => AggOp::Best,
+            "worst" => AggOp::Worst,
+            "distinct" | "list" | "sorted" => {
+                self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", func.name), "this is a collection")
+                    .help("use it in `for`, `count(…)` or as a domain"));
+                return (E::Const(0), Ty::INT);
+            }
+            _ => {
+                self.error(err("E0247", func.span, format!("`{}` is not an aggregate", func.name), "unknown aggregate")
+                    .help("aggregates are count, sum, any, all, min, max, best, worst; collections: distinct, list, sorted"));
+                return (E::Const(0), Ty::INT);
+            }
+        };
+        let (c, et) = self.coll(coll);
+        let slot = self.bind_elem(Some(&binder.name), et);
+        let (body_e, bt) = match body {
+            Some(b) => {
+                let (e, t) = self.expr(b);
+                (Some(Box::new(e)), Some((t, b.span)))
+            }
+            None => (None, None),
+        };
+        self.unbind_elem();
+        let want_body = match op {
+            AggOp::Any | AggOp::All | AggOp::Count => Ty::BOOL,
+            _ => Ty::INT,
+        };
+        match (op, bt) {
+            (AggOp::Count, None) => {}
+            (_, Some((t, s))) => self.expect(t, want_body, s),
+            (_, None) => {
+                self.error(err("E0248", span, format!("`{}` needs a body after `:`", func.name), "missing body").help(format!("write `{}({} in …: …)`", func.name, binder.name)));
+            }
+        }
+        let ty = match op {
+            AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max => Ty::INT,
+            AggOp::Any | AggOp::All => Ty::BOOL,
+            AggOp::Best | AggOp::Worst => et,
+        };
+        (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
+    }
+
+    /// A collection expression and the type of its elements.
+    pub fn coll(&mut self, e: &ast::Expr) -> (C, Ty) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (C::Players, Ty::PLAYER),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (C::Nodes, Ty::NODE),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (C::Edges, Ty::EDGE),
+            ExprKind::Range(a, b) => {
+                let (x, xt) = self.expr(a);
+                let (y, yt) = self.expr(b);
+                self.expect(xt, Ty::INT, a.span);
+                self.expect(yt, Ty::INT, b.span);
+                (C::Range(x, y), Ty::INT)
+            }
+            ExprKind::List(items) => {
+                let mut ty: Option<Ty> = None;
+                let mut es = vec![];
+                for it in items {
+                    let (x, t) = self.expr(it);
+                    ty = Some(match ty {
+                        None => t,
+                        Some(p) => self.unify(p, t, it.span),
+                    });
+                    es.push(x);
+                }
+                (C::List(es), ty.unwrap_or(Ty::INT))
+            }
+            ExprKind::Where(c, cond) => {
+                let (c2, et) = self.coll(c);
+                let slot = self.bind_elem(None, et);
+                let (ce, ct) = self.expr(cond);
+                self.unbind_elem();
+                self.expect(ct, Ty::BOOL, cond.span);
+                (C::Filter(Box::new(c2), slot, ce), et)
+            }
+            ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
+                if !self.arity(name, args, 1, span) {
+                    return (C::List(vec![]), Ty::INT);
+                }
+                let (x, t) = self.expr(&args[0]);
+                match name.name.as_str() {
+                    "players_from" | "opponents" => {
+                        self.expect(t, Ty::PLAYER, args[0].span);
+                        (if name.name == "opponents" { C::Opponents(x) } else { C::PlayersFrom(x) }, Ty::PLAYER)
+                    }
+                    n => {
+                        self.expect(t, Ty::NODE, args[0].span);
+                        match n {
+                            "successors" => (C::Successors(x), Ty::NODE),
+                            "predecessors" => (C::Predecessors(x), Ty::NODE),
+                            "neighbors" => (C::Neighbors(x), Ty::NODE),
+                            _ => (C::EdgesOf(x), Ty::EDGE),
+                        }
+                    }
+                }
+            }
+            ExprKind::Agg { func, binder, coll, body } if matches!(func.name.as_str(), "distinct" | "list" | "sorted") => {
+                let (c, et) = self.coll(coll);
+                let slot = self.bind_elem(Some(&binder.name), et);
+                let r = match body {
+                    Some(b) => {
+                        let (be, bt) = self.expr(b);
+                        Some((be, bt, b.span))
+                    }
+                    None => None,
+                };
+                self.unbind_elem();
+                match (func.name.as_str(), r) {
+                    ("sorted", Some((be, bt, s))) => {
+                        self.expect(bt, Ty::INT, s);
+                        (C::Sorted(Box::new(c), slot, be), et)
+                    }
+                    ("distinct", Some((be, bt, _))) => (C::Distinct(Box::new(c), slot, be), bt),
+                    ("list", Some((be, bt, _))) => (C::Map(Box::new(c), slot, be), bt),
+                    (_, None) => (C::Distinct(Box::new(c), slot, E::Local(slot)), et),
+                    _ => unreachable!(),
+                }
+            }
+            _ => {
+                let (x, t) = self.expr(e);
+                match t.scalar {
+                    Scalar::Zone(k) if !t.list => {
+                        let zr = match x {
+                            E::Zone(zr) => zr,
+                            other => ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) },
+                        };
+                        (C::Zone(zr), Ty::one(Scalar::Piece(k)))
+                    }
+                    _ => {
+                        let d = err("E0249", span, format!("expected a collection, found {}", self.type_name(t)), "not a collection")
+                            .help("collections are zones, `players`, `nodes`, `edges`, ranges `a..b`, lists `[…]` and `… where …`");
+                        self.error(d);
+                        (C::List(vec![]), Ty::INT)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A zone expression (the target of `move`, `shuffle`).
+    pub fn zone(&mut self, e: &ast::Expr) -> (ZoneRef, Option<u16>) {
+        let (x, t) = self.expr(e);
+        match (x, t.scalar) {
+            (E::Zone(zr), Scalar::Zone(k)) => (zr, k),
+            (other, Scalar::Zone(k)) => (ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) }, k),
+            _ => {
+                let d = err("E0250", e.span, format!("expected a zone, found {}", self.type_name(t)), "not a zone").help("zones are declared with `zone NAME` and reached as `NAME`, `p.NAME` or `n.NAME`");
+                self.error(d);
+                (ZoneRef { base: 0, index: ZIndex::Global }, None)
+            }
+        }
+    }
+
+    /// A label or log template.
+    pub fn template(&mut self, t: &ast::Template) -> u32 {
+        let mut parts = vec![];
+        for p in &t.parts {
+            match p {
+                ast::TemplatePart::Text(s) => parts.push(TPart::Text(s.clone())),
+                ast::TemplatePart::Hole(e) => {
+                    let (x, ty) = self.expr(e);
+                    parts.push(TPart::Hole(x, ty));
+                }
+            }
+        }
+        self.g.templates.push(Template { parts });
+        (self.g.templates.len() - 1) as u32
+    }
+}

@@ -1,0 +1,293 @@
+//! The compiled, executable form of a ruleset. Every name is resolved to a
+//! dense index and every value is an `i64` whose meaning (an integer, a seat,
+//! a node, a piece, an enum member…) the checker has fixed statically. This is
+//! what makes matches cheap to step and to clone.
+
+use crate::ast::{AssignOp, BinOp, MovePos, Scope, VisKind};
+use crate::diag::Span;
+
+/// A runtime value. Its type is known statically; `NONE` is the absent value
+/// of seat, node, edge and piece types.
+pub type Val = i64;
+pub const NONE: Val = -1;
+/// The largest table: per-player storage is laid out for this many seats.
+pub const MAX_SEATS: usize = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Int,
+    Bool,
+    Player,
+    Node,
+    Edge,
+    /// A piece of one kind, or of any kind (`None`).
+    Piece(Option<u16>),
+    Enum(u16),
+    Text,
+    /// A zone holding pieces of one kind, or of any kind.
+    Zone(Option<u16>),
+    /// The type of the literal `none`, compatible with seats, nodes, edges and pieces.
+    Nothing,
+}
+
+/// A scalar or a list of scalars (lists exist only as temporaries and locals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ty {
+    pub scalar: Scalar,
+    pub list: bool,
+}
+
+impl Ty {
+    pub const INT: Ty = Ty { scalar: Scalar::Int, list: false };
+    pub const BOOL: Ty = Ty { scalar: Scalar::Bool, list: false };
+    pub const PLAYER: Ty = Ty { scalar: Scalar::Player, list: false };
+    pub const NODE: Ty = Ty { scalar: Scalar::Node, list: false };
+    pub const EDGE: Ty = Ty { scalar: Scalar::Edge, list: false };
+    pub const TEXT: Ty = Ty { scalar: Scalar::Text, list: false };
+    pub const NOTHING: Ty = Ty { scalar: Scalar::Nothing, list: false };
+    pub fn one(scalar: Scalar) -> Ty {
+        Ty { scalar, list: false }
+    }
+    pub fn list_of(scalar: Scalar) -> Ty {
+        Ty { scalar, list: true }
+    }
+    pub fn elem(self) -> Ty {
+        Ty { scalar: self.scalar, list: false }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Count,
+    Sum,
+    Any,
+    All,
+    Min,
+    Max,
+    /// The first element whose body is largest (`best`) or smallest (`worst`).
+    Best,
+    Worst,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    NumPlayers,
+    Next,
+    Prev,
+    Abs,
+    Min2,
+    Max2,
+    /// The last piece of a zone (its top), or none.
+    Top,
+    Bottom,
+    Random,
+    First,
+    Empty,
+    Count,
+    SumList,
+    ZoneOf,
+    NodeOf,
+    Revealed,
+    EdgeBetween,
+    Team,
+    Contains,
+}
+
+#[derive(Clone, Debug)]
+pub enum ZIndex {
+    Global,
+    Player(Box<E>),
+    Node(Box<E>),
+    Edge(Box<E>),
+    /// A zone-typed value (a local or parameter holding a zone id).
+    Value(Box<E>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneRef {
+    pub base: u32,
+    pub index: ZIndex,
+}
+
+#[derive(Clone, Debug)]
+pub enum E {
+    Const(Val),
+    Local(u16),
+    /// A variable (or option) slot: `base + index`.
+    Var(u32, Option<Box<E>>),
+    Field(u32, Box<E>),
+    Owner(Box<E>),
+    NodeAttr(u16, Box<E>),
+    EdgeAttr(u16, Box<E>),
+    EdgeFrom(Box<E>),
+    EdgeTo(Box<E>),
+    Zone(ZoneRef),
+    Agg { op: AggOp, coll: Box<C>, slot: u16, body: Option<Box<E>> },
+    Neg(Box<E>),
+    Not(Box<E>),
+    Bin(BinOp, Box<E>, Box<E>),
+    In(Box<E>, Box<C>),
+    If(Box<E>, Box<E>, Box<E>),
+    Call { func: u16, args: Vec<E>, span: Span },
+    Builtin(Builtin, Vec<E>, Option<Box<C>>, Span),
+    IsKind(Box<E>, u16),
+}
+
+#[derive(Clone, Debug)]
+pub enum C {
+    Zone(ZoneRef),
+    Players,
+    PlayersFrom(E),
+    Opponents(E),
+    Nodes,
+    Edges,
+    Successors(E),
+    Predecessors(E),
+    Neighbors(E),
+    EdgesOf(E),
+    Range(E, E),
+    List(Vec<E>),
+    /// A list-typed local.
+    Local(u16),
+    Filter(Box<C>, u16, E),
+    Map(Box<C>, u16, E),
+    Distinct(Box<C>, u16, E),
+    Sorted(Box<C>, u16, E),
+}
+
+pub type BlockId = u32;
+
+#[derive(Clone, Debug)]
+pub enum Place {
+    Local(u16),
+    Var(u32, Option<E>),
+}
+
+#[derive(Clone, Debug)]
+pub enum MoveWhat {
+    One(E),
+    All(C),
+    N(E, C),
+}
+
+#[derive(Clone, Debug)]
+pub enum S {
+    Let(u16, E),
+    LetList(u16, C),
+    Assign(Place, AssignOp, E),
+    If(E, BlockId, Option<BlockId>),
+    For(u16, C, BlockId),
+    While(E, BlockId),
+    Break,
+    Continue,
+    Return,
+    Move(MoveWhat, ZoneRef, MovePos),
+    Shuffle(ZoneRef),
+    Choose { slot: u16, player: E, from: C, label: Option<u32>, ty: Ty },
+    Act { player: E, actions: Vec<u16>, els: Option<BlockId> },
+    Call(u16, Vec<E>),
+    Log(u32),
+    EndGame,
+    Reveal(E, bool),
+    Require(E),
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub s: S,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TPart {
+    Text(String),
+    Hole(E, Ty),
+}
+
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub parts: Vec<TPart>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: String,
+    pub scope: Scope,
+    pub kind: Option<u16>,
+    pub vis: VisKind,
+    pub unless: Option<E>,
+    pub base: u32,
+    pub count: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub scope: Scope,
+    pub ty: Ty,
+    pub init: Option<E>,
+    pub base: u32,
+    pub count: u32,
+    pub is_option: bool,
+    pub owner_only: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct KindDecl {
+    pub name: String,
+    pub per_player: bool,
+    /// (field name, type, global field id)
+    pub fields: Vec<(String, Ty, u32)>,
+    pub label: Option<u32>,
+    pub start: Option<u16>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcDecl {
+    pub name: String,
+    pub params: Vec<(u16, Ty)>,
+    pub nlocals: u16,
+    pub body: BlockId,
+    pub is_phase: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionParam {
+    pub name: String,
+    pub slot: u16,
+    pub ty: Ty,
+    pub domain: C,
+    /// Bit i set: the domain reads parameter i, so it is re-evaluated per prefix.
+    pub deps: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: String,
+    pub params: Vec<ActionParam>,
+    /// Leading `require`s with the mask of parameters each one reads. A
+    /// requirement that reads none is checked once per decision.
+    pub pre: Vec<(E, u32, Span)>,
+    pub label: Option<u32>,
+    pub body: BlockId,
+    pub nlocals: u16,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: String,
+    pub nparams: u16,
+    pub nlocals: u16,
+    pub body: E,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumDecl {
+    pub name: String,
+    pub members: Vec<String>,
+}

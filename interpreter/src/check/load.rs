@@ -1,0 +1,121 @@
+//! Loading a ruleset: reading the file (through the caller's reader, so that
+//! this module does no IO of its own), parsing it, and merging a variant onto
+//! its base. A variant may only `override` what its base declares, and may
+//! not redeclare it without `override`.
+
+use crate::ast::{File, Header, Item};
+use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
+use crate::syntax;
+use std::path::{Path, PathBuf};
+
+/// Reads a file for the checker. The CLI passes the real file system; tests
+/// may pass a map of in-memory files.
+pub type Reader<'a> = &'a dyn Fn(&Path) -> std::io::Result<String>;
+
+/// A ruleset after variant merging, ready for checking.
+pub struct Merged {
+    pub game_name: String,
+    /// Variant names from the outermost inwards.
+    pub variants: Vec<String>,
+    pub items: Vec<Item>,
+    /// The file whose directory relative paths (the board) are resolved against,
+    /// for each item's file id.
+    pub dirs: Vec<(u32, PathBuf)>,
+}
+
+/// Reads and parses `path`, following `extends` chains (at most 16 deep).
+pub fn load(sources: &mut Sources, read: Reader, path: &Path, from: Option<Span>) -> Result<Merged, Diagnostics> {
+    load_depth(sources, read, path, from, 0)
+}
+
+fn load_depth(sources: &mut Sources, read: Reader, path: &Path, from: Option<Span>, depth: usize) -> Result<Merged, Diagnostics> {
+    let text = match read(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let mut d = Diagnostic::error("E0001", format!("cannot read `{}`: {}", path.display(), e))
+                .help("check the path; relative paths in `extends` are taken from the variant file's folder");
+            if let Some(s) = from {
+                d = d.at(s, "named here");
+            }
+            return Err(vec![d]);
+        }
+    };
+    let file = sources.add(path.display().to_string(), text);
+    let ast: File = syntax::parse(sources, file)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    match ast.header {
+        Header::Game { name, .. } => {
+            let mut errors = vec![];
+            for it in &ast.items {
+                if it.is_override {
+                    errors.push(
+                        Diagnostic::error("E0302", "`override` outside a variant")
+                            .at(it.span, "this file is a base game, so there is nothing to override")
+                            .help("remove `override`, or start the file with `variant \"…\" extends \"base.rules\"`"),
+                    );
+                }
+            }
+            if !errors.is_empty() {
+                return Err(errors);
+            }
+            Ok(Merged { game_name: name, variants: vec![], items: ast.items, dirs: vec![(file, dir)] })
+        }
+        Header::Variant { name, base, base_span, .. } => {
+            if depth >= 16 {
+                return Err(vec![Diagnostic::error("E0303", "variants extend each other too deeply (a cycle?)")
+                    .at(base_span, "extended here")
+                    .help("a variant chain may be at most 16 files long")]);
+            }
+            let base_path = dir.join(&base);
+            let mut merged = load_depth(sources, read, &base_path, Some(base_span), depth + 1)?;
+            merged.variants.insert(0, name);
+            merged.dirs.push((file, dir));
+            merge(&mut merged.items, ast.items)?;
+            Ok(merged)
+        }
+    }
+}
+
+fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
+    let mut errors = vec![];
+    for item in variant {
+        let key = item.kind.key();
+        let found = base.iter().position(|b| b.kind.key() == key);
+        match (item.is_override, found) {
+            (true, Some(i)) => base[i] = item,
+            (true, None) => {
+                let what = if key.1.is_empty() { format!("`{}`", key.0) } else { format!("{} `{}`", key.0, key.1) };
+                let similar: Vec<String> = base
+                    .iter()
+                    .map(|b| b.kind.key())
+                    .filter(|k| k.0 == key.0 && !k.1.is_empty())
+                    .map(|k| format!("`{}`", k.1))
+                    .collect();
+                let help = if similar.is_empty() {
+                    format!("the base declares no {} at all; drop `override` to add a new one", key.0)
+                } else {
+                    format!("the base's {}s are {}; drop `override` to add a new one", key.0, similar.join(", "))
+                };
+                errors.push(
+                    Diagnostic::error("E0301", format!("this variant overrides {what}, which the base does not have"))
+                        .at(item.span, "overrides nothing")
+                        .help(help),
+                );
+            }
+            (false, Some(i)) if key.0 != "invariant" => {
+                errors.push(
+                    Diagnostic::error("E0304", format!("`{}` is already declared by the base ruleset", if key.1.is_empty() { key.0.to_string() } else { key.1.clone() }))
+                        .at(item.span, "declared again here")
+                        .at(base[i].span, "the base's declaration")
+                        .help("write `override` in front to replace the base's declaration"),
+                );
+            }
+            _ => base.push(item),
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}

@@ -1,0 +1,315 @@
+//! Statements and actions: typing, scopes and lowering to [`S`] blocks.
+
+use super::decls::{Body, Ck, Sym};
+use super::err;
+use super::ir::*;
+use crate::ast::{self, AssignOp, StmtKind};
+
+impl<'a> Ck<'a> {
+    pub fn block(&mut self, b: &ast::Block) -> BlockId {
+        self.body.scopes.push(vec![]);
+        let stmts: Vec<Stmt> = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
+        self.body.scopes.pop();
+        self.g.blocks.push(stmts);
+        (self.g.blocks.len() - 1) as BlockId
+    }
+
+    fn stmt(&mut self, st: &ast::Stmt) -> Option<Stmt> {
+        let span = st.span;
+        let s = match &st.kind {
+            StmtKind::Let { name, value } => {
+                let (e, ty) = self.expr(value);
+                let slot = self.bind(&name.name, ty);
+                S::Let(slot, e)
+            }
+            StmtKind::Choose { name, player, from, label } => {
+                let (p, pt) = self.expr(player);
+                self.expect(pt, Ty::PLAYER, player.span);
+                let (c, et) = self.coll(from);
+                let slot = self.bind(&name.name, et);
+                let label = label.as_ref().map(|t| self.template(t));
+                S::Choose { slot, player: p, from: c, label, ty: et }
+            }
+            StmtKind::Assign { place, op, value } => {
+                let (pe, pt) = self.expr(place);
+                let (v, vt) = self.expr(value);
+                let place = match pe {
+                    E::Local(slot) => Place::Local(slot),
+                    E::Var(base, idx) => {
+                        if self.g.vars.iter().any(|d| d.is_option && d.base == base) {
+                            self.error(err("E0260", place.span, "options cannot be changed during a game", "read-only").help("declare a `var` and copy the option into it in `setup`"));
+                        }
+                        Place::Var(base, idx.map(|b| *b))
+                    }
+                    _ => {
+                        self.error(err("E0261", place.span, "only variables and locals can be assigned", "not assignable")
+                            .help("declare state with `var`; zones change with `move`"));
+                        return None;
+                    }
+                };
+                match op {
+                    AssignOp::Set => self.expect(vt, pt, value.span),
+                    _ => {
+                        self.expect(pt, Ty::INT, place_span(st));
+                        self.expect(vt, Ty::INT, value.span);
+                    }
+                }
+                S::Assign(place, *op, v)
+            }
+            StmtKind::If { cond, then, els } => {
+                let (c, ct) = self.expr(cond);
+                self.expect(ct, Ty::BOOL, cond.span);
+                let t = self.block(then);
+                let e = els.as_ref().map(|b| self.block(b));
+                S::If(c, t, e)
+            }
+            StmtKind::While { cond, body } => {
+                let (c, ct) = self.expr(cond);
+                self.expect(ct, Ty::BOOL, cond.span);
+                self.body.loops += 1;
+                let b = self.block(body);
+                self.body.loops -= 1;
+                S::While(c, b)
+            }
+            StmtKind::For { name, coll, body } => {
+                let (c, et) = self.coll(coll);
+                self.body.scopes.push(vec![]);
+                let slot = self.bind(&name.name, et);
+                self.body.loops += 1;
+                let b = self.block(body);
+                self.body.loops -= 1;
+                self.body.scopes.pop();
+                S::For(slot, c, b)
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if self.body.loops == 0 {
+                    self.error(err("E0262", span, "`break` and `continue` belong inside a loop", "outside any loop").help("use `return` to leave a procedure or action"));
+                }
+                if matches!(st.kind, StmtKind::Break) {
+                    S::Break
+                } else {
+                    S::Continue
+                }
+            }
+            StmtKind::Return => S::Return,
+            StmtKind::Move { what, to, pos } => {
+                let (zr, zk) = self.zone(to);
+                let (w, pk, pspan) = match what {
+                    ast::MoveWhat::One(e) => {
+                        let (x, t) = self.expr(e);
+                        (MoveWhat::One(x), t, e.span)
+                    }
+                    ast::MoveWhat::All(c) => {
+                        let (x, t) = self.coll(c);
+                        (MoveWhat::All(x), t, c.span)
+                    }
+                    ast::MoveWhat::N(n, c) => {
+                        let (ne, nt) = self.expr(n);
+                        self.expect(nt, Ty::INT, n.span);
+                        let (x, t) = self.coll(c);
+                        (MoveWhat::N(ne, x), t, c.span)
+                    }
+                };
+                match pk.scalar {
+                    Scalar::Piece(k) if !pk.list => {
+                        if zk.is_some() && k != zk {
+                            let zn = zk.map(|k| self.g.kinds[k as usize].name.clone()).unwrap_or_default();
+                            let pn = k.map(|k| self.g.kinds[k as usize].name.clone()).unwrap_or_else(|| "any kind".into());
+                            let d = err("E0263", pspan, format!("a zone of `{zn}` cannot receive pieces of {pn}"), format!("these are {pn}"))
+                                .at(to.span, format!("this zone holds only `{zn}`"))
+                                .help("declare the zone without a kind to hold any piece, or move pieces of the right kind");
+                            self.error(d);
+                        }
+                    }
+                    _ => {
+                        let d = err("E0264", pspan, format!("only pieces can be moved, not {}", self.type_name(pk)), "not a piece").help("`move` takes a piece, `all COLLECTION` or `N of COLLECTION`");
+                        self.error(d);
+                    }
+                }
+                S::Move(w, zr, *pos)
+            }
+            StmtKind::Shuffle(z) => {
+                let (zr, _) = self.zone(z);
+                S::Shuffle(zr)
+            }
+            StmtKind::Act { player, actions, els } => {
+                let (p, pt) = self.expr(player);
+                self.expect(pt, Ty::PLAYER, player.span);
+                let mut ids = vec![];
+                for a in actions {
+                    match self.global_sym(&a.name) {
+                        Some(Sym::Action(id)) => {
+                            self.action_used[id as usize] = true;
+                            ids.push(id);
+                        }
+                        _ => {
+                            let names: Vec<String> = self.globals.iter().filter(|(_, v)| matches!(v.0, Sym::Action(_))).map(|(k, _)| k.clone()).collect();
+                            let mut d = err("E0265", a.span, format!("unknown action `{}`", a.name), "not an action");
+                            d = match super::similar(&a.name, names.iter().map(|s| s.as_str())) {
+                                Some(s) => d.help(format!("did you mean `{s}`?")),
+                                None => d.help("declare it with `action NAME(…) { … }`"),
+                            };
+                            self.error(d);
+                        }
+                    }
+                }
+                let e = els.as_ref().map(|b| self.block(b));
+                S::Act { player: p, actions: ids, els: e }
+            }
+            StmtKind::Log(t) => S::Log(self.template(t)),
+            StmtKind::EndGame => S::EndGame,
+            StmtKind::Reveal(e) | StmtKind::Hide(e) => {
+                let (x, t) = self.expr(e);
+                self.expect(t, Ty::one(Scalar::Piece(None)), e.span);
+                S::Reveal(x, matches!(st.kind, StmtKind::Reveal(_)))
+            }
+            StmtKind::Require(e) => {
+                let (x, t) = self.expr(e);
+                self.expect(t, Ty::BOOL, e.span);
+                S::Require(x)
+            }
+            StmtKind::Call { name, args } => match self.global_sym(&name.name) {
+                Some(Sym::Proc(id)) => {
+                    self.proc_used[id as usize] = true;
+                    let sig = self.proc_sigs[id as usize].clone();
+                    if args.len() != sig.len() {
+                        self.error(err("E0244", span, format!("`{}` takes {} argument(s), but {} were given", name.name, sig.len(), args.len()), "wrong number of arguments"));
+                        return None;
+                    }
+                    let mut es = vec![];
+                    for (a, want) in args.iter().zip(sig) {
+                        let (x, t) = self.expr(a);
+                        self.expect(t, want, a.span);
+                        es.push(x);
+                    }
+                    S::Call(id, es)
+                }
+                _ => {
+                    let names: Vec<String> = self.globals.iter().filter(|(_, v)| matches!(v.0, Sym::Proc(_))).map(|(k, _)| k.clone()).collect();
+                    let mut d = err("E0266", name.span, format!("unknown procedure `{}`", name.name), "not a procedure or phase");
+                    d = match super::similar(&name.name, names.iter().map(|s| s.as_str())) {
+                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                        None => d.help("declare it with `proc NAME(…) { … }` or `phase NAME { … }`"),
+                    };
+                    self.error(d);
+                    return None;
+                }
+            },
+        };
+        Some(Stmt { s, span })
+    }
+
+    pub fn action(&mut self, name: &ast::Ident, params: &[ast::ActionParam], label: Option<&ast::Template>, body: &ast::Block) -> ActionDecl {
+        self.body = Body::default();
+        self.body.scopes.push(vec![]);
+        let actor = self.bind("actor", Ty::PLAYER);
+        self.body.actor = Some(actor);
+        let mut ps: Vec<ActionParam> = vec![];
+        for p in params {
+            let (c, et) = self.coll(&p.domain);
+            let deps = param_mask(&ps, |f| visit_c(&c, f));
+            let slot = self.bind(&p.name.name, et);
+            ps.push(ActionParam { name: p.name.name.clone(), slot, ty: et, domain: c, deps });
+        }
+        let mut pre = vec![];
+        let mut rest = &body.stmts[..];
+        while let Some(first) = rest.first() {
+            if let StmtKind::Require(e) = &first.kind {
+                let (x, t) = self.expr(e);
+                self.expect(t, Ty::BOOL, e.span);
+                let mask = param_mask(&ps, |f| visit_e(&x, f));
+                pre.push((x, mask, e.span));
+                rest = &rest[1..];
+            } else {
+                break;
+            }
+        }
+        let label = label.map(|t| self.template(t));
+        let b = self.block(&ast::Block { stmts: rest.to_vec(), span: body.span });
+        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, span: name.span }
+    }
+}
+
+fn place_span(st: &ast::Stmt) -> crate::diag::Span {
+    match &st.kind {
+        StmtKind::Assign { place, .. } => place.span,
+        _ => st.span,
+    }
+}
+
+/// The bit mask of action parameters (by position) whose slots `visit` reports.
+fn param_mask(ps: &[ActionParam], visit: impl FnOnce(&mut dyn FnMut(u16))) -> u32 {
+    let mut mask = 0u32;
+    visit(&mut |slot| {
+        if let Some(i) = ps.iter().position(|p| p.slot == slot) {
+            mask |= 1 << i;
+        }
+    });
+    mask
+}
+
+/// Calls `f` with every local slot an expression reads.
+pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
+    match e {
+        E::Const(_) => {}
+        E::Local(s) => f(*s),
+        E::Var(_, i) => {
+            if let Some(i) = i {
+                visit_e(i, f)
+            }
+        }
+        E::Field(_, a) | E::Owner(a) | E::NodeAttr(_, a) | E::EdgeAttr(_, a) | E::EdgeFrom(a) | E::EdgeTo(a) | E::Neg(a) | E::Not(a) | E::IsKind(a, _) => visit_e(a, f),
+        E::Zone(z) => visit_z(z, f),
+        E::Agg { coll, body, .. } => {
+            visit_c(coll, f);
+            if let Some(b) = body {
+                visit_e(b, f);
+            }
+        }
+        E::Bin(_, a, b) => {
+            visit_e(a, f);
+            visit_e(b, f);
+        }
+        E::In(a, c) => {
+            visit_e(a, f);
+            visit_c(c, f);
+        }
+        E::If(a, b, c) => {
+            visit_e(a, f);
+            visit_e(b, f);
+            visit_e(c, f);
+        }
+        E::Call { args, .. } => args.iter().for_each(|a| visit_e(a, f)),
+        E::Builtin(_, args, c, _) => {
+            args.iter().for_each(|a| visit_e(a, f));
+            if let Some(c) = c {
+                visit_c(c, f);
+            }
+        }
+    }
+}
+
+fn visit_z(z: &ZoneRef, f: &mut dyn FnMut(u16)) {
+    match &z.index {
+        ZIndex::Global => {}
+        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) | ZIndex::Value(e) => visit_e(e, f),
+    }
+}
+
+pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
+    match c {
+        C::Zone(z) => visit_z(z, f),
+        C::Players | C::Nodes | C::Edges => {}
+        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) => visit_e(e, f),
+        C::Range(a, b) => {
+            visit_e(a, f);
+            visit_e(b, f);
+        }
+        C::List(es) => es.iter().for_each(|e| visit_e(e, f)),
+        C::Local(s) => f(*s),
+        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) => {
+            visit_c(c, f);
+            visit_e(e, f);
+        }
+    }
+}

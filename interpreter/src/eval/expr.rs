@@ -1,0 +1,462 @@
+//! Expression evaluation. Values are `i64`; collections are pushed onto the
+//! `scratch` stack and consumed in place, so evaluating allocates nothing once
+//! the stack has grown to its working size.
+
+use super::{RunError, State};
+use crate::ast::BinOp;
+use crate::check::ir::*;
+use crate::check::Game;
+use crate::diag::Span;
+use rand::Rng;
+
+pub(crate) type R<T> = Result<T, RunError>;
+
+pub(crate) struct Cx<'a> {
+    pub g: &'a Game,
+    pub st: &'a mut State,
+    /// Where the current body's locals start.
+    pub base: usize,
+}
+
+fn fail(span: Span, msg: impl Into<String>) -> RunError {
+    RunError { message: msg.into(), span: Some(span), help: None }
+}
+
+impl<'a> Cx<'a> {
+    #[inline]
+    fn local(&self, slot: u16) -> Val {
+        self.st.locals[self.base + slot as usize]
+    }
+
+    #[inline]
+    pub fn set_local(&mut self, slot: u16, v: Val) {
+        self.st.locals[self.base + slot as usize] = v;
+    }
+
+    pub fn zone_id(&mut self, z: &ZoneRef, span: Span) -> R<u32> {
+        let (i, n) = match &z.index {
+            ZIndex::Global => return Ok(z.base),
+            ZIndex::Value(e) => {
+                let v = self.eval(e, span)?;
+                if v < 0 || v as u32 >= self.g.nzones {
+                    return Err(fail(span, "no zone here (the value is `none`)"));
+                }
+                return Ok(v as u32);
+            }
+            ZIndex::Player(e) => (self.eval(e, span)?, self.st.nplayers as Val),
+            ZIndex::Node(e) => (self.eval(e, span)?, self.g.board.nodes.len() as Val),
+            ZIndex::Edge(e) => (self.eval(e, span)?, self.g.board.edges.len() as Val),
+        };
+        if i < 0 || i >= n {
+            return Err(fail(span, "a zone of `none` was asked for"));
+        }
+        Ok(z.base + i as u32)
+    }
+
+    fn piece(&self, v: Val, span: Span) -> R<usize> {
+        if v < 0 || v as usize >= self.g.piece_kind.len() {
+            return Err(fail(span, "a field of `none` was read: there is no piece here"));
+        }
+        Ok(v as usize)
+    }
+
+    pub fn eval(&mut self, e: &E, span: Span) -> R<Val> {
+        Ok(match e {
+            E::Const(v) => *v,
+            E::Local(s) => self.local(*s),
+            E::Var(base, idx) => {
+                let i = match idx {
+                    None => 0,
+                    Some(x) => {
+                        let v = self.eval(x, span)?;
+                        if v < 0 {
+                            return Err(fail(span, "a variable of `none` was read"));
+                        }
+                        v
+                    }
+                };
+                self.st.vars[*base as usize + i as usize]
+            }
+            E::Field(fid, a) => {
+                let p = self.eval(a, span)?;
+                let p = self.piece(p, span)?;
+                self.g.fields[*fid as usize][p]
+            }
+            E::Owner(a) => {
+                let p = self.eval(a, span)?;
+                let p = self.piece(p, span)?;
+                self.g.piece_owner[p] as Val
+            }
+            E::NodeAttr(i, a) => {
+                let n = self.eval(a, span)?;
+                if n < 0 {
+                    return Err(fail(span, "an attribute of `none` was read"));
+                }
+                self.g.node_attrs[*i as usize].2[n as usize]
+            }
+            E::EdgeAttr(i, a) => {
+                let n = self.eval(a, span)?;
+                if n < 0 {
+                    return Err(fail(span, "an attribute of `none` was read"));
+                }
+                self.g.edge_attrs[*i as usize].2[n as usize]
+            }
+            E::EdgeFrom(a) | E::EdgeTo(a) => {
+                let n = self.eval(a, span)?;
+                if n < 0 {
+                    return Err(fail(span, "an end of `none` was read"));
+                }
+                let ed = &self.g.board.edges[n as usize];
+                (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
+            }
+            E::Zone(z) => self.zone_id(z, span)? as Val,
+            E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
+            E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
+            E::Not(a) => (self.eval(a, span)? == 0) as Val,
+            E::Bin(op, a, b) => {
+                match op {
+                    BinOp::And => return Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
+                    BinOp::Or => return Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
+                    _ => {}
+                }
+                let x = self.eval(a, span)?;
+                let y = self.eval(b, span)?;
+                match op {
+                    BinOp::Add => x.wrapping_add(y),
+                    BinOp::Sub => x.wrapping_sub(y),
+                    BinOp::Mul => x.wrapping_mul(y),
+                    BinOp::Div | BinOp::Rem => {
+                        if y == 0 {
+                            return Err(fail(span, "division by zero"));
+                        }
+                        if *op == BinOp::Div {
+                            x.wrapping_div(y)
+                        } else {
+                            x.wrapping_rem(y)
+                        }
+                    }
+                    BinOp::Eq => (x == y) as Val,
+                    BinOp::Ne => (x != y) as Val,
+                    BinOp::Lt => (x < y) as Val,
+                    BinOp::Le => (x <= y) as Val,
+                    BinOp::Gt => (x > y) as Val,
+                    BinOp::Ge => (x >= y) as Val,
+                    BinOp::And | BinOp::Or | BinOp::In => unreachable!(),
+                }
+            }
+            E::In(a, c) => {
+                let x = self.eval(a, span)?;
+                let mark = self.st.scratch.len();
+                self.coll(c, span)?;
+                let found = self.st.scratch[mark..].contains(&x);
+                self.st.scratch.truncate(mark);
+                found as Val
+            }
+            E::If(c, a, b) => {
+                if self.eval(c, span)? != 0 {
+                    self.eval(a, span)?
+                } else {
+                    self.eval(b, span)?
+                }
+            }
+            E::Call { func, args, span } => {
+                let f = &self.g.fns[*func as usize];
+                let new_base = self.st.locals.len();
+                // Arguments are evaluated in the caller's frame, then the callee's
+                // locals are laid out above it.
+                for a in args {
+                    let v = self.eval(a, *span)?;
+                    self.st.locals.push(v);
+                }
+                self.st.locals.resize(new_base + f.nlocals as usize, 0);
+                self.st.depth += 1;
+                if self.st.depth > 200 {
+                    return Err(fail(*span, "functions call each other too deeply (endless recursion?)"));
+                }
+                let old = std::mem::replace(&mut self.base, new_base);
+                let r = self.eval(&f.body, *span);
+                self.base = old;
+                self.st.depth -= 1;
+                self.st.locals.truncate(new_base);
+                r?
+            }
+            E::Builtin(b, args, c, span) => self.builtin(*b, args, c.as_deref(), *span)?,
+            E::IsKind(a, k) => {
+                let p = self.eval(a, span)?;
+                (p >= 0 && self.g.piece_kind[p as usize] == *k) as Val
+            }
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[E], c: Option<&C>, span: Span) -> R<Val> {
+        let n = self.st.nplayers as Val;
+        Ok(match b {
+            Builtin::NumPlayers => n,
+            Builtin::Next | Builtin::Prev => {
+                let p = self.eval(&args[0], span)?;
+                if p < 0 {
+                    return Err(fail(span, "the seat after `none` was asked for"));
+                }
+                if b == Builtin::Next {
+                    (p + 1) % n
+                } else {
+                    (p + n - 1) % n
+                }
+            }
+            Builtin::Abs => self.eval(&args[0], span)?.wrapping_abs(),
+            Builtin::Min2 => self.eval(&args[0], span)?.min(self.eval(&args[1], span)?),
+            Builtin::Max2 => self.eval(&args[0], span)?.max(self.eval(&args[1], span)?),
+            Builtin::Top | Builtin::Bottom => {
+                let z = self.eval(&args[0], span)?;
+                let s = self.st.zones.slice(z as u32);
+                let p = if b == Builtin::Top { s.last() } else { s.first() };
+                p.map(|&p| p as Val).unwrap_or(NONE)
+            }
+            Builtin::ZoneOf => {
+                let p = self.eval(&args[0], span)?;
+                let p = self.piece(p, span)?;
+                self.st.zones.zone_of[p] as Val
+            }
+            Builtin::NodeOf => {
+                let p = self.eval(&args[0], span)?;
+                let p = self.piece(p, span)?;
+                let z = self.st.zones.zone_of[p];
+                let (d, i) = self.g.zone_decl(z);
+                if self.g.zones[d].scope == crate::ast::Scope::Node {
+                    i as Val
+                } else {
+                    NONE
+                }
+            }
+            Builtin::Revealed => {
+                let p = self.eval(&args[0], span)?;
+                let p = self.piece(p, span)?;
+                self.st.revealed[p] as Val
+            }
+            Builtin::EdgeBetween => {
+                let a = self.eval(&args[0], span)?;
+                let b2 = self.eval(&args[1], span)?;
+                if a < 0 || b2 < 0 {
+                    NONE
+                } else {
+                    self.g.board.edge_between(a as u32, b2 as u32).map(|e| e as Val).unwrap_or(NONE)
+                }
+            }
+            Builtin::Team => {
+                let p = self.eval(&args[0], span)?;
+                match &self.g.team {
+                    Some((e, nl)) => self.with_player(e, *nl, p, span)?,
+                    None => p,
+                }
+            }
+            Builtin::Random | Builtin::First | Builtin::Empty | Builtin::Count | Builtin::SumList | Builtin::Contains => {
+                let mark = self.st.scratch.len();
+                self.coll(c.expect("collection builtins carry their collection"), span)?;
+                let len = self.st.scratch.len() - mark;
+                let r = match b {
+                    Builtin::Count => len as Val,
+                    Builtin::Empty => (len == 0) as Val,
+                    Builtin::First => {
+                        if len == 0 {
+                            NONE
+                        } else {
+                            self.st.scratch[mark]
+                        }
+                    }
+                    Builtin::SumList => self.st.scratch[mark..].iter().fold(0i64, |a, &x| a.wrapping_add(x)),
+                    _ => {
+                        if len == 0 {
+                            self.st.scratch.truncate(mark);
+                            return Err(fail(span, "`random` of an empty collection"));
+                        }
+                        let i = self.st.rng.gen_range(0..len as u32) as usize;
+                        self.st.scratch[mark + i]
+                    }
+                };
+                self.st.scratch.truncate(mark);
+                r
+            }
+        })
+    }
+
+    /// Evaluates `e` with a player bound to local 0 of a fresh frame (scores,
+    /// tiebreaks, teams).
+    pub fn with_player(&mut self, e: &E, nlocals: u16, p: Val, span: Span) -> R<Val> {
+        let new_base = self.st.locals.len();
+        self.st.locals.resize(new_base + (nlocals as usize).max(1), 0);
+        self.st.locals[new_base] = p;
+        let old = std::mem::replace(&mut self.base, new_base);
+        let r = self.eval(e, span);
+        self.base = old;
+        self.st.locals.truncate(new_base);
+        r
+    }
+
+    fn agg(&mut self, op: AggOp, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+        let mark = self.st.scratch.len();
+        self.coll(coll, span)?;
+        let end = self.st.scratch.len();
+        let mut acc: Val = match op {
+            AggOp::Count | AggOp::Sum | AggOp::Any => 0,
+            AggOp::All => 1,
+            AggOp::Min => Val::MAX,
+            AggOp::Max => Val::MIN,
+            AggOp::Best | AggOp::Worst => NONE,
+        };
+        let mut best_key: Option<Val> = None;
+        for i in mark..end {
+            let x = self.st.scratch[i];
+            self.set_local(slot, x);
+            let v = match body {
+                Some(b) => self.eval(b, span)?,
+                None => 1,
+            };
+            match op {
+                AggOp::Count => acc += (v != 0) as Val,
+                AggOp::Sum => acc = acc.wrapping_add(v),
+                AggOp::Any => {
+                    if v != 0 {
+                        acc = 1;
+                        break;
+                    }
+                }
+                AggOp::All => {
+                    if v == 0 {
+                        acc = 0;
+                        break;
+                    }
+                }
+                AggOp::Min => acc = acc.min(v),
+                AggOp::Max => acc = acc.max(v),
+                AggOp::Best | AggOp::Worst => {
+                    let better = match best_key {
+                        None => true,
+                        Some(k) => (op == AggOp::Best && v > k) || (op == AggOp::Worst && v < k),
+                    };
+                    if better {
+                        best_key = Some(v);
+                        acc = x;
+                    }
+                }
+            }
+        }
+        self.st.scratch.truncate(mark);
+        if matches!(op, AggOp::Min | AggOp::Max) && end == mark {
+            return Err(fail(span, format!("`{}` of an empty collection", if op == AggOp::Min { "min" } else { "max" })));
+        }
+        Ok(acc)
+    }
+
+    /// Pushes the elements of a collection onto `scratch`.
+    pub fn coll(&mut self, c: &C, span: Span) -> R<()> {
+        match c {
+            C::Zone(z) => {
+                let id = self.zone_id(z, span)?;
+                let st = &mut *self.st;
+                let s = st.zones.slice(id);
+                st.scratch.extend(s.iter().map(|&p| p as Val));
+            }
+            C::Players => {
+                for p in 0..self.st.nplayers as Val {
+                    self.st.scratch.push(p);
+                }
+            }
+            C::PlayersFrom(e) | C::Opponents(e) => {
+                let p = self.eval(e, span)?;
+                let n = self.st.nplayers as Val;
+                if p < 0 {
+                    return Err(fail(span, "players counted from `none`"));
+                }
+                let skip = matches!(c, C::Opponents(_)) as Val;
+                for k in skip..n {
+                    self.st.scratch.push((p + k) % n);
+                }
+            }
+            C::Nodes => self.st.scratch.extend(0..self.g.board.nodes.len() as Val),
+            C::Edges => self.st.scratch.extend(0..self.g.board.edges.len() as Val),
+            C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) => {
+                let n = self.eval(e, span)?;
+                if n < 0 {
+                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                }
+                let b = &self.g.board;
+                let s = match c {
+                    C::Successors(_) => b.successors(n as u32),
+                    C::Predecessors(_) => b.predecessors(n as u32),
+                    C::Neighbors(_) => b.neighbors(n as u32),
+                    _ => b.out_edges(n as u32),
+                };
+                self.st.scratch.extend(s.iter().map(|&x| x as Val));
+            }
+            C::Range(a, b) => {
+                let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
+                if y - x > 1_000_000 {
+                    return Err(fail(span, "a range of more than a million numbers"));
+                }
+                self.st.scratch.extend(x..=y);
+            }
+            C::List(es) => {
+                for e in es {
+                    let v = self.eval(e, span)?;
+                    self.st.scratch.push(v);
+                }
+            }
+            C::Local(_) => return Err(fail(span, "list locals are not supported")),
+            C::Filter(inner, slot, cond) => {
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                let end = self.st.scratch.len();
+                let mut w = mark;
+                for i in mark..end {
+                    let x = self.st.scratch[i];
+                    self.set_local(*slot, x);
+                    if self.eval(cond, span)? != 0 {
+                        self.st.scratch[w] = x;
+                        w += 1;
+                    }
+                }
+                self.st.scratch.truncate(w);
+            }
+            C::Map(inner, slot, body) | C::Distinct(inner, slot, body) => {
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                let end = self.st.scratch.len();
+                let mut w = mark;
+                for i in mark..end {
+                    let x = self.st.scratch[i];
+                    self.set_local(*slot, x);
+                    let v = self.eval(body, span)?;
+                    if matches!(c, C::Distinct(..)) && self.st.scratch[mark..w].contains(&v) {
+                        continue;
+                    }
+                    self.st.scratch[w] = v;
+                    w += 1;
+                }
+                self.st.scratch.truncate(w);
+            }
+            C::Sorted(inner, slot, key) => {
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                let end = self.st.scratch.len();
+                // Keys go above the elements, then a stable insertion sort by key.
+                for i in mark..end {
+                    let x = self.st.scratch[i];
+                    self.set_local(*slot, x);
+                    let k = self.eval(key, span)?;
+                    self.st.scratch.push(k);
+                }
+                let n = end - mark;
+                for i in 1..n {
+                    let mut j = i;
+                    while j > 0 && self.st.scratch[end + j - 1] > self.st.scratch[end + j] {
+                        self.st.scratch.swap(end + j - 1, end + j);
+                        self.st.scratch.swap(mark + j - 1, mark + j);
+                        j -= 1;
+                    }
+                }
+                self.st.scratch.truncate(end);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,412 @@
+//! Eval: matches in progress. A [`Match`] is an immutable [`Game`] (shared)
+//! plus a [`State`] that is plain data: `Clone`, serialisable, and resumable.
+//! Entry points: [`Match::new`], [`Match::apply`].
+//!
+//! **Architecture Invariant:** nothing is decided silently. Whenever a player
+//! must choose among two or more options the match stops with a [`Pending`]
+//! decision; only the seeded ChaCha generator in the state makes random
+//! choices. A decision with exactly one option is taken automatically.
+
+mod expr;
+pub mod view;
+mod vm;
+pub mod zones;
+
+use crate::check::ir::*;
+use crate::check::Game;
+use crate::diag::{Diagnostic, Span};
+use expr::Cx;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+pub use view::{display_const, type_name, View};
+pub use vm::{Frame, FrameKind};
+use zones::Zones;
+
+/// The default step budget of one match.
+pub const DEFAULT_BUDGET: u64 = 50_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    Running,
+    Finished,
+    Failed,
+}
+
+/// What the rules are waiting for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub player: u8,
+    pub kind: PendingKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PendingKind {
+    /// A `choose` at statement `pc` of `block`; the answer goes to local `slot`.
+    Choose { slot: u32, block: u32, pc: u32 },
+    /// An `act` at statement `pc` of `block`.
+    Act { block: u32, pc: u32 },
+}
+
+/// A match's whole position: everything that changes while it is played.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct State {
+    pub nplayers: u8,
+    pub vars: Vec<Val>,
+    pub zones: Zones,
+    pub revealed: Vec<bool>,
+    /// Per zone declaration: public because its `unless` condition held at the start.
+    pub zone_open: Vec<bool>,
+    pub rng: ChaCha8Rng,
+    pub frames: Vec<Frame>,
+    pub locals: Vec<Val>,
+    pub items: Vec<Val>,
+    pub pending: Option<Pending>,
+    pub opt_vals: Vec<Val>,
+    pub opt_start: Vec<u32>,
+    pub status: Status,
+    pub steps: u64,
+    pub budget: u64,
+    /// Decisions taken by players, and decisions with a single option taken for them.
+    pub decisions: u32,
+    pub forced: u32,
+    #[serde(skip)]
+    pub scratch: Vec<Val>,
+    #[serde(skip)]
+    pub depth: u32,
+    pub log_on: bool,
+    pub log: Vec<String>,
+}
+
+/// A run-time error: the rules asked for something the position cannot give.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    pub message: String,
+    pub span: Option<Span>,
+    pub help: Option<String>,
+}
+
+impl RunError {
+    pub fn to_diagnostic(&self, decisions: u32) -> Diagnostic {
+        let mut d = Diagnostic::error("E0901", format!("run-time error after {decisions} decision(s): {}", self.message));
+        if let Some(s) = self.span {
+            d = d.at(s, "while running this");
+        }
+        if let Some(h) = &self.help {
+            d = d.help(h.clone());
+        }
+        d
+    }
+}
+
+/// Settings a match starts with.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub players: usize,
+    pub seed: u64,
+    /// Option values by name; the rest keep their defaults.
+    pub options: Vec<(String, Val)>,
+    pub budget: u64,
+    pub log: bool,
+}
+
+impl Setup {
+    pub fn new(players: usize, seed: u64) -> Setup {
+        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false }
+    }
+}
+
+/// A match in progress.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub game: Arc<Game>,
+    pub state: State,
+}
+
+/// The final standing of one seat.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Standing {
+    pub seat: String,
+    pub score: i64,
+    pub rank: usize,
+    pub winner: bool,
+}
+
+impl Match {
+    /// Sets up a match and runs it to its first decision.
+    pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        let g = &*game;
+        let n = setup.players;
+        if n < g.min_players || n > g.max_players {
+            return Err(RunError {
+                message: format!("{} takes {}..{} players, not {n}", g.name, g.min_players, g.max_players),
+                span: None,
+                help: Some(format!("pass `--players` between {} and {}", g.min_players, g.max_players)),
+            });
+        }
+        // Pieces of seats that do not play stay in no zone's view: the box.
+        let initial: Vec<u32> = (0..g.piece_kind.len())
+            .map(|p| {
+                let k = &g.kinds[g.piece_kind[p] as usize];
+                let owner = g.piece_owner[p];
+                if owner >= n as i8 {
+                    return g.zones[g.box_zone as usize].base;
+                }
+                match k.start {
+                    None => g.zones[g.box_zone as usize].base,
+                    Some(z) => {
+                        let zd = &g.zones[z as usize];
+                        if zd.scope == crate::ast::Scope::Player {
+                            zd.base + owner.max(0) as u32
+                        } else {
+                            zd.base
+                        }
+                    }
+                }
+            })
+            .collect();
+        let state = State {
+            nplayers: n as u8,
+            vars: vec![0; g.nvars as usize],
+            zones: Zones::new(g.nzones as usize, &initial),
+            revealed: vec![false; g.piece_kind.len()],
+            zone_open: vec![false; g.zones.len()],
+            rng: ChaCha8Rng::seed_from_u64(setup.seed),
+            frames: vec![],
+            locals: vec![],
+            items: vec![],
+            pending: None,
+            opt_vals: vec![],
+            opt_start: vec![],
+            status: Status::Running,
+            steps: 0,
+            budget: setup.budget,
+            decisions: 0,
+            forced: 0,
+            scratch: Vec::with_capacity(256),
+            depth: 0,
+            log_on: setup.log,
+            log: vec![],
+        };
+        let mut m = Match { game: game.clone(), state };
+        m.init(setup)?;
+        Ok(m)
+    }
+
+    fn init(&mut self, setup: &Setup) -> Result<(), RunError> {
+        let g = &*self.game;
+        // Options first (variables' initial values may read them), then variables.
+        for (name, v) in &setup.options {
+            match g.options.get(name) {
+                Some(&i) => self.state.vars[g.vars[i].base as usize] = *v,
+                None => {
+                    return Err(RunError {
+                        message: format!("the ruleset has no option `{name}`"),
+                        span: None,
+                        help: Some(format!("its options are: {}", g.options.keys().cloned().collect::<Vec<_>>().join(", "))),
+                    })
+                }
+            }
+        }
+        let mut cx = Cx { g, st: &mut self.state, base: 0 };
+        for d in &g.vars {
+            if d.is_option && setup.options.iter().any(|(n, _)| n == &d.name) {
+                continue;
+            }
+            let count = match d.scope {
+                crate::ast::Scope::Player => cx.st.nplayers as u32,
+                _ => d.count,
+            };
+            for i in 0..count {
+                let v = match &d.init {
+                    Some(e) => cx.eval(e, d.span)?,
+                    None => match d.ty.scalar {
+                        Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_) => NONE,
+                        _ => 0,
+                    },
+                };
+                cx.st.vars[(d.base + i) as usize] = v;
+            }
+        }
+        for (i, z) in g.zones.iter().enumerate() {
+            if let Some(u) = &z.unless {
+                cx.st.zone_open[i] = cx.eval(u, z.span)? != 0;
+            }
+        }
+        // `play` runs under `setup`: setup is on top of the stack and runs first.
+        cx.push_call(g.play.0, g.play.1);
+        if let Some((b, n)) = g.setup {
+            cx.push_call(b, n);
+        }
+        cx.run()
+    }
+
+    fn cx(&mut self) -> Cx<'_> {
+        let base = self.current_base();
+        Cx { g: &self.game, st: &mut self.state, base }
+    }
+
+    fn current_base(&self) -> usize {
+        self.state
+            .frames
+            .iter()
+            .rev()
+            .find_map(|f| match f.kind {
+                FrameKind::Call { base, .. } => Some(base as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.status == Status::Finished
+    }
+
+    /// The player to decide and the number of options, if a decision is pending.
+    pub fn pending(&self) -> Option<(usize, usize)> {
+        self.state.pending.as_ref().map(|p| (p.player as usize, self.state.opt_start.len()))
+    }
+
+    /// The label of option `i` of the pending decision.
+    pub fn option_label(&self, i: usize) -> String {
+        let p = self.state.pending.as_ref().map(|p| p.player as usize).unwrap_or(0);
+        view::option_label(self, i, p)
+    }
+
+    pub fn option_labels(&self) -> Vec<String> {
+        (0..self.state.opt_start.len()).map(|i| self.option_label(i)).collect()
+    }
+
+    /// Takes option `i` of the pending decision and runs to the next one.
+    pub fn apply(&mut self, i: usize) -> Result<(), RunError> {
+        let Some(p) = self.state.pending.take() else {
+            return Err(RunError { message: "no decision is pending".into(), span: None, help: None });
+        };
+        if i >= self.state.opt_start.len() {
+            self.state.pending = Some(p);
+            return Err(RunError { message: format!("option {i} does not exist"), span: None, help: None });
+        }
+        self.state.decisions += 1;
+        let player = p.player as Val;
+        match p.kind {
+            PendingKind::Choose { slot, .. } => {
+                let v = self.state.opt_vals[self.state.opt_start[i] as usize];
+                if self.state.log_on {
+                    let label = view::option_label(self, i, p.player as usize);
+                    let seat = self.game.seats[p.player as usize].clone();
+                    self.state.log.push(format!("{seat}: {label}"));
+                }
+                self.state.locals[slot as usize] = v;
+                let r = self.cx().run();
+                self.finish(r)
+            }
+            PendingKind::Act { .. } => {
+                let mut cx = self.cx();
+                cx.start_action(player, i);
+                let r = cx.run();
+                self.finish(r)
+            }
+        }
+    }
+
+    /// Takes the option whose label is `label`.
+    pub fn apply_label(&mut self, label: &str) -> Result<(), RunError> {
+        let labels = self.option_labels();
+        match labels.iter().position(|l| l == label) {
+            Some(i) => self.apply(i),
+            None => Err(RunError {
+                message: format!("`{label}` is not a legal option here"),
+                span: None,
+                help: Some(format!("the options are: {}", labels.join(", "))),
+            }),
+        }
+    }
+
+    fn finish(&mut self, r: Result<(), RunError>) -> Result<(), RunError> {
+        if r.is_err() {
+            self.state.status = Status::Failed;
+        }
+        r
+    }
+
+    /// Each seat's score, rank (1 = best) and whether it shares the win.
+    pub fn standings(&mut self) -> Result<Vec<Standing>, RunError> {
+        let g = self.game.clone();
+        let n = self.state.nplayers as usize;
+        let mut keys: Vec<(Vec<i64>, i64)> = vec![];
+        {
+            let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+            for p in 0..n {
+                let score = match &g.score {
+                    Some((e, nl, _)) => cx.with_player(e, *nl, p as Val, Span::default())?,
+                    None => 0,
+                };
+                let mut key = vec![];
+                let lowest = g.score.as_ref().map(|s| s.2).unwrap_or(false);
+                key.push(if lowest { -score } else { score });
+                for (e, nl) in &g.tiebreaks {
+                    key.push(cx.with_player(e, *nl, p as Val, Span::default())?);
+                }
+                keys.push((key, score));
+            }
+        }
+        // Teams pool their standing: a team's key is its best member's.
+        let team_of: Vec<i64> = match &g.team {
+            Some((e, nl)) => {
+                let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+                (0..n).map(|p| cx.with_player(e, *nl, p as Val, Span::default())).collect::<Result<_, _>>()?
+            }
+            None => (0..n as i64).collect(),
+        };
+        let team_key = |p: usize| -> Vec<i64> {
+            (0..n).filter(|&q| team_of[q] == team_of[p]).map(|q| keys[q].0.clone()).max().unwrap()
+        };
+        let tk: Vec<Vec<i64>> = (0..n).map(team_key).collect();
+        Ok((0..n)
+            .map(|p| {
+                let better = (0..n).filter(|&q| tk[q] > tk[p]).map(|q| team_of[q]).collect::<std::collections::BTreeSet<_>>().len();
+                Standing { seat: g.seats[p].clone(), score: keys[p].1, rank: better + 1, winner: better == 0 }
+            })
+            .collect())
+    }
+
+    /// The declared invariants that do not hold now.
+    pub fn broken_invariants(&mut self) -> Result<Vec<String>, RunError> {
+        let g = self.game.clone();
+        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        let mut out = vec![];
+        for (text, e, nl, span) in &g.invariants {
+            let base = cx.st.locals.len();
+            cx.st.locals.resize(base + *nl as usize, 0);
+            let old = std::mem::replace(&mut cx.base, base);
+            let v = cx.eval(e, *span);
+            cx.base = old;
+            cx.st.locals.truncate(base);
+            if v? == 0 {
+                out.push(text.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// What `viewer` may see (`None`: an onlooker who sees only public things).
+    pub fn view(&self, viewer: Option<usize>) -> View {
+        view::view(self, viewer)
+    }
+
+    /// Takes the log lines written so far.
+    pub fn take_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.state.log)
+    }
+
+    /// Plays the match to its end choosing uniformly at random with `rng`
+    /// (not the match's own generator). Returns the number of decisions.
+    pub fn playout<Rn: rand::Rng>(&mut self, rng: &mut Rn) -> Result<u32, RunError> {
+        while let Some((_, n)) = self.pending() {
+            let i = rng.gen_range(0..n as u32) as usize;
+            self.apply(i)?;
+        }
+        Ok(self.state.decisions)
+    }
+}

@@ -1,0 +1,463 @@
+//! The statement machine. Execution state is an explicit stack of frames
+//! (plain data), so a match can stop at any decision — inside loops, inside
+//! procedures, in the middle of another player's action — and be cloned,
+//! serialised and resumed without threads or re-running anything.
+
+use super::expr::{Cx, R};
+use super::{Pending, PendingKind, RunError, Status};
+use crate::ast::{AssignOp, MovePos};
+use crate::check::ir::*;
+use crate::diag::Span;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum FrameKind {
+    Block,
+    /// A `for` loop over `len` items saved at `items` on the item stack.
+    Loop { slot: u16, items: u32, idx: u32, len: u32 },
+    /// A `while` loop; its condition is statement `pc` of block `of`.
+    While { of: u32, pc: u32 },
+    /// A procedure, action or top-level body: locals from `base`; `prev` is the caller's.
+    Call { base: u32, prev: u32 },
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Frame {
+    pub block: u32,
+    pub pc: u32,
+    pub kind: FrameKind,
+}
+
+fn fail(span: Span, msg: impl Into<String>) -> RunError {
+    RunError { message: msg.into(), span: Some(span), help: None }
+}
+
+impl<'a> Cx<'a> {
+    /// Runs until a decision with two or more options, the end of the game,
+    /// or an error.
+    pub fn run(&mut self) -> R<()> {
+        loop {
+            if self.st.pending.is_some() || self.st.status != Status::Running {
+                return Ok(());
+            }
+            let Some(&frame) = self.st.frames.last() else {
+                self.st.status = Status::Finished;
+                return Ok(());
+            };
+            let block = &self.g.blocks[frame.block as usize];
+            if frame.pc as usize >= block.len() {
+                self.end_of_block(frame)?;
+                continue;
+            }
+            let stmt = &block[frame.pc as usize];
+            self.st.frames.last_mut().unwrap().pc += 1;
+            self.st.steps += 1;
+            if self.st.steps > self.st.budget {
+                return Err(RunError {
+                    message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
+                    span: Some(stmt.span),
+                    help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
+                });
+            }
+            self.exec(stmt)?;
+        }
+    }
+
+    fn end_of_block(&mut self, frame: Frame) -> R<()> {
+        match frame.kind {
+            FrameKind::Block => {
+                self.st.frames.pop();
+            }
+            FrameKind::Loop { slot, items, idx, len } => {
+                if idx + 1 < len {
+                    let v = self.st.items[(items + idx + 1) as usize];
+                    self.set_local(slot, v);
+                    let f = self.st.frames.last_mut().unwrap();
+                    f.kind = FrameKind::Loop { slot, items, idx: idx + 1, len };
+                    f.pc = 0;
+                    self.st.steps += 1;
+                } else {
+                    self.st.items.truncate(items as usize);
+                    self.st.frames.pop();
+                }
+            }
+            FrameKind::While { of, pc } => {
+                let stmt = &self.g.blocks[of as usize][pc as usize];
+                let S::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
+                self.st.steps += 1;
+                if self.st.steps > self.st.budget {
+                    return Err(RunError {
+                        message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
+                        span: Some(stmt.span),
+                        help: Some("check the loop's condition; it must become false".into()),
+                    });
+                }
+                if self.eval(cond, stmt.span)? != 0 {
+                    self.st.frames.last_mut().unwrap().pc = 0;
+                } else {
+                    self.st.frames.pop();
+                }
+            }
+            FrameKind::Call { base, prev } => {
+                self.st.locals.truncate(base as usize);
+                self.base = prev as usize;
+                self.st.frames.pop();
+            }
+        }
+        Ok(())
+    }
+
+    fn push_block(&mut self, block: BlockId) {
+        self.st.frames.push(Frame { block, pc: 0, kind: FrameKind::Block });
+    }
+
+    /// Enters a body with `nlocals` fresh locals; returns its base.
+    pub fn push_call(&mut self, block: BlockId, nlocals: u16) -> usize {
+        let base = self.st.locals.len();
+        self.st.locals.resize(base + nlocals as usize, 0);
+        self.st.frames.push(Frame { block, pc: 0, kind: FrameKind::Call { base: base as u32, prev: self.base as u32 } });
+        self.base = base;
+        if self.st.frames.len() > 500 {
+            self.st.status = Status::Failed;
+        }
+        base
+    }
+
+    fn exec(&mut self, stmt: &'a Stmt) -> R<()> {
+        let span = stmt.span;
+        match &stmt.s {
+            S::Let(slot, e) => {
+                let v = self.eval(e, span)?;
+                self.set_local(*slot, v);
+            }
+            S::LetList(..) => return Err(fail(span, "list locals are not supported")),
+            S::Assign(place, op, e) => {
+                let v = self.eval(e, span)?;
+                let idx = match place {
+                    Place::Local(s) => self.base + *s as usize,
+                    Place::Var(base, i) => {
+                        let i = match i {
+                            Some(x) => self.eval(x, span)?,
+                            None => 0,
+                        };
+                        if i < 0 {
+                            return Err(fail(span, "a variable of `none` was assigned"));
+                        }
+                        *base as usize + i as usize
+                    }
+                };
+                let cell = match place {
+                    Place::Local(_) => &mut self.st.locals[idx],
+                    Place::Var(..) => &mut self.st.vars[idx],
+                };
+                match op {
+                    AssignOp::Set => *cell = v,
+                    AssignOp::Add => *cell = cell.wrapping_add(v),
+                    AssignOp::Sub => *cell = cell.wrapping_sub(v),
+                }
+            }
+            S::If(c, t, e) => {
+                if self.eval(c, span)? != 0 {
+                    self.push_block(*t);
+                } else if let Some(e) = e {
+                    self.push_block(*e);
+                }
+            }
+            S::While(c, b) => {
+                if self.eval(c, span)? != 0 {
+                    let f = self.st.frames.last().unwrap();
+                    let (of, pc) = (f.block, f.pc - 1);
+                    self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::While { of, pc } });
+                }
+            }
+            S::For(slot, c, b) => {
+                let mark = self.st.scratch.len();
+                self.coll(c, span)?;
+                let len = self.st.scratch.len() - mark;
+                if len > 0 {
+                    let items = self.st.items.len();
+                    let st = &mut *self.st;
+                    st.items.extend_from_slice(&st.scratch[mark..]);
+                    st.scratch.truncate(mark);
+                    let first = self.st.items[items];
+                    self.set_local(*slot, first);
+                    self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::Loop { slot: *slot, items: items as u32, idx: 0, len: len as u32 } });
+                } else {
+                    self.st.scratch.truncate(mark);
+                }
+            }
+            S::Break | S::Continue => loop {
+                let f = *self.st.frames.last().unwrap();
+                match f.kind {
+                    FrameKind::Loop { .. } | FrameKind::While { .. } => {
+                        if matches!(stmt.s, S::Break) {
+                            if let FrameKind::Loop { items, .. } = f.kind {
+                                self.st.items.truncate(items as usize);
+                            }
+                            self.st.frames.pop();
+                        } else {
+                            let len = self.g.blocks[f.block as usize].len() as u32;
+                            self.st.frames.last_mut().unwrap().pc = len;
+                        }
+                        break;
+                    }
+                    FrameKind::Block => {
+                        self.st.frames.pop();
+                    }
+                    FrameKind::Call { .. } => unreachable!("the checker keeps break inside loops"),
+                }
+            },
+            S::Return => loop {
+                let f = *self.st.frames.last().unwrap();
+                match f.kind {
+                    FrameKind::Call { .. } => {
+                        self.end_of_block(f)?;
+                        break;
+                    }
+                    FrameKind::Loop { items, .. } => {
+                        self.st.items.truncate(items as usize);
+                        self.st.frames.pop();
+                    }
+                    _ => {
+                        self.st.frames.pop();
+                    }
+                }
+            },
+            S::Move(what, to, pos) => {
+                let z = self.zone_id(to, span)?;
+                let top = *pos == MovePos::Top;
+                match what {
+                    MoveWhat::One(e) => {
+                        let p = self.eval(e, span)?;
+                        if p < 0 {
+                            return Err(fail(span, "`move` of `none`: there is no piece to move"));
+                        }
+                        self.move_piece(p as u32, z, top)?;
+                    }
+                    MoveWhat::All(c) | MoveWhat::N(_, c) => {
+                        let limit = match what {
+                            MoveWhat::N(n, _) => {
+                                let n = self.eval(n, span)?;
+                                if n < 0 {
+                                    return Err(fail(span, format!("cannot move {n} pieces")));
+                                }
+                                Some(n as usize)
+                            }
+                            _ => None,
+                        };
+                        let mark = self.st.scratch.len();
+                        self.coll(c, span)?;
+                        let len = self.st.scratch.len() - mark;
+                        // `N of zone` takes from the top, like drawing from a deck.
+                        let take = limit.unwrap_or(len);
+                        if take > len {
+                            self.st.scratch.truncate(mark);
+                            return Err(RunError {
+                                message: format!("`move {take} of …` found only {len} piece(s)"),
+                                span: Some(span),
+                                help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
+                            });
+                        }
+                        let from_zone = matches!(c, C::Zone(_));
+                        for k in 0..take {
+                            let i = if from_zone && limit.is_some() { mark + len - 1 - k } else { mark + k };
+                            let p = self.st.scratch[i];
+                            self.move_piece(p as u32, z, top)?;
+                        }
+                        self.st.scratch.truncate(mark);
+                    }
+                }
+            }
+            S::Shuffle(zr) => {
+                let z = self.zone_id(zr, span)?;
+                let st = &mut *self.st;
+                let (a, b) = (st.zones.start[z as usize] as usize, st.zones.start[z as usize + 1] as usize);
+                for i in (1..b - a).rev() {
+                    let j = st.rng.gen_range(0..=i as u32) as usize;
+                    st.zones.arena.swap(a + i, a + j);
+                }
+            }
+            S::Choose { slot, player, from, label: _, ty: _ } => {
+                let p = self.eval(player, span)?;
+                if p < 0 || p >= self.st.nplayers as Val {
+                    return Err(fail(span, "`choose` asked `none` to decide"));
+                }
+                self.st.opt_vals.clear();
+                self.st.opt_start.clear();
+                let mark = self.st.scratch.len();
+                self.coll(from, span)?;
+                let n = self.st.scratch.len() - mark;
+                for i in 0..n {
+                    let v = self.st.scratch[mark + i];
+                    self.st.opt_start.push(self.st.opt_vals.len() as u32);
+                    self.st.opt_vals.push(v);
+                }
+                self.st.scratch.truncate(mark);
+                match n {
+                    0 => {
+                        return Err(RunError {
+                            message: "`choose` from an empty collection: there is nothing to choose".into(),
+                            span: Some(span),
+                            help: Some("guard the choice with `if count(…) > 0`".into()),
+                        })
+                    }
+                    1 => {
+                        let v = self.st.opt_vals[0];
+                        self.set_local(*slot, v);
+                        self.st.forced += 1;
+                    }
+                    _ => {
+                        let f = self.st.frames.last().unwrap();
+                        self.st.pending = Some(Pending { player: p as u8, kind: PendingKind::Choose { slot: (self.base + *slot as usize) as u32, block: f.block, pc: f.pc - 1 } });
+                    }
+                }
+            }
+            S::Act { player, actions, els } => {
+                let p = self.eval(player, span)?;
+                if p < 0 || p >= self.st.nplayers as Val {
+                    return Err(fail(span, "`act` asked `none` to act"));
+                }
+                self.enumerate_actions(p, actions, span)?;
+                let n = self.st.opt_start.len();
+                match n {
+                    0 => {
+                        if let Some(b) = els {
+                            self.push_block(*b);
+                        }
+                    }
+                    1 => {
+                        self.st.forced += 1;
+                        self.start_action(p, 0);
+                    }
+                    _ => {
+                        let f = self.st.frames.last().unwrap();
+                        self.st.pending = Some(Pending { player: p as u8, kind: PendingKind::Act { block: f.block, pc: f.pc - 1 } });
+                    }
+                }
+            }
+            S::Call(proc_id, args) => {
+                let pd = &self.g.procs[*proc_id as usize];
+                // Arguments are evaluated in the caller's frame before the callee's exists.
+                let mut vals: smallvec::SmallVec<[Val; 8]> = smallvec::SmallVec::new();
+                for a in args {
+                    vals.push(self.eval(a, span)?);
+                }
+                self.push_call(pd.body, pd.nlocals);
+                for (i, v) in vals.into_iter().enumerate() {
+                    let slot = pd.params[i].0;
+                    self.set_local(slot, v);
+                }
+                if self.st.frames.len() > 500 {
+                    return Err(fail(span, "procedures call each other too deeply (endless recursion?)"));
+                }
+                if self.st.log_on {
+                    if pd.is_phase {
+                        self.st.log.push(format!("-- {}", pd.name));
+                    }
+                }
+            }
+            S::Log(t) => {
+                if self.st.log_on {
+                    let s = self.format_template(*t, None, span)?;
+                    self.st.log.push(s);
+                }
+            }
+            S::EndGame => {
+                self.st.frames.clear();
+                self.st.status = Status::Finished;
+            }
+            S::Reveal(e, on) => {
+                let p = self.eval(e, span)?;
+                if p < 0 {
+                    return Err(fail(span, "`reveal` of `none`"));
+                }
+                self.st.revealed[p as usize] = *on;
+            }
+            S::Require(e) => {
+                if self.eval(e, span)? == 0 {
+                    return Err(RunError {
+                        message: "a `require` failed while the action was running".into(),
+                        span: Some(span),
+                        help: Some("only the `require`s at the start of an action filter its options; later ones are assertions".into()),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn move_piece(&mut self, p: u32, z: u32, top: bool) -> R<()> {
+        self.st.zones.move_piece(p, z, top);
+        Ok(())
+    }
+
+    /// Fills the option buffers with every legal instance of `actions` for player `p`.
+    fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
+        self.st.opt_vals.clear();
+        self.st.opt_start.clear();
+        for &a in actions {
+            let ad = &self.g.actions[a as usize];
+            let base = self.st.locals.len();
+            self.st.locals.resize(base + ad.nlocals as usize, 0);
+            let old = std::mem::replace(&mut self.base, base);
+            self.st.locals[base] = p;
+            let r = self.enumerate_params(a, 0, span);
+            self.base = old;
+            self.st.locals.truncate(base);
+            r?;
+        }
+        Ok(())
+    }
+
+    fn enumerate_params(&mut self, a: u16, i: usize, span: Span) -> R<()> {
+        let ad = &self.g.actions[a as usize];
+        // Requirements that read exactly the parameters bound so far.
+        let bound: u32 = if i == 0 { 0 } else { (1u32 << i) - 1 };
+        for (e, mask, s) in &ad.pre {
+            let ready = *mask & !bound == 0 && (i == 0 && *mask == 0 || i > 0 && *mask >> (i - 1) & 1 == 1);
+            if ready && self.eval(e, *s)? == 0 {
+                return Ok(());
+            }
+        }
+        if i == ad.params.len() {
+            self.st.opt_start.push(self.st.opt_vals.len() as u32);
+            self.st.opt_vals.push(a as Val);
+            for prm in &ad.params {
+                let v = self.st.locals[self.base + prm.slot as usize];
+                self.st.opt_vals.push(v);
+            }
+            return Ok(());
+        }
+        let prm = &ad.params[i];
+        let mark = self.st.scratch.len();
+        self.coll(&prm.domain, span)?;
+        let end = self.st.scratch.len();
+        for k in mark..end {
+            let v = self.st.scratch[k];
+            self.set_local(prm.slot, v);
+            self.enumerate_params(a, i + 1, span)?;
+        }
+        self.st.scratch.truncate(mark);
+        Ok(())
+    }
+
+    /// Starts option `i` of the current option buffers as an action call.
+    pub fn start_action(&mut self, p: Val, i: usize) {
+        let s = self.st.opt_start[i] as usize;
+        let a = self.st.opt_vals[s] as usize;
+        let ad = &self.g.actions[a];
+        self.push_call(ad.body, ad.nlocals);
+        self.set_local(0, p);
+        for (k, prm) in ad.params.iter().enumerate() {
+            let v = self.st.opt_vals[s + 1 + k];
+            self.set_local(prm.slot, v);
+        }
+        if self.st.log_on {
+            // The log names the action as the deciding player saw it.
+            let label = super::view::option_label_raw(self.g, self.st, i, p as usize);
+            let seat = &self.g.seats[p as usize];
+            self.st.log.push(format!("{seat}: {label}"));
+        }
+    }
+}

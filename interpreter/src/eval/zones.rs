@@ -1,0 +1,113 @@
+//! The zone store: every piece is in exactly one zone, and all zones live in
+//! one flat array (`arena`), zone `z` occupying `arena[start[z]..start[z+1]]`
+//! bottom to top. Moving a piece rotates the stretch between its old and new
+//! place by one, so a position is two small vectors that clone in one go.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Zones {
+    pub arena: Vec<u32>,
+    pub start: Vec<u32>,
+    /// The zone each piece is in.
+    pub zone_of: Vec<u32>,
+}
+
+impl Zones {
+    /// All pieces start in the zones given, in piece order.
+    pub fn new(nzones: usize, initial: &[u32]) -> Zones {
+        let mut counts = vec![0u32; nzones + 1];
+        for &z in initial {
+            counts[z as usize + 1] += 1;
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let start = counts.clone();
+        let mut fill = counts;
+        let mut arena = vec![0; initial.len()];
+        for (p, &z) in initial.iter().enumerate() {
+            arena[fill[z as usize] as usize] = p as u32;
+            fill[z as usize] += 1;
+        }
+        Zones { arena, start, zone_of: initial.to_vec() }
+    }
+
+    #[inline]
+    pub fn len(&self, z: u32) -> usize {
+        (self.start[z as usize + 1] - self.start[z as usize]) as usize
+    }
+
+    #[inline]
+    pub fn slice(&self, z: u32) -> &[u32] {
+        &self.arena[self.start[z as usize] as usize..self.start[z as usize + 1] as usize]
+    }
+
+    pub fn slice_mut(&mut self, z: u32) -> &mut [u32] {
+        let (a, b) = (self.start[z as usize] as usize, self.start[z as usize + 1] as usize);
+        &mut self.arena[a..b]
+    }
+
+    /// Moves piece `p` to the top (end) of zone `to`, or to its bottom.
+    pub fn move_piece(&mut self, p: u32, to: u32, top: bool) {
+        let from = self.zone_of[p as usize];
+        let s = self.start[from as usize] as usize;
+        let e = self.start[from as usize + 1] as usize;
+        let pos = s + self.arena[s..e].iter().position(|&x| x == p).expect("zone_of is consistent with the arena");
+        let (from_u, to_u) = (from as usize, to as usize);
+        if from == to {
+            // Re-placing inside one zone: rotate within it.
+            if top {
+                self.arena[pos..e].rotate_left(1);
+            } else {
+                self.arena[s..=pos].rotate_right(1);
+            }
+            return;
+        }
+        if from_u < to_u {
+            // The piece travels right: everything between shifts left by one.
+            let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
+            self.arena[pos..dest].rotate_left(1);
+            for z in from_u + 1..=to_u {
+                self.start[z] -= 1;
+            }
+        } else {
+            let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
+            self.arena[dest..=pos].rotate_right(1);
+            for z in to_u + 1..=from_u {
+                self.start[z] += 1;
+            }
+        }
+        self.zone_of[p as usize] = to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(z: &Zones) {
+        for zone in 0..z.start.len() - 1 {
+            for &p in z.slice(zone as u32) {
+                assert_eq!(z.zone_of[p as usize], zone as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn moves_keep_every_piece_in_one_zone() {
+        let mut z = Zones::new(4, &[0, 0, 1, 2, 3, 3]);
+        z.move_piece(0, 3, true);
+        assert_eq!(z.slice(3), &[4, 5, 0]);
+        assert_eq!(z.slice(0), &[1]);
+        z.move_piece(5, 0, false);
+        assert_eq!(z.slice(0), &[5, 1]);
+        assert_eq!(z.slice(3), &[4, 0]);
+        z.move_piece(2, 2, true);
+        assert_eq!(z.slice(2), &[3, 2]);
+        z.move_piece(3, 2, true);
+        assert_eq!(z.slice(2), &[2, 3]);
+        check(&z);
+        assert_eq!(z.arena.len(), 6);
+    }
+}

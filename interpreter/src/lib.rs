@@ -1,0 +1,14 @@
+//! Regel: a rules-as-data game engine.
+//!
+//! The pipeline (see `interpreter/README.md`):
+//! `.rules` text → [`syntax`] (pest → AST) → [`check`] (names, types, board
+//! references → an immutable [`check::Game`]) and `.toml` board → [`board`] →
+//! then [`eval`] runs a [`eval::Match`] that pauses at explicit decisions.
+//! [`cli`] is the command line as a library function.
+
+pub mod board;
+pub mod diag;
+pub mod ast;
+pub mod syntax;
+pub mod check;
+pub mod eval;

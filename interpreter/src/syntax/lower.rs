@@ -1,0 +1,660 @@
+//! Lowering: pest's parse tree → [`crate::ast`]. The grammar has already
+//! accepted the text, so the shapes here are known; templates (`"{x}"`) are
+//! parsed here, which is the one place that can still report an error.
+
+use super::names::is_keyword;
+use super::Rule;
+use crate::ast::*;
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use pest::iterators::Pair;
+
+type P<'a> = Pair<'a, Rule>;
+type R<T> = Result<T, Diagnostics>;
+
+struct Ctx {
+    file: u32,
+    /// Added to every pest offset: non-zero when lowering a template hole.
+    offset: usize,
+    errors: Diagnostics,
+}
+
+impl Ctx {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start() + self.offset, s.end() + self.offset)
+    }
+    fn ident(&self, p: P) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+    }
+}
+
+/// The meaningful children of a pair: keyword tokens are dropped.
+fn kids<'a>(p: P<'a>) -> impl Iterator<Item = P<'a>> {
+    p.into_inner().filter(|c| !is_keyword(c.as_rule()))
+}
+
+pub(super) fn file(file_id: u32, p: P) -> R<File> {
+    let mut cx = Ctx { file: file_id, offset: 0, errors: vec![] };
+    let mut it = kids(p);
+    let header = cx.header(it.next().unwrap());
+    let mut items = vec![];
+    for c in it {
+        if c.as_rule() == Rule::item {
+            items.push(cx.item(c));
+        }
+    }
+    if cx.errors.is_empty() {
+        Ok(File { header, items })
+    } else {
+        Err(cx.errors)
+    }
+}
+
+pub(super) fn expr_at(file: u32, p: P, offset: usize) -> R<Expr> {
+    let mut cx = Ctx { file, offset, errors: vec![] };
+    let e = cx.expr(p);
+    if cx.errors.is_empty() {
+        Ok(e)
+    } else {
+        Err(cx.errors)
+    }
+}
+
+fn unquote(p: &P) -> String {
+    let s = p.as_str();
+    s[1..s.len() - 1].to_string()
+}
+
+impl Ctx {
+    fn header(&mut self, p: P) -> Header {
+        let inner = p.into_inner().next().unwrap();
+        let span = self.span(&inner);
+        let mut strs = kids(inner.clone()).filter(|c| c.as_rule() == Rule::string);
+        match inner.as_rule() {
+            Rule::game_header => Header::Game { name: unquote(&strs.next().unwrap()), span },
+            _ => {
+                let name = unquote(&strs.next().unwrap());
+                let base = strs.next().unwrap();
+                Header::Variant { name, base: unquote(&base), base_span: self.span(&base), span }
+            }
+        }
+    }
+
+    fn item(&mut self, p: P) -> Item {
+        let span = self.span(&p);
+        let mut is_override = false;
+        let mut decl = None;
+        for c in kids(p) {
+            if c.as_rule() == Rule::override_kw {
+                is_override = true;
+            } else {
+                decl = Some(c);
+            }
+        }
+        let d = decl.unwrap();
+        let kind = self.item_kind(d);
+        Item { is_override, kind, span }
+    }
+
+    fn item_kind(&mut self, d: P) -> ItemKind {
+        let rule = d.as_rule();
+        let mut k: Vec<P> = kids(d).collect();
+        match rule {
+            Rule::players_decl => {
+                let min = self.int(&k[0]);
+                let max = if k.len() > 1 { self.int(&k[1]) } else { min };
+                ItemKind::Players { min, max }
+            }
+            Rule::seats_decl => ItemKind::Seats(k.into_iter().map(|c| self.ident(c)).collect()),
+            Rule::board_decl => ItemKind::Board { path: unquote(&k[0]) },
+            Rule::option_decl => {
+                let value = self.expr(k.pop().unwrap());
+                let ty = self.type_ref(k.pop().unwrap());
+                ItemKind::Option { name: self.ident(k.pop().unwrap()), ty, value }
+            }
+            Rule::const_decl => {
+                let value = self.expr(k.pop().unwrap());
+                ItemKind::Const { name: self.ident(k.pop().unwrap()), value }
+            }
+            Rule::enum_decl => {
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                ItemKind::Enum { name, members: it.map(|c| self.ident(c)).collect() }
+            }
+            Rule::piece_decl => {
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                let (mut per_player, mut fields, mut start, mut label, mut instances) = (false, vec![], None, None, None);
+                for c in it {
+                    match c.as_rule() {
+                        Rule::per_player => per_player = true,
+                        Rule::field_decls => fields = kids(c).map(|f| self.param(f)).collect(),
+                        Rule::start_zone => start = Some(self.ident(kids(c).next().unwrap())),
+                        Rule::label_clause => label = Some(self.label(c)),
+                        Rule::instances => instances = Some(kids(c).map(|i| self.instance(i)).collect()),
+                        _ => {}
+                    }
+                }
+                ItemKind::Piece { name, per_player, fields, start, label, instances }
+            }
+            Rule::zone_decl => {
+                let (mut scope, mut name, mut kind, mut vis) = (Scope::Global, None, None, None);
+                for c in k {
+                    match c.as_rule() {
+                        Rule::scope => scope = self.scope(c),
+                        Rule::ident if name.is_none() => name = Some(self.ident(c)),
+                        Rule::ident => kind = Some(self.ident(c)),
+                        Rule::visibility => vis = Some(self.visibility(c)),
+                        _ => {}
+                    }
+                }
+                ItemKind::Zone { name: name.unwrap(), scope, kind, vis }
+            }
+            Rule::var_decl => {
+                let (mut scope, mut name, mut ty, mut init, mut vis) = (Scope::Global, None, None, None, None);
+                for c in k {
+                    match c.as_rule() {
+                        Rule::scope => scope = self.scope(c),
+                        Rule::ident => name = Some(self.ident(c)),
+                        Rule::type_ref => ty = Some(self.type_ref(c)),
+                        Rule::expr => init = Some(self.expr(c)),
+                        Rule::visibility => vis = Some(self.visibility(c)),
+                        _ => {}
+                    }
+                }
+                ItemKind::Var { name: name.unwrap(), scope, ty: ty.unwrap(), init, vis }
+            }
+            Rule::fn_decl => {
+                let body = self.expr(k.pop().unwrap());
+                let ret = self.type_ref(k.pop().unwrap());
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                let params = it.next().map(|ps| self.params(ps)).unwrap_or_default();
+                ItemKind::Fn { name, params, ret, body }
+            }
+            Rule::proc_decl => {
+                let body = self.block(k.pop().unwrap());
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                let params = it.next().map(|ps| self.params(ps)).unwrap_or_default();
+                ItemKind::Proc { name, params, body }
+            }
+            Rule::phase_decl => {
+                let body = self.block(k.pop().unwrap());
+                ItemKind::Phase { name: self.ident(k.pop().unwrap()), body }
+            }
+            Rule::action_decl => {
+                let body = self.block(k.pop().unwrap());
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                let (mut params, mut label) = (vec![], None);
+                for c in it {
+                    match c.as_rule() {
+                        Rule::action_params => {
+                            params = kids(c)
+                                .map(|ap| {
+                                    let mut a = kids(ap);
+                                    let name = self.ident(a.next().unwrap());
+                                    ActionParam { name, domain: self.expr(a.next().unwrap()) }
+                                })
+                                .collect()
+                        }
+                        Rule::label_clause => label = Some(self.label(c)),
+                        _ => {}
+                    }
+                }
+                ItemKind::Action { name, params, label, body }
+            }
+            Rule::setup_decl => ItemKind::Setup(self.block(k.pop().unwrap())),
+            Rule::play_decl => ItemKind::Play(self.block(k.pop().unwrap())),
+            Rule::score_decl => {
+                let lowest = k.last().map(|c| c.as_rule() == Rule::lowest).unwrap_or(false);
+                if lowest {
+                    k.pop();
+                }
+                let expr = self.expr(k.pop().unwrap());
+                ItemKind::Score { player: self.ident(k.pop().unwrap()), expr, lowest }
+            }
+            Rule::tiebreak_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                ItemKind::Tiebreak { player: self.ident(k.pop().unwrap()), expr }
+            }
+            Rule::team_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                ItemKind::Team { player: self.ident(k.pop().unwrap()), expr }
+            }
+            Rule::invariant_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                ItemKind::Invariant { text: unquote(&k[0]), expr }
+            }
+            r => unreachable!("item rule {r:?}"),
+        }
+    }
+
+    fn int(&mut self, p: &P) -> i64 {
+        match p.as_str().parse() {
+            Ok(v) => v,
+            Err(_) => {
+                self.errors.push(
+                    Diagnostic::error("E0102", "number too large")
+                        .at(self.span(p), "this does not fit in 64 bits")
+                        .help("numbers range from -9223372036854775808 to 9223372036854775807"),
+                );
+                0
+            }
+        }
+    }
+
+    fn scope(&mut self, p: P) -> Scope {
+        match kids(p).next().unwrap().as_rule() {
+            Rule::scope_player => Scope::Player,
+            Rule::scope_node => Scope::Node,
+            _ => Scope::Edge,
+        }
+    }
+
+    fn visibility(&mut self, p: P) -> Visibility {
+        let mut it = kids(p);
+        let kind = match it.next().unwrap().as_str() {
+            "public" => VisKind::Public,
+            "hidden" => VisKind::Hidden,
+            _ => VisKind::Owner,
+        };
+        Visibility { kind, unless: it.next().map(|e| self.expr(e)) }
+    }
+
+    fn type_ref(&mut self, p: P) -> TypeRef {
+        let span = self.span(&p);
+        let c = kids(p).next().unwrap();
+        match c.as_rule() {
+            Rule::list_type => TypeRef::List(Box::new(self.type_ref(kids(c).next().unwrap())), span),
+            _ => TypeRef::Named(self.ident(c)),
+        }
+    }
+
+    fn params(&mut self, p: P) -> Vec<Param> {
+        kids(p).map(|c| self.param(c)).collect()
+    }
+
+    fn param(&mut self, p: P) -> Param {
+        let mut it = kids(p);
+        let name = self.ident(it.next().unwrap());
+        Param { name, ty: self.type_ref(it.next().unwrap()) }
+    }
+
+    fn instance(&mut self, p: P) -> Instance {
+        let span = self.span(&p);
+        let mut it = kids(p);
+        let count = self.int(&it.next().unwrap());
+        let fields = it
+            .map(|f| {
+                let mut fi = kids(f);
+                let name = self.ident(fi.next().unwrap());
+                FieldInit { name, value: self.expr(fi.next().unwrap()) }
+            })
+            .collect();
+        Instance { count, fields, span }
+    }
+
+    fn label(&mut self, p: P) -> Template {
+        let s = kids(p).next().unwrap();
+        self.template(s)
+    }
+
+    /// Splits `"stall {v} at {c}"` into text and parsed holes. `{{` and `}}`
+    /// stand for literal braces.
+    fn template(&mut self, s: P) -> Template {
+        let span = self.span(&s);
+        let raw = s.as_str();
+        let body = &raw[1..raw.len() - 1];
+        let base = s.as_span().start() + 1 + self.offset;
+        let mut parts = vec![];
+        let mut text = String::new();
+        let bytes = body.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' if bytes.get(i + 1) == Some(&b'{') => {
+                    text.push('{');
+                    i += 2;
+                }
+                b'}' if bytes.get(i + 1) == Some(&b'}') => {
+                    text.push('}');
+                    i += 2;
+                }
+                b'{' => {
+                    let Some(close) = body[i..].find('}') else {
+                        self.errors.push(
+                            Diagnostic::error("E0103", "unclosed `{` in a template string")
+                                .at(Span::new(self.file, base + i, base + i + 1), "this hole is never closed")
+                                .help("write `{{` for a literal brace"),
+                        );
+                        break;
+                    };
+                    if !text.is_empty() {
+                        parts.push(TemplatePart::Text(std::mem::take(&mut text)));
+                    }
+                    let hole = &body[i + 1..i + close];
+                    match super::parse_hole(self.file, hole, base + i + 1) {
+                        Ok(e) => parts.push(TemplatePart::Hole(e)),
+                        Err(d) => self.errors.push(d),
+                    }
+                    i += close + 1;
+                }
+                _ => {
+                    let ch = body[i..].chars().next().unwrap();
+                    text.push(ch);
+                    i += ch.len_utf8();
+                }
+            }
+        }
+        if !text.is_empty() {
+            parts.push(TemplatePart::Text(text));
+        }
+        Template { parts, span }
+    }
+
+    fn block(&mut self, p: P) -> Block {
+        let span = self.span(&p);
+        Block { stmts: kids(p).map(|s| self.stmt(s)).collect(), span }
+    }
+
+    fn stmt(&mut self, p: P) -> Stmt {
+        let span = self.span(&p);
+        let s = kids(p).next().unwrap();
+        let rule = s.as_rule();
+        let mut k: Vec<P> = kids(s).collect();
+        let kind = match rule {
+            Rule::let_stmt => {
+                let v = k.pop().unwrap();
+                let name = self.ident(k.pop().unwrap());
+                if v.as_rule() == Rule::choose_expr {
+                    let mut c: Vec<P> = kids(v).collect();
+                    let label = if c.last().map(|x| x.as_rule()) == Some(Rule::label_clause) {
+                        Some(self.label(c.pop().unwrap()))
+                    } else {
+                        None
+                    };
+                    let from = self.expr(c.pop().unwrap());
+                    let player = self.expr(c.pop().unwrap());
+                    StmtKind::Choose { name, player, from, label }
+                } else {
+                    StmtKind::Let { name, value: self.expr(v) }
+                }
+            }
+            Rule::assign_stmt => {
+                let value = self.expr(k.pop().unwrap());
+                let op = match k.pop().unwrap().as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                let place = self.postfix(kids(k.pop().unwrap()).next().unwrap());
+                StmtKind::Assign { place, op, value }
+            }
+            Rule::if_stmt => self.if_stmt(k),
+            Rule::for_stmt => {
+                let body = self.block(k.pop().unwrap());
+                let coll = self.expr(k.pop().unwrap());
+                StmtKind::For { name: self.ident(k.pop().unwrap()), coll, body }
+            }
+            Rule::while_stmt => {
+                let body = self.block(k.pop().unwrap());
+                StmtKind::While { cond: self.expr(k.pop().unwrap()), body }
+            }
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::return_stmt => StmtKind::Return,
+            Rule::move_stmt => {
+                let pos = if k.last().map(|x| x.as_rule()) == Some(Rule::move_pos) {
+                    if k.pop().unwrap().as_str() == "bottom" {
+                        MovePos::Bottom
+                    } else {
+                        MovePos::Top
+                    }
+                } else {
+                    MovePos::Top
+                };
+                let to = self.expr(k.pop().unwrap());
+                let what = k.pop().unwrap();
+                let w = kids(what).next().unwrap();
+                let what = match w.as_rule() {
+                    Rule::move_all => MoveWhat::All(self.expr(kids(w).next().unwrap())),
+                    Rule::move_n => {
+                        let mut it = kids(w);
+                        let n = self.sum(it.next().unwrap());
+                        MoveWhat::N(n, self.expr(it.next().unwrap()))
+                    }
+                    _ => MoveWhat::One(self.expr(w)),
+                };
+                StmtKind::Move { what, to, pos }
+            }
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(k.pop().unwrap())),
+            Rule::act_stmt => {
+                let els = if k.last().map(|x| x.as_rule()) == Some(Rule::block) { Some(self.block(k.pop().unwrap())) } else { None };
+                let mut it = k.into_iter();
+                let player = self.expr(it.next().unwrap());
+                StmtKind::Act { player, actions: it.map(|c| self.ident(c)).collect(), els }
+            }
+            Rule::log_stmt => StmtKind::Log(self.template(k.pop().unwrap())),
+            Rule::end_stmt => StmtKind::EndGame,
+            Rule::reveal_stmt => StmtKind::Reveal(self.expr(k.pop().unwrap())),
+            Rule::hide_stmt => StmtKind::Hide(self.expr(k.pop().unwrap())),
+            Rule::require_stmt => StmtKind::Require(self.expr(k.pop().unwrap())),
+            Rule::call_stmt => {
+                let mut it = k.into_iter();
+                let name = self.ident(it.next().unwrap());
+                let args = it.next().map(|a| kids(a).map(|e| self.expr(e)).collect()).unwrap_or_default();
+                StmtKind::Call { name, args }
+            }
+            r => unreachable!("stmt rule {r:?}"),
+        };
+        Stmt { kind, span }
+    }
+
+    fn if_stmt(&mut self, k: Vec<P>) -> StmtKind {
+        let mut it = k.into_iter();
+        let cond = self.expr(it.next().unwrap());
+        let then = self.block(it.next().unwrap());
+        let els = it.next().map(|e| match e.as_rule() {
+            Rule::if_stmt => {
+                let span = self.span(&e);
+                let kind = self.if_stmt(kids(e).collect());
+                Block { stmts: vec![Stmt { kind, span }], span }
+            }
+            _ => self.block(e),
+        });
+        StmtKind::If { cond, then, els }
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn mk(&self, kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+
+    pub(super) fn expr(&mut self, p: P) -> Expr {
+        match p.as_rule() {
+            Rule::expr => self.expr(kids(p).next().unwrap()),
+            Rule::if_expr => {
+                let span = self.span(&p);
+                let mut it = kids(p);
+                let c = self.expr(it.next().unwrap());
+                let a = self.expr(it.next().unwrap());
+                let b = self.expr(it.next().unwrap());
+                self.mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span)
+            }
+            Rule::filtered => {
+                let span = self.span(&p);
+                let mut it = kids(p);
+                let coll = self.expr(it.next().unwrap());
+                match it.next() {
+                    Some(c) => {
+                        let cond = self.expr(c);
+                        self.mk(ExprKind::Where(Box::new(coll), Box::new(cond)), span)
+                    }
+                    None => coll,
+                }
+            }
+            Rule::or_expr | Rule::and_expr => {
+                let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
+                let mut it = kids(p);
+                let mut acc = self.expr(it.next().unwrap());
+                for c in it {
+                    let rhs = self.expr(c);
+                    let span = acc.span.to(rhs.span);
+                    acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
+                }
+                acc
+            }
+            Rule::not_expr => {
+                let span = self.span(&p);
+                let k: Vec<P> = kids(p).collect();
+                let nots = k.iter().filter(|c| c.as_rule() == Rule::not_op).count();
+                let mut e = self.expr(k.into_iter().last().unwrap());
+                for _ in 0..nots {
+                    e = self.mk(ExprKind::Not(Box::new(e)), span);
+                }
+                e
+            }
+            Rule::cmp_expr => {
+                let mut it = kids(p);
+                let lhs = self.expr(it.next().unwrap());
+                match it.next() {
+                    None => lhs,
+                    Some(op) => {
+                        let opk = kids(op.clone()).next().map(|x| x.as_rule());
+                        let rhs_p = it.next().unwrap();
+                        if opk == Some(Rule::is_op) {
+                            let span = lhs.span.to(self.span(&rhs_p));
+                            let name = self.ident(first_ident(rhs_p));
+                            return self.mk(ExprKind::Is(Box::new(lhs), name), span);
+                        }
+                        let rhs = self.expr(rhs_p);
+                        let op = match (opk, op.as_str()) {
+                            (Some(Rule::in_op), _) => BinOp::In,
+                            (_, "==") => BinOp::Eq,
+                            (_, "!=") => BinOp::Ne,
+                            (_, "<=") => BinOp::Le,
+                            (_, ">=") => BinOp::Ge,
+                            (_, "<") => BinOp::Lt,
+                            _ => BinOp::Gt,
+                        };
+                        let span = lhs.span.to(rhs.span);
+                        self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+                    }
+                }
+            }
+            Rule::range => {
+                let mut it = kids(p);
+                let a = self.expr(it.next().unwrap());
+                match it.next() {
+                    None => a,
+                    Some(b) => {
+                        let b = self.expr(b);
+                        let span = a.span.to(b.span);
+                        self.mk(ExprKind::Range(Box::new(a), Box::new(b)), span)
+                    }
+                }
+            }
+            Rule::sum => self.sum(p),
+            Rule::product => self.binary_chain(p),
+            Rule::unary => {
+                let span = self.span(&p);
+                let k: Vec<P> = kids(p).collect();
+                let negs = k.iter().filter(|c| c.as_rule() == Rule::neg).count();
+                let mut e = self.postfix(k.into_iter().last().unwrap());
+                for _ in 0..negs {
+                    e = match e.kind {
+                        ExprKind::Int(v) => self.mk(ExprKind::Int(-v), span),
+                        _ => self.mk(ExprKind::Neg(Box::new(e)), span),
+                    };
+                }
+                e
+            }
+            Rule::postfix => self.postfix(p),
+            r => unreachable!("expr rule {r:?}"),
+        }
+    }
+
+    fn sum(&mut self, p: P) -> Expr {
+        self.binary_chain(p)
+    }
+
+    fn binary_chain(&mut self, p: P) -> Expr {
+        let mut it = kids(p);
+        let mut acc = self.expr(it.next().unwrap());
+        while let Some(op) = it.next() {
+            let rhs = self.expr(it.next().unwrap());
+            let op = match op.as_str() {
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            let span = acc.span.to(rhs.span);
+            acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
+        }
+        acc
+    }
+
+    fn postfix(&mut self, p: P) -> Expr {
+        let mut it = kids(p);
+        let mut e = self.primary(it.next().unwrap());
+        for f in it {
+            let field = self.ident(f);
+            let span = e.span.to(field.span);
+            e = self.mk(ExprKind::Field(Box::new(e), field), span);
+        }
+        e
+    }
+
+    fn primary(&mut self, p: P) -> Expr {
+        let span = self.span(&p);
+        let c = kids(p).next().unwrap();
+        let kind = match c.as_rule() {
+            Rule::int => ExprKind::Int(self.int(&c)),
+            Rule::bool_lit => ExprKind::Bool(c.as_str() == "true"),
+            Rule::none_lit => ExprKind::None,
+            Rule::node_lit => {
+                let n = c.into_inner().next().unwrap();
+                ExprKind::Node(self.ident(n))
+            }
+            Rule::string => ExprKind::Str(unquote(&c)),
+            Rule::paren => return self.expr(kids(c).next().unwrap()),
+            Rule::list_lit => ExprKind::List(kids(c).map(|e| self.expr(e)).collect()),
+            Rule::agg => {
+                let mut it = kids(c);
+                let func = self.ident(it.next().unwrap());
+                let binder = self.ident(kids(it.next().unwrap()).next().unwrap());
+                let coll = Box::new(self.expr(it.next().unwrap()));
+                let body = it.next().map(|b| Box::new(self.expr(b)));
+                ExprKind::Agg { func, binder, coll, body }
+            }
+            Rule::call => {
+                let mut it = kids(c);
+                let name = self.ident(it.next().unwrap());
+                let args = it.next().map(|a| kids(a).map(|e| self.expr(e)).collect()).unwrap_or_default();
+                ExprKind::Call(name, args)
+            }
+            Rule::ident => ExprKind::Name(self.ident(c)),
+            r => unreachable!("primary rule {r:?}"),
+        };
+        self.mk(kind, span)
+    }
+}
+
+/// `x is stall`: the right side of `is` is a bare kind name.
+fn first_ident(p: P) -> P {
+    let mut cur = p;
+    loop {
+        if cur.as_rule() == Rule::ident {
+            return cur;
+        }
+        match kids(cur.clone()).next() {
+            Some(c) => cur = c,
+            None => return cur,
+        }
+    }
+}
