@@ -12,3 +12,4 @@ pub mod ast;
 pub mod syntax;
 pub mod check;
 pub mod eval;
+pub mod cli;

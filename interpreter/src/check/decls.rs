@@ -159,7 +159,7 @@ impl<'a> Ck<'a> {
             );
             return;
         }
-        if matches!(name.name.as_str(), "players" | "nodes" | "edges" | "actor" | "it" | "box") {
+        if matches!(name.name.as_str(), "players" | "nodes" | "edges" | "actor" | "it" | "box" | "num_players") {
             self.error(err("E0203", name.span, format!("`{}` is a built-in name", name.name), "cannot be redeclared")
                 .help("choose another name"));
             return;
@@ -290,6 +290,7 @@ impl<'a> Ck<'a> {
         self.g.box_zone = 0;
         self.g.zones.push(ZoneDecl { name: "box".into(), scope: Scope::Global, kind: None, vis: VisKind::Hidden, unless: None, base: 0, count: 1, span: Span::default() });
         self.g.nzones = 1;
+        self.globals.insert("box".into(), (Sym::Zone(0), Span::default()));
         for it in items {
             match &it.kind {
                 ItemKind::Const { name, value } => {

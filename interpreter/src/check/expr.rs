@@ -14,6 +14,9 @@ impl<'a> Ck<'a> {
     }
 
     pub fn assignable(&self, got: Ty, want: Ty) -> bool {
+        if got.scalar == Scalar::Error || want.scalar == Scalar::Error {
+            return true;
+        }
         if got.list != want.list {
             return false;
         }
@@ -83,7 +86,7 @@ impl<'a> Ck<'a> {
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => {
                 self.error(err("E0242", span, "a collection where a single value is expected", "this is a collection")
                     .help("use an aggregate such as `count(…)`, `first(…)` or `any(x in …: …)`"));
-                (E::Const(0), Ty::INT)
+                (E::Const(0), Ty::ERR)
             }
             ExprKind::Neg(a) => {
                 let (x, t) = self.expr(a);
@@ -206,7 +209,7 @@ impl<'a> Ck<'a> {
                     _ => "not a value",
                 };
                 self.error(err("E0232", id.span, format!("`{}` is {what}, not a value", id.name), "used as a value"));
-                return (E::Const(0), Ty::INT);
+                return (E::Const(0), Ty::ERR);
             }
             None => {}
         }
@@ -216,12 +219,12 @@ impl<'a> Ck<'a> {
             }
             let names: Vec<String> = ms.iter().map(|(e, _)| format!("`{}.{}`", self.g.enums[*e as usize].name, id.name)).collect();
             self.error(err("E0233", id.span, format!("`{}` is a member of several enumerations", id.name), "ambiguous").help(format!("write {}", names.join(" or "))));
-            return (E::Const(0), Ty::INT);
+            return (E::Const(0), Ty::ERR);
         }
         if self.player_members.contains_key(&id.name) || self.node_members.contains_key(&id.name) {
             let owner = if self.player_members.contains_key(&id.name) { "player" } else { "node" };
             self.error(err("E0234", id.span, format!("`{}` is declared per {owner}", id.name), "which one?").help(format!("write `p.{}` for some {owner} `p`", id.name)));
-            return (E::Const(0), Ty::INT);
+            return (E::Const(0), Ty::ERR);
         }
         let mut names: Vec<String> = self.body.scopes.iter().flatten().map(|(n, _, _)| n.clone()).collect();
         names.extend(self.globals.keys().cloned());
@@ -231,7 +234,7 @@ impl<'a> Ck<'a> {
             d = d.help(format!("did you mean `{s}`?"));
         }
         self.error(d);
-        (E::Const(0), Ty::INT)
+        (E::Const(0), Ty::ERR)
     }
 
     /// `obj.name` for an object of type `ty`, if that member exists.
@@ -329,7 +332,7 @@ impl<'a> Ck<'a> {
                     None => d.help(format!("{tn} has: {}", names.join(", "))),
                 };
                 self.error(d);
-                (E::Const(0), Ty::INT)
+                (E::Const(0), Ty::ERR)
             }
         }
     }
@@ -453,7 +456,7 @@ impl<'a> Ck<'a> {
             "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
-                (E::Const(0), Ty::INT)
+                (E::Const(0), Ty::ERR)
             }
             _ => {
                 match self.global_sym(&name.name) {
@@ -507,7 +510,7 @@ impl<'a> Ck<'a> {
             "distinct" | "list" | "sorted" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", func.name), "this is a collection")
                     .help("use it in `for`, `count(…)` or as a domain"));
-                return (E::Const(0), Ty::INT);
+                return (E::Const(0), Ty::ERR);
             }
             _ => {
                 self.error(err("E0247", func.span, format!("`{}` is not an aggregate", func.name), "unknown aggregate")
@@ -632,6 +635,7 @@ impl<'a> Ck<'a> {
                         };
                         (C::Zone(zr), Ty::one(Scalar::Piece(k)))
                     }
+                    Scalar::Error => (C::List(vec![]), Ty::ERR),
                     _ => {
                         let d = err("E0249", span, format!("expected a collection, found {}", self.type_name(t)), "not a collection")
                             .help("collections are zones, `players`, `nodes`, `edges`, ranges `a..b`, lists `[…]` and `… where …`");
@@ -649,6 +653,7 @@ impl<'a> Ck<'a> {
         match (x, t.scalar) {
             (E::Zone(zr), Scalar::Zone(k)) => (zr, k),
             (other, Scalar::Zone(k)) => (ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) }, k),
+            (_, Scalar::Error) => (ZoneRef { base: 0, index: ZIndex::Global }, None),
             _ => {
                 let d = err("E0250", e.span, format!("expected a zone, found {}", self.type_name(t)), "not a zone").help("zones are declared with `zone NAME` and reached as `NAME`, `p.NAME` or `n.NAME`");
                 self.error(d);

@@ -28,6 +28,9 @@ pub enum Scalar {
     Zone(Option<u16>),
     /// The type of the literal `none`, compatible with seats, nodes, edges and pieces.
     Nothing,
+    /// The type of an expression that already has an error: it fits anywhere,
+    /// so one mistake is reported once.
+    Error,
 }
 
 /// A scalar or a list of scalars (lists exist only as temporaries and locals).
@@ -45,6 +48,7 @@ impl Ty {
     pub const EDGE: Ty = Ty { scalar: Scalar::Edge, list: false };
     pub const TEXT: Ty = Ty { scalar: Scalar::Text, list: false };
     pub const NOTHING: Ty = Ty { scalar: Scalar::Nothing, list: false };
+    pub const ERR: Ty = Ty { scalar: Scalar::Error, list: false };
     pub fn one(scalar: Scalar) -> Ty {
         Ty { scalar, list: false }
     }

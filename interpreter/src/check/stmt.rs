@@ -121,6 +121,7 @@ impl<'a> Ck<'a> {
                             self.error(d);
                         }
                     }
+                    Scalar::Error => {}
                     _ => {
                         let d = err("E0264", pspan, format!("only pieces can be moved, not {}", self.type_name(pk)), "not a piece").help("`move` takes a piece, `all COLLECTION` or `N of COLLECTION`");
                         self.error(d);

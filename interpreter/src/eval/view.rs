@@ -38,6 +38,7 @@ pub fn type_name(g: &Game, t: Ty) -> String {
         Scalar::Zone(None) => "zone".into(),
         Scalar::Zone(Some(k)) => g.kinds.get(k as usize).map(|k| format!("zone of `{}`", k.name)).unwrap_or_else(|| "zone".into()),
         Scalar::Nothing => "`none`".into(),
+        Scalar::Error => "an erroneous value".into(),
     };
     if t.list {
         format!("list of {s}")
@@ -89,7 +90,8 @@ impl<'a> Cx<'a> {
             Scalar::Text => g.texts.get(v as usize).cloned().unwrap_or_default(),
             Scalar::Enum(e) => g.enums[e as usize].members.get(v as usize).cloned().unwrap_or_default(),
             Scalar::Zone(_) => g.zone_name(v as u32),
-            Scalar::Piece(_) | Scalar::Nothing => self.piece_label(v as usize, viewer),
+            Scalar::Piece(_) => self.piece_label(v as usize, viewer),
+            Scalar::Nothing | Scalar::Error => "none".into(),
         }
     }
 

@@ -1,0 +1,219 @@
+//! `regel simulate`: many seeded games between random bots, in parallel, with
+//! a progress bar and a summary of length, scores and wins per seat.
+
+use super::{load_game, parse_options, Format, Io};
+use crate::check::Game;
+use crate::eval::{Match, Setup};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct Args {
+    pub file: PathBuf,
+    pub games: u64,
+    pub players: usize,
+    pub seed: u64,
+    pub options: Vec<String>,
+    pub format: Format,
+    pub invariants: bool,
+    pub threads: Option<usize>,
+    pub records: Option<PathBuf>,
+    pub step_budget: u64,
+}
+
+/// The outcome of one simulated game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    pub seed: u64,
+    pub decisions: u32,
+    pub scores: Vec<i64>,
+    pub winners: Vec<usize>,
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub labels: Vec<String>,
+}
+
+/// The seed of the bots' own generator for game seed `seed`: separate from the
+/// match's generator, so the rules' randomness does not depend on the bots.
+pub fn bot_seed(seed: u64) -> u64 {
+    seed ^ 0x9e37_79b9_7f4a_7c15
+}
+
+/// Plays one game with uniform random bots.
+pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_labels: bool) -> GameResult {
+    let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(setup.seed));
+    let mut labels = vec![];
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], error: None, labels: vec![] };
+    let mut m = match Match::new(game.clone(), setup) {
+        Ok(m) => m,
+        Err(e) => {
+            res.error = Some(e.message);
+            return res;
+        }
+    };
+    loop {
+        if invariants {
+            match m.broken_invariants() {
+                Ok(b) if !b.is_empty() => {
+                    res.error = Some(format!("invariant broken after {} decisions: {}", m.state.decisions, b.join("; ")));
+                    return res;
+                }
+                Err(e) => {
+                    res.error = Some(e.message);
+                    return res;
+                }
+                _ => {}
+            }
+        }
+        let Some((_, n)) = m.pending() else { break };
+        let i = rand::Rng::gen_range(&mut bot, 0..n as u32) as usize;
+        if keep_labels {
+            labels.push(m.option_label(i));
+        }
+        if let Err(e) = m.apply(i) {
+            res.error = Some(e.message);
+            return res;
+        }
+    }
+    res.decisions = m.state.decisions;
+    match m.standings() {
+        Ok(st) => {
+            res.scores = st.iter().map(|s| s.score).collect();
+            res.winners = st.iter().enumerate().filter(|(_, s)| s.winner).map(|(i, _)| i).collect();
+        }
+        Err(e) => res.error = Some(e.message),
+    }
+    res.labels = labels;
+    res
+}
+
+#[derive(Serialize)]
+struct Summary {
+    ruleset: String,
+    players: usize,
+    games: u64,
+    errors: usize,
+    decisions_mean: f64,
+    decisions_min: u32,
+    decisions_max: u32,
+    seats: Vec<SeatSummary>,
+    first_errors: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct SeatSummary {
+    seat: String,
+    wins: u64,
+    shared_wins: u64,
+    score_mean: f64,
+    score_min: i64,
+    score_max: i64,
+}
+
+pub fn run(a: &Args, io: &mut Io) -> i32 {
+    let Some((game, _)) = load_game(&a.file, io) else { return 1 };
+    let options = match parse_options(&game, &a.options) {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
+    if a.players < game.min_players || a.players > game.max_players {
+        let _ = writeln!(io.err, "error: {} takes {}..{} players, not {}", game.name, game.min_players, game.max_players, a.players);
+        return 2;
+    }
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build() {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
+    let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let keep = a.records.is_some();
+    let results: Vec<GameResult> = pool.install(|| {
+        (0..a.games)
+            .into_par_iter()
+            .map(|i| {
+                let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false };
+                let r = play_random(&game, &setup, a.invariants, keep);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    if let Some(dir) = &a.records {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            let _ = writeln!(io.err, "error: cannot create {}: {e}", dir.display());
+            return 2;
+        }
+        for r in &results {
+            let rec = super::record::Record::new(&a.file, &game, a.players, r.seed, &a.options, r.labels.clone());
+            let path = dir.join(format!("game-{}.toml", r.seed));
+            if let Err(e) = std::fs::write(&path, rec.to_toml()) {
+                let _ = writeln!(io.err, "error: cannot write {}: {e}", path.display());
+                return 2;
+            }
+        }
+    }
+    let ok: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
+    let n = a.players;
+    let seats = (0..n)
+        .map(|s| {
+            let scores: Vec<i64> = ok.iter().map(|r| r.scores[s]).collect();
+            SeatSummary {
+                seat: game.seats[s].clone(),
+                wins: ok.iter().filter(|r| r.winners == vec![s]).count() as u64,
+                shared_wins: ok.iter().filter(|r| r.winners.len() > 1 && r.winners.contains(&s)).count() as u64,
+                score_mean: if scores.is_empty() { 0.0 } else { scores.iter().sum::<i64>() as f64 / scores.len() as f64 },
+                score_min: scores.iter().copied().min().unwrap_or(0),
+                score_max: scores.iter().copied().max().unwrap_or(0),
+            }
+        })
+        .collect();
+    let lens: Vec<u32> = ok.iter().map(|r| r.decisions).collect();
+    let errors: Vec<String> = results.iter().filter_map(|r| r.error.as_ref().map(|e| format!("seed {}: {e}", r.seed))).collect();
+    let s = Summary {
+        ruleset: a.file.display().to_string(),
+        players: n,
+        games: a.games,
+        errors: errors.len(),
+        decisions_mean: if lens.is_empty() { 0.0 } else { lens.iter().map(|&x| x as f64).sum::<f64>() / lens.len() as f64 },
+        decisions_min: lens.iter().copied().min().unwrap_or(0),
+        decisions_max: lens.iter().copied().max().unwrap_or(0),
+        seats,
+        first_errors: errors.iter().take(5).cloned().collect(),
+    };
+    match a.format {
+        Format::Json => {
+            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        }
+        Format::Text => {
+            let _ = writeln!(io.out, "{} — {} games, {} players, seeds {}..{}", game.name, a.games, n, a.seed, a.seed + a.games.saturating_sub(1));
+            let _ = writeln!(io.out, "errors: {}", s.errors);
+            for e in &s.first_errors {
+                let _ = writeln!(io.out, "  {e}");
+            }
+            let _ = writeln!(io.out, "decisions per game: mean {:.1}, min {}, max {}", s.decisions_mean, s.decisions_min, s.decisions_max);
+            let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10} {:>8} {:>8}", "seat", "wins", "shared", "mean", "min", "max");
+            for st in &s.seats {
+                let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10.1} {:>8} {:>8}", st.seat, st.wins, st.shared_wins, st.score_mean, st.score_min, st.score_max);
+            }
+        }
+    }
+    if s.errors > 0 {
+        1
+    } else {
+        0
+    }
+}
