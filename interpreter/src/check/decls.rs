@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Sym {
+pub enum Sym {
     Const(Val, Ty),
     Var(usize),
     Zone(usize),
@@ -20,6 +20,19 @@ pub(super) enum Sym {
     Proc(u16),
     Action(u16),
     Kind(u16),
+}
+
+/// The global namespace of a checked game.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    pub(super) globals: IndexMap<String, (Sym, Span)>,
+    pub(super) player_members: IndexMap<String, Sym>,
+    pub(super) node_members: IndexMap<String, Sym>,
+    pub(super) edge_members: IndexMap<String, Sym>,
+    pub(super) members: IndexMap<String, Vec<(u16, u16)>>,
+    pub(super) fn_sigs: Vec<(Vec<Ty>, Ty)>,
+    pub(super) proc_sigs: Vec<Vec<Ty>>,
+    pub(super) texts: IndexMap<String, ()>,
 }
 
 /// Per-body state: local scopes and slots.
@@ -121,6 +134,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             team: None,
             invariants: vec![],
             box_zone: 0,
+            symbols: Symbols::default(),
         },
         fn_sigs: vec![],
         proc_sigs: vec![],
@@ -134,6 +148,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
     if ck.errors.is_empty() {
         ck.unused();
         ck.g.texts = ck.texts.keys().cloned().collect();
+        ck.g.symbols = ck.symbols();
         Ok((ck.g, ck.warnings))
     } else {
         Err(ck.errors)
@@ -141,6 +156,42 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
 }
 
 impl<'a> Ck<'a> {
+    fn symbols(&self) -> Symbols {
+        Symbols {
+            globals: self.globals.clone(),
+            player_members: self.player_members.clone(),
+            node_members: self.node_members.clone(),
+            edge_members: self.edge_members.clone(),
+            members: self.members.clone(),
+            fn_sigs: self.fn_sigs.clone(),
+            proc_sigs: self.proc_sigs.clone(),
+            texts: self.texts.clone(),
+        }
+    }
+
+    /// A checker over an already checked game, for compiling more expressions.
+    pub(super) fn resume(sources: &'a Sources, g: &Game) -> Ck<'a> {
+        let s = g.symbols.clone();
+        Ck {
+            sources,
+            errors: vec![],
+            warnings: vec![],
+            globals: s.globals,
+            player_members: s.player_members,
+            node_members: s.node_members,
+            edge_members: s.edge_members,
+            members: s.members,
+            board: g.board.clone(),
+            body: Body::default(),
+            g: g.clone(),
+            fn_sigs: s.fn_sigs,
+            proc_sigs: s.proc_sigs.clone(),
+            proc_used: vec![true; s.proc_sigs.len()],
+            action_used: vec![true; g.actions.len()],
+            texts: s.texts,
+        }
+    }
+
     pub fn error(&mut self, d: Diagnostic) {
         self.errors.push(d);
     }

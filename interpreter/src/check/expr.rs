@@ -183,6 +183,12 @@ impl<'a> Ck<'a> {
                 }
             };
         }
+        // Seat names (`seats white, grey, …`) are player constants.
+        if let Some(i) = self.g.seats.iter().position(|s| s == &id.name) {
+            if self.global_sym(&id.name).is_none() {
+                return (E::Const(i as Val), Ty::PLAYER);
+            }
+        }
         if id.name == "num_players" {
             return (E::Builtin(Builtin::NumPlayers, vec![], None, id.span), Ty::INT);
         }

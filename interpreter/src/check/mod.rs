@@ -6,6 +6,7 @@
 //! run time on a name or a type; what remains for run time is data-dependent
 //! (an empty zone drawn from, the step budget).
 
+mod adhoc;
 mod decls;
 mod expr;
 pub mod ir;
@@ -19,10 +20,11 @@ use ir::*;
 use std::path::Path;
 use std::sync::Arc;
 
+pub use adhoc::compile_expr;
 pub use load::Reader;
 
 /// An immutable, compiled game: shared by every match of it (behind an `Arc`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Game {
     pub name: String,
     pub variants: Vec<String>,
@@ -61,6 +63,9 @@ pub struct Game {
     pub invariants: Vec<(String, E, u16, Span)>,
     /// The zone decl index of the built-in `box`.
     pub box_zone: u16,
+    /// The checker's symbol tables, kept so that expressions can be compiled
+    /// against a checked game later (scenario expectations, debug views).
+    pub symbols: decls::Symbols,
 }
 
 impl Game {

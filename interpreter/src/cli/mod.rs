@@ -3,8 +3,12 @@
 //! happens in this module.
 
 mod check_cmd;
+mod debug;
+mod play;
 pub mod record;
-mod simulate;
+mod replay;
+pub mod scenario;
+pub mod simulate;
 
 use crate::check::{self, Game};
 use crate::diag::{self, Diagnostics, Sources};
@@ -65,6 +69,69 @@ pub enum Cmd {
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
     },
+    /// Play in the terminal: humans type an option's label or number; bots play the other seats.
+    Play {
+        file: PathBuf,
+        #[arg(long)]
+        players: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Who sits where, one per seat: `human` or `random` (default: seat 1 human, the rest random).
+        #[arg(long = "seat", value_name = "KIND")]
+        seats: Vec<String>,
+        /// Shorthand: every seat but the first is this bot (`random`).
+        #[arg(long)]
+        bot: Option<String>,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Write the game record here when the game ends.
+        #[arg(long)]
+        record: Option<PathBuf>,
+        #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
+        step_budget: u64,
+    },
+    /// Re-run a game record against the current rules and print the final position and scores.
+    Replay {
+        record: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Run scenario files: a position set up by hand, decisions, and what must hold.
+    Test {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
+    Board { file: PathBuf },
+    /// Debug view: the syntax tree of a rules file as JSON.
+    Ast { file: PathBuf },
+    /// Debug view: the legal options after some decisions, and the position as the deciding seat sees it.
+    Moves {
+        file: PathBuf,
+        #[arg(long)]
+        players: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Decisions to take first, by label.
+        #[arg(long = "decide", value_name = "LABEL")]
+        decisions: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Debug view: the full log of one seeded game between random bots.
+    Trace {
+        file: PathBuf,
+        #[arg(long)]
+        players: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
 }
 
 /// Terminal input and output, injectable for tests.
@@ -90,6 +157,15 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget } => {
             simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget }, io)
         }
+        Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
+            play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
+        }
+        Cmd::Replay { record, format } => replay::run(&record, format, io),
+        Cmd::Test { files, format } => scenario::run(&files, format, io),
+        Cmd::Board { file } => debug::board(&file, io),
+        Cmd::Ast { file } => debug::ast(&file, io),
+        Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),
+        Cmd::Trace { file, players, seed, options } => debug::trace(&file, players, seed, &options, io),
     }
 }
 
