@@ -149,6 +149,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         ck.unused();
         ck.g.texts = ck.texts.keys().cloned().collect();
         ck.g.symbols = ck.symbols();
+        super::inline::inline_game(&mut ck.g);
         Ok((ck.g, ck.warnings))
     } else {
         Err(ck.errors)

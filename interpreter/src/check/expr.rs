@@ -428,6 +428,11 @@ impl<'a> Ck<'a> {
                         (Builtin::SumList, Ty::INT)
                     }
                 };
+                // Counting a plain zone reads its length instead of listing it.
+                if let (C::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
+                    let len = E::ZoneLen(zr.clone());
+                    return if op == Builtin::Count { (len, ty) } else { (E::Bin(BinOp::Eq, Box::new(len), Box::new(E::Const(0))), ty) };
+                }
                 (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
             }
             "zone_of" | "node_of" | "revealed" => {

@@ -135,6 +135,8 @@ pub enum E {
     Call { func: u16, args: Vec<E>, span: Span },
     Builtin(Builtin, Vec<E>, Option<Box<C>>, Span),
     IsKind(Box<E>, u16),
+    /// The number of pieces in a zone (`count(z)`, `empty(z)` of a plain zone).
+    ZoneLen(ZoneRef),
 }
 
 #[derive(Clone, Debug)]
@@ -279,6 +281,9 @@ pub struct ActionDecl {
     pub label: Option<u32>,
     pub body: BlockId,
     pub nlocals: u16,
+    /// No domain reads another parameter and no `require` reads two: the
+    /// options are the product of the filtered domains and are never listed.
+    pub product: bool,
     pub span: Span,
 }
 

@@ -9,6 +9,7 @@
 mod adhoc;
 mod decls;
 mod expr;
+mod inline;
 pub mod ir;
 pub mod load;
 mod stmt;

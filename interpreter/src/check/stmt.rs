@@ -227,7 +227,8 @@ impl<'a> Ck<'a> {
         }
         let label = label.map(|t| self.template(t));
         let b = self.block(&ast::Block { stmts: rest.to_vec(), span: body.span });
-        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, span: name.span }
+        let product = ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
+        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, product, span: name.span }
     }
 }
 
@@ -260,7 +261,7 @@ pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
             }
         }
         E::Field(_, a) | E::Owner(a) | E::NodeAttr(_, a) | E::EdgeAttr(_, a) | E::EdgeFrom(a) | E::EdgeTo(a) | E::Neg(a) | E::Not(a) | E::IsKind(a, _) => visit_e(a, f),
-        E::Zone(z) => visit_z(z, f),
+        E::Zone(z) | E::ZoneLen(z) => visit_z(z, f),
         E::Agg { coll, body, .. } => {
             visit_c(coll, f);
             if let Some(b) = body {

@@ -9,7 +9,9 @@ use crate::check::Game;
 use crate::diag::Span;
 use rand::Rng;
 
-pub(crate) type R<T> = Result<T, RunError>;
+/// Errors are boxed so that a result is two words and comes back in registers:
+/// this is the interpreter's hottest return type.
+pub(crate) type R<T> = Result<T, Box<RunError>>;
 
 pub(crate) struct Cx<'a> {
     pub g: &'a Game,
@@ -18,8 +20,9 @@ pub(crate) struct Cx<'a> {
     pub base: usize,
 }
 
-fn fail(span: Span, msg: impl Into<String>) -> RunError {
-    RunError { message: msg.into(), span: Some(span), help: None }
+#[cold]
+fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
+    Box::new(RunError { message: msg.into(), span: Some(span), help: None })
 }
 
 impl<'a> Cx<'a> {
@@ -33,7 +36,23 @@ impl<'a> Cx<'a> {
         self.st.locals[self.base + slot as usize] = v;
     }
 
+    #[inline]
     pub fn zone_id(&mut self, z: &ZoneRef, span: Span) -> R<u32> {
+        // The common case: a zone of the node or seat held in a local.
+        if let ZIndex::Node(e) | ZIndex::Player(e) = &z.index {
+            if let E::Local(s) = **e {
+                let i = self.local(s);
+                let n = if matches!(z.index, ZIndex::Node(_)) { self.g.board.nodes.len() as Val } else { self.st.nplayers as Val };
+                if i >= 0 && i < n {
+                    return Ok(z.base + i as u32);
+                }
+            }
+        }
+        self.zone_id_slow(z, span)
+    }
+
+    #[inline(never)]
+    fn zone_id_slow(&mut self, z: &ZoneRef, span: Span) -> R<u32> {
         let (i, n) = match &z.index {
             ZIndex::Global => return Ok(z.base),
             ZIndex::Value(e) => {
@@ -60,7 +79,21 @@ impl<'a> Cx<'a> {
         Ok(v as usize)
     }
 
+    /// Evaluates a value expression. Constants and locals, the commonest
+    /// leaves, are answered inline; the rest goes to [`Cx::eval_node`].
+    #[inline]
     pub fn eval(&mut self, e: &E, span: Span) -> R<Val> {
+        match e {
+            E::Const(v) => Ok(*v),
+            E::Local(s) => Ok(self.local(*s)),
+            _ => self.eval_node(e, span),
+        }
+    }
+
+    /// The common operators. Rare and bulky cases live in their own
+    /// functions so that this one stays small: its prologue is paid on every
+    /// node of every expression.
+    fn eval_node(&mut self, e: &E, span: Span) -> R<Val> {
         Ok(match e {
             E::Const(v) => *v,
             E::Local(s) => self.local(*s),
@@ -110,6 +143,10 @@ impl<'a> Cx<'a> {
                 (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
             }
             E::Zone(z) => self.zone_id(z, span)? as Val,
+            E::ZoneLen(z) => {
+                let id = self.zone_id(z, span)?;
+                self.st.zones.len(id) as Val
+            }
             E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
             E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
             E::Not(a) => (self.eval(a, span)? == 0) as Val,
@@ -144,14 +181,7 @@ impl<'a> Cx<'a> {
                     BinOp::And | BinOp::Or | BinOp::In => unreachable!(),
                 }
             }
-            E::In(a, c) => {
-                let x = self.eval(a, span)?;
-                let mark = self.st.scratch.len();
-                self.coll(c, span)?;
-                let found = self.st.scratch[mark..].contains(&x);
-                self.st.scratch.truncate(mark);
-                found as Val
-            }
+            E::In(a, c) => self.contains(a, c, span)?,
             E::If(c, a, b) => {
                 if self.eval(c, span)? != 0 {
                     self.eval(a, span)?
@@ -159,27 +189,7 @@ impl<'a> Cx<'a> {
                     self.eval(b, span)?
                 }
             }
-            E::Call { func, args, span } => {
-                let f = &self.g.fns[*func as usize];
-                let new_base = self.st.locals.len();
-                // Arguments are evaluated in the caller's frame, then the callee's
-                // locals are laid out above it.
-                for a in args {
-                    let v = self.eval(a, *span)?;
-                    self.st.locals.push(v);
-                }
-                self.st.locals.resize(new_base + f.nlocals as usize, 0);
-                self.st.depth += 1;
-                if self.st.depth > 200 {
-                    return Err(fail(*span, "functions call each other too deeply (endless recursion?)"));
-                }
-                let old = std::mem::replace(&mut self.base, new_base);
-                let r = self.eval(&f.body, *span);
-                self.base = old;
-                self.st.depth -= 1;
-                self.st.locals.truncate(new_base);
-                r?
-            }
+            E::Call { func, args, span } => self.call(*func, args, *span)?,
             E::Builtin(b, args, c, span) => self.builtin(*b, args, c.as_deref(), *span)?,
             E::IsKind(a, k) => {
                 let p = self.eval(a, span)?;
@@ -188,6 +198,42 @@ impl<'a> Cx<'a> {
         })
     }
 
+    #[inline(never)]
+    fn call(&mut self, func: u16, args: &[E], span: Span) -> R<Val> {
+        let f = &self.g.fns[func as usize];
+        let new_base = self.st.locals.len();
+        // Arguments are evaluated in the caller's frame, then the callee's
+        // locals are laid out above it.
+        for a in args {
+            let v = self.eval(a, span)?;
+            self.st.locals.push(v);
+        }
+        if f.nlocals as usize > args.len() {
+            self.st.locals.resize(new_base + f.nlocals as usize, 0);
+        }
+        self.st.depth += 1;
+        if self.st.depth > 200 {
+            return Err(fail(span, "functions call each other too deeply (endless recursion?)"));
+        }
+        let old = std::mem::replace(&mut self.base, new_base);
+        let r = self.eval(&f.body, span);
+        self.base = old;
+        self.st.depth -= 1;
+        self.st.locals.truncate(new_base);
+        r
+    }
+
+    #[inline(never)]
+    fn contains(&mut self, a: &E, c: &C, span: Span) -> R<Val> {
+        let x = self.eval(a, span)?;
+        let mark = self.st.scratch.len();
+        self.coll(c, span)?;
+        let found = self.st.scratch[mark..].contains(&x);
+        self.st.scratch.truncate(mark);
+        Ok(found as Val)
+    }
+
+    #[inline(never)]
     fn builtin(&mut self, b: Builtin, args: &[E], c: Option<&C>, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
         Ok(match b {
@@ -292,6 +338,7 @@ impl<'a> Cx<'a> {
         r
     }
 
+    #[inline(never)]
     fn agg(&mut self, op: AggOp, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
         let mark = self.st.scratch.len();
         self.coll(coll, span)?;

@@ -49,6 +49,23 @@ pub enum PendingKind {
     Act { block: u32, pc: u32 },
 }
 
+/// The `action` of a group of options that answer a `choose`.
+pub const CHOOSE: u16 = u16::MAX;
+
+/// A run of options of one action (or of one `choose`). Independent
+/// parameters form a product of domains — `dims` holds each parameter's
+/// legal values in `opt_vals` and the options are never listed one by one;
+/// dependent parameters are listed as tuples of `arity` values at `tuples`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptGroup {
+    pub action: u16,
+    /// The index of this group's first option.
+    pub first: u32,
+    pub count: u32,
+    pub dims: smallvec::SmallVec<[(u32, u32); 4]>,
+    pub tuples: Option<(u32, u16)>,
+}
+
 /// A match's whole position: everything that changes while it is played.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
@@ -63,8 +80,10 @@ pub struct State {
     pub locals: Vec<Val>,
     pub items: Vec<Val>,
     pub pending: Option<Pending>,
+    /// The pending decision's options: groups over `opt_vals` (see [`OptGroup`]).
     pub opt_vals: Vec<Val>,
-    pub opt_start: Vec<u32>,
+    pub opt_groups: Vec<OptGroup>,
+    pub opt_count: u32,
     pub status: Status,
     pub steps: u64,
     pub budget: u64,
@@ -85,6 +104,12 @@ pub struct RunError {
     pub message: String,
     pub span: Option<Span>,
     pub help: Option<String>,
+}
+
+impl From<Box<RunError>> for RunError {
+    fn from(b: Box<RunError>) -> RunError {
+        *b
+    }
 }
 
 impl RunError {
@@ -133,6 +158,28 @@ pub struct Standing {
     pub winner: bool,
 }
 
+/// The action (or [`CHOOSE`]) and the values of option `i` of the pending decision.
+pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>) {
+    let g = st.opt_groups.iter().rev().find(|g| g.first as usize <= i).expect("option index within the groups");
+    let mut k = i - g.first as usize;
+    let mut vals = smallvec::SmallVec::new();
+    match g.tuples {
+        Some((at, arity)) => {
+            let s = at as usize + k * arity as usize;
+            vals.extend_from_slice(&st.opt_vals[s..s + arity as usize]);
+        }
+        None => {
+            // Mixed radix, the last parameter varying fastest.
+            vals.resize(g.dims.len(), 0);
+            for (d, &(at, len)) in g.dims.iter().enumerate().rev() {
+                vals[d] = st.opt_vals[at as usize + k % len as usize];
+                k /= len as usize;
+            }
+        }
+    }
+    (g.action, vals)
+}
+
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
@@ -178,7 +225,8 @@ impl Match {
             items: vec![],
             pending: None,
             opt_vals: vec![],
-            opt_start: vec![],
+            opt_groups: vec![],
+            opt_count: 0,
             status: Status::Running,
             steps: 0,
             budget: setup.budget,
@@ -239,7 +287,7 @@ impl Match {
         if let Some((b, n)) = g.setup {
             cx.push_call(b, n);
         }
-        cx.run()
+        Ok(cx.run()?)
     }
 
     fn cx(&mut self) -> Cx<'_> {
@@ -265,17 +313,23 @@ impl Match {
 
     /// The player to decide and the number of options, if a decision is pending.
     pub fn pending(&self) -> Option<(usize, usize)> {
-        self.state.pending.as_ref().map(|p| (p.player as usize, self.state.opt_start.len()))
+        self.state.pending.as_ref().map(|p| (p.player as usize, self.state.opt_count as usize))
     }
 
-    /// The label of option `i` of the pending decision.
+    /// The label of option `i` of the pending decision, as the deciding seat sees it.
     pub fn option_label(&self, i: usize) -> String {
         let p = self.state.pending.as_ref().map(|p| p.player as usize).unwrap_or(0);
         view::option_label(self, i, p)
     }
 
+    /// The label of option `i` as another seat sees it: hidden pieces in it
+    /// read `hidden KIND`. This is what a seat may be told of others' moves.
+    pub fn option_label_for(&self, i: usize, viewer: usize) -> String {
+        view::option_label(self, i, viewer)
+    }
+
     pub fn option_labels(&self) -> Vec<String> {
-        (0..self.state.opt_start.len()).map(|i| self.option_label(i)).collect()
+        (0..self.state.opt_count as usize).map(|i| self.option_label(i)).collect()
     }
 
     /// Takes option `i` of the pending decision and runs to the next one.
@@ -283,7 +337,7 @@ impl Match {
         let Some(p) = self.state.pending.take() else {
             return Err(RunError { message: "no decision is pending".into(), span: None, help: None });
         };
-        if i >= self.state.opt_start.len() {
+        if i >= self.state.opt_count as usize {
             self.state.pending = Some(p);
             return Err(RunError { message: format!("option {i} does not exist"), span: None, help: None });
         }
@@ -291,7 +345,7 @@ impl Match {
         let player = p.player as Val;
         match p.kind {
             PendingKind::Choose { slot, .. } => {
-                let v = self.state.opt_vals[self.state.opt_start[i] as usize];
+                let v = option_tuple(&self.state, i).1[0];
                 if self.state.log_on {
                     let label = view::option_label(self, i, p.player as usize);
                     let seat = self.game.seats[p.player as usize].clone();
@@ -323,11 +377,11 @@ impl Match {
         }
     }
 
-    fn finish(&mut self, r: Result<(), RunError>) -> Result<(), RunError> {
+    fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {
         if r.is_err() {
             self.state.status = Status::Failed;
         }
-        r
+        r.map_err(|e| *e)
     }
 
     /// Each seat's score, rank (1 = best) and whether it shares the win.

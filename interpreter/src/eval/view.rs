@@ -145,11 +145,12 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
         .unwrap_or(0);
     let mut cx = Cx { g, st, base };
     let viewer_v = Viewer::Seat(viewer);
-    let start = cx.st.opt_start[i] as usize;
+    let (a, vals) = super::option_tuple(cx.st, i);
     let pending = cx.st.pending.clone();
+    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(viewer as Val);
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
-            let v = cx.st.opt_vals[start];
+            let v = vals[0];
             let S::Choose { label, ty, .. } = &g.blocks[block as usize][pc as usize].s else { return v.to_string() };
             match label {
                 Some(t) => {
@@ -164,13 +165,13 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
         }
         _ => {
             // An action instance: its label template, or its name and arguments.
-            let a = cx.st.opt_vals[start] as usize;
-            let ad = &g.actions[a];
+            let ad = &g.actions[a as usize];
             let nbase = cx.st.locals.len();
             cx.st.locals.resize(nbase + ad.nlocals as usize, 0);
-            cx.st.locals[nbase] = viewer as Val;
+            // The actor is the seat deciding; the viewer only decides what is shown.
+            cx.st.locals[nbase] = actor;
             for (k, prm) in ad.params.iter().enumerate() {
-                cx.st.locals[nbase + prm.slot as usize] = cx.st.opt_vals[start + 1 + k];
+                cx.st.locals[nbase + prm.slot as usize] = vals[k];
             }
             let old = std::mem::replace(&mut cx.base, nbase);
             let s = match ad.label {
@@ -178,9 +179,8 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
                 None => {
                     let mut s = ad.name.clone();
                     for (k, prm) in ad.params.iter().enumerate() {
-                        let v = cx.st.opt_vals[start + 1 + k];
                         s.push(' ');
-                        s.push_str(&cx.display(prm.ty, v, viewer_v));
+                        s.push_str(&cx.display(prm.ty, vals[k], viewer_v));
                     }
                     s
                 }

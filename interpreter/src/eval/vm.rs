@@ -29,8 +29,9 @@ pub struct Frame {
     pub kind: FrameKind,
 }
 
-fn fail(span: Span, msg: impl Into<String>) -> RunError {
-    RunError { message: msg.into(), span: Some(span), help: None }
+#[cold]
+fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
+    Box::new(RunError { message: msg.into(), span: Some(span), help: None })
 }
 
 impl<'a> Cx<'a> {
@@ -54,11 +55,11 @@ impl<'a> Cx<'a> {
             self.st.frames.last_mut().unwrap().pc += 1;
             self.st.steps += 1;
             if self.st.steps > self.st.budget {
-                return Err(RunError {
+                return Err(Box::new(RunError {
                     message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
                     span: Some(stmt.span),
                     help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
-                });
+                }));
             }
             self.exec(stmt)?;
         }
@@ -87,11 +88,11 @@ impl<'a> Cx<'a> {
                 let S::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
-                    return Err(RunError {
+                    return Err(Box::new(RunError {
                         message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
                         span: Some(stmt.span),
                         help: Some("check the loop's condition; it must become false".into()),
-                    });
+                    }));
                 }
                 if self.eval(cond, stmt.span)? != 0 {
                     self.st.frames.last_mut().unwrap().pc = 0;
@@ -253,11 +254,11 @@ impl<'a> Cx<'a> {
                         let take = limit.unwrap_or(len);
                         if take > len {
                             self.st.scratch.truncate(mark);
-                            return Err(RunError {
+                            return Err(Box::new(RunError {
                                 message: format!("`move {take} of …` found only {len} piece(s)"),
                                 span: Some(span),
                                 help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
-                            });
+                            }));
                         }
                         let from_zone = matches!(c, C::Zone(_));
                         for k in 0..take {
@@ -284,23 +285,22 @@ impl<'a> Cx<'a> {
                     return Err(fail(span, "`choose` asked `none` to decide"));
                 }
                 self.st.opt_vals.clear();
-                self.st.opt_start.clear();
+                self.st.opt_groups.clear();
                 let mark = self.st.scratch.len();
                 self.coll(from, span)?;
                 let n = self.st.scratch.len() - mark;
-                for i in 0..n {
-                    let v = self.st.scratch[mark + i];
-                    self.st.opt_start.push(self.st.opt_vals.len() as u32);
-                    self.st.opt_vals.push(v);
-                }
-                self.st.scratch.truncate(mark);
+                let st = &mut *self.st;
+                st.opt_vals.extend_from_slice(&st.scratch[mark..]);
+                st.scratch.truncate(mark);
+                st.opt_count = n as u32;
+                st.opt_groups.push(super::OptGroup { action: super::CHOOSE, first: 0, count: n as u32, dims: Default::default(), tuples: Some((0, 1)) });
                 match n {
                     0 => {
-                        return Err(RunError {
+                        return Err(Box::new(RunError {
                             message: "`choose` from an empty collection: there is nothing to choose".into(),
                             span: Some(span),
                             help: Some("guard the choice with `if count(…) > 0`".into()),
-                        })
+                        }))
                     }
                     1 => {
                         let v = self.st.opt_vals[0];
@@ -319,7 +319,7 @@ impl<'a> Cx<'a> {
                     return Err(fail(span, "`act` asked `none` to act"));
                 }
                 self.enumerate_actions(p, actions, span)?;
-                let n = self.st.opt_start.len();
+                let n = self.st.opt_count as usize;
                 match n {
                     0 => {
                         if let Some(b) = els {
@@ -376,11 +376,11 @@ impl<'a> Cx<'a> {
             }
             S::Require(e) => {
                 if self.eval(e, span)? == 0 {
-                    return Err(RunError {
+                    return Err(Box::new(RunError {
                         message: "a `require` failed while the action was running".into(),
                         span: Some(span),
                         help: Some("only the `require`s at the start of an action filter its options; later ones are assertions".into()),
-                    });
+                    }));
                 }
             }
         }
@@ -392,17 +392,18 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
-    /// Fills the option buffers with every legal instance of `actions` for player `p`.
+    /// Fills the option groups with every legal instance of `actions` for player `p`.
     fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
         self.st.opt_vals.clear();
-        self.st.opt_start.clear();
+        self.st.opt_groups.clear();
+        self.st.opt_count = 0;
         for &a in actions {
             let ad = &self.g.actions[a as usize];
             let base = self.st.locals.len();
             self.st.locals.resize(base + ad.nlocals as usize, 0);
             let old = std::mem::replace(&mut self.base, base);
             self.st.locals[base] = p;
-            let r = self.enumerate_params(a, 0, span);
+            let r = self.enumerate_one(a, span);
             self.base = old;
             self.st.locals.truncate(base);
             r?;
@@ -410,33 +411,108 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
-    fn enumerate_params(&mut self, a: u16, i: usize, span: Span) -> R<()> {
+    fn enumerate_one(&mut self, a: u16, span: Span) -> R<()> {
         let ad = &self.g.actions[a as usize];
-        // Requirements that read exactly the parameters bound so far.
-        let bound: u32 = if i == 0 { 0 } else { (1u32 << i) - 1 };
         for (e, mask, s) in &ad.pre {
-            let ready = *mask & !bound == 0 && (i == 0 && *mask == 0 || i > 0 && *mask >> (i - 1) & 1 == 1);
-            if ready && self.eval(e, *s)? == 0 {
+            if *mask == 0 && self.eval(e, *s)? == 0 {
                 return Ok(());
             }
         }
+        let first = self.st.opt_count;
+        let vstart = self.st.opt_vals.len();
+        if ad.product {
+            let mut dims: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
+            let mut count: u64 = 1;
+            for (i, prm) in ad.params.iter().enumerate() {
+                let start = self.st.opt_vals.len();
+                let mark = self.st.scratch.len();
+                self.coll(&prm.domain, span)?;
+                for k in mark..self.st.scratch.len() {
+                    let v = self.st.scratch[k];
+                    self.set_local(prm.slot, v);
+                    let mut ok = true;
+                    for (e, mask, s) in &ad.pre {
+                        if *mask == 1 << i && self.eval(e, *s)? == 0 {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if ok {
+                        self.st.opt_vals.push(v);
+                    }
+                }
+                self.st.scratch.truncate(mark);
+                let len = self.st.opt_vals.len() - start;
+                dims.push((start as u32, len as u32));
+                count *= len as u64;
+            }
+            if count == 0 {
+                self.st.opt_vals.truncate(vstart);
+                return Ok(());
+            }
+            if count > u32::MAX as u64 / 2 {
+                return Err(fail(span, format!("action `{}` has more than two billion options", ad.name)));
+            }
+            self.st.opt_groups.push(super::OptGroup { action: a, first, count: count as u32, dims, tuples: None });
+            self.st.opt_count += count as u32;
+        } else {
+            // Dependent parameters: list every tuple. Domains that read no other
+            // parameter are listed once, below the recursion's scratch.
+            let mark = self.st.scratch.len();
+            let mut cached: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
+            for prm in &ad.params {
+                if prm.deps == 0 {
+                    let s = self.st.scratch.len();
+                    self.coll(&prm.domain, span)?;
+                    cached.push((s as u32, (self.st.scratch.len() - s) as u32));
+                } else {
+                    cached.push((u32::MAX, 0));
+                }
+            }
+            let mut count = 0u32;
+            let r = self.enumerate_params(a, 0, span, &cached, &mut count);
+            self.st.scratch.truncate(mark);
+            r?;
+            if count > 0 {
+                let arity = ad.params.len() as u16;
+                self.st.opt_groups.push(super::OptGroup { action: a, first, count, dims: Default::default(), tuples: Some((vstart as u32, arity)) });
+                self.st.opt_count += count;
+            }
+        }
+        Ok(())
+    }
+
+    fn enumerate_params(&mut self, a: u16, i: usize, span: Span, cached: &[(u32, u32)], count: &mut u32) -> R<()> {
+        let ad = &self.g.actions[a as usize];
+        // Requirements whose last parameter is the one just bound.
+        if i > 0 {
+            for (e, mask, s) in &ad.pre {
+                if *mask != 0 && 32 - mask.leading_zeros() as usize == i && self.eval(e, *s)? == 0 {
+                    return Ok(());
+                }
+            }
+        }
         if i == ad.params.len() {
-            self.st.opt_start.push(self.st.opt_vals.len() as u32);
-            self.st.opt_vals.push(a as Val);
             for prm in &ad.params {
                 let v = self.st.locals[self.base + prm.slot as usize];
                 self.st.opt_vals.push(v);
             }
+            *count += 1;
             return Ok(());
         }
         let prm = &ad.params[i];
         let mark = self.st.scratch.len();
-        self.coll(&prm.domain, span)?;
-        let end = self.st.scratch.len();
-        for k in mark..end {
+        let (start, end) = match cached[i] {
+            (u32::MAX, _) => {
+                self.coll(&prm.domain, span)?;
+                (mark, self.st.scratch.len())
+            }
+            (s, n) => (s as usize, (s + n) as usize),
+        };
+        for k in start..end {
             let v = self.st.scratch[k];
             self.set_local(prm.slot, v);
-            self.enumerate_params(a, i + 1, span)?;
+            self.enumerate_params(a, i + 1, span, cached, count)?;
         }
         self.st.scratch.truncate(mark);
         Ok(())
@@ -444,18 +520,20 @@ impl<'a> Cx<'a> {
 
     /// Starts option `i` of the current option buffers as an action call.
     pub fn start_action(&mut self, p: Val, i: usize) {
-        let s = self.st.opt_start[i] as usize;
-        let a = self.st.opt_vals[s] as usize;
-        let ad = &self.g.actions[a];
+        let (a, vals) = super::option_tuple(self.st, i);
+        let log_label = if self.st.log_on {
+            // The log names the action as the deciding player saw it.
+            Some(super::view::option_label_raw(self.g, self.st, i, p as usize))
+        } else {
+            None
+        };
+        let ad = &self.g.actions[a as usize];
         self.push_call(ad.body, ad.nlocals);
         self.set_local(0, p);
         for (k, prm) in ad.params.iter().enumerate() {
-            let v = self.st.opt_vals[s + 1 + k];
-            self.set_local(prm.slot, v);
+            self.set_local(prm.slot, vals[k]);
         }
-        if self.st.log_on {
-            // The log names the action as the deciding player saw it.
-            let label = super::view::option_label_raw(self.g, self.st, i, p as usize);
+        if let Some(label) = log_label {
             let seat = &self.g.seats[p as usize];
             self.st.log.push(format!("{seat}: {label}"));
         }
