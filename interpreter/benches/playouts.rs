@@ -1,1 +1,59 @@
-fn main() {}
+//! Random playouts per second on one thread: `cargo bench --bench playouts`.
+//!
+//! Each iteration plays one complete game from a fresh match with uniform
+//! random choices (the bots' generator is separate from the match's). The
+//! game is checked once, outside the measurement; a match costs only its
+//! state. Throughput is reported as games (elements) per second.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use regel::check::{self, Game};
+use regel::diag::Sources;
+use regel::eval::{Match, Setup};
+use std::path::Path;
+use std::sync::Arc;
+
+fn load(path: &str) -> Arc<Game> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut sources = Sources::default();
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &root.join(path)).unwrap_or_else(|d| panic!("{path} does not check: {d:?}"));
+    Arc::new(g)
+}
+
+fn bench_game(c: &mut Criterion, name: &str, path: &str, players: usize, options: &[(&str, i64)]) {
+    let game = load(path);
+    let mut group = c.benchmark_group("playouts");
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(20);
+    let mut seed = 0u64;
+    let mut bot = ChaCha8Rng::seed_from_u64(7);
+    group.bench_function(format!("{name}/{players}p"), |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut setup = Setup::new(players, seed);
+            setup.options = options.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            let mut m = Match::new(game.clone(), &setup).expect("match starts");
+            m.playout(&mut bot).expect("game runs to its end")
+        })
+    });
+    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let ahup = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules";
+    bench_game(c, "auf-heller-und-pfennig", ahup, 4, &[]);
+    bench_game(c, "auf-heller-und-pfennig", ahup, 2, &[]);
+    for (name, path, players) in [
+        ("tic-tac-toe", "examples/tic-tac-toe/tic-tac-toe.rules", 2),
+        ("connect-four", "examples/connect-four/connect-four.rules", 2),
+        ("nim", "examples/nim/nim.rules", 2),
+    ] {
+        if Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).exists() {
+            bench_game(c, name, path, players, &[]);
+        }
+    }
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

@@ -121,6 +121,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             piece_start: vec![],
             fields: vec![],
             node_attrs: vec![],
+            node_attr_index: vec![],
             edge_attrs: vec![],
             fns: vec![],
             procs: vec![],
@@ -333,6 +334,12 @@ impl<'a> Ck<'a> {
         for (name, col) in &board.node_attrs {
             let (ty, vals) = self.attr_column(&col.values);
             self.g.node_attrs.push((name.clone(), ty, vals));
+        }
+        for (_, _, vals) in &self.g.node_attrs {
+            let mut order: Vec<u32> = (0..vals.len() as u32).collect();
+            order.sort_by_key(|&n| (vals[n as usize], n));
+            let keys = order.iter().map(|&n| vals[n as usize]).collect();
+            self.g.node_attr_index.push((keys, order));
         }
         for (name, col) in &board.edge_attrs {
             let (ty, vals) = self.attr_column(&col.values);
@@ -684,7 +691,7 @@ impl<'a> Ck<'a> {
                             .help("list them after the declaration: `{ 4 x { value: 1 } }`"));
                     }
                     None => {
-                        self.error(err("E0223", span, format!("the board file has no `[[pieces.{}]]` and the rules list no instances", kind.name), "no pieces of this kind")
+                        self.error(err("E0223", span, format!("there are no `{0}` pieces: the board file has no `[[pieces.{0}]]` groups and the rules list no instances", kind.name), "no pieces of this kind")
                             .help(format!("add `[[pieces.{}]]` groups to the board file, or list instances after the declaration", kind.name)));
                     }
                     Some(gs) => {

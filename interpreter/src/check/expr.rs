@@ -73,6 +73,10 @@ impl<'a> Ck<'a> {
                     let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
                     d = match similar(&id.name, self.board.node_index.keys().map(|s| s.as_str())) {
                         Some(s) => d.help(format!("did you mean `@{s}`?")),
+                        None if id.name.contains('.') && self.board.node_index.contains_key(id.name.split('.').next().unwrap_or("")) => {
+                            let (node, rest) = id.name.split_once('.').unwrap_or_default();
+                            d.help(format!("a node id may contain `.`, so this reads as one id; write `(@{node}).{rest}` for a field of node `{node}`"))
+                        }
                         None => d.help(format!("the board `{}` has {} nodes; `regel board` lists them", self.board.name, self.board.nodes.len())),
                     };
                     self.error(d);
@@ -352,7 +356,7 @@ impl<'a> Ck<'a> {
 
     fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
         if args.len() != n {
-            self.error(err("E0244", span, format!("`{}` takes {n} argument{}, but {} were given", name.name, if n == 1 { "" } else { "s" }, args.len()), "wrong number of arguments"));
+            self.error(err("E0244", span, format!("`{}` takes {n} argument{}, but {} {} given", name.name, if n == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }), "wrong number of arguments"));
             return false;
         }
         true
@@ -431,7 +435,7 @@ impl<'a> Ck<'a> {
                 // Counting a plain zone reads its length instead of listing it.
                 if let (C::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
                     let len = E::ZoneLen(zr.clone());
-                    return if op == Builtin::Count { (len, ty) } else { (E::Bin(BinOp::Eq, Box::new(len), Box::new(E::Const(0))), ty) };
+                    return if op == Builtin::Count { (len, ty) } else { (E::ZoneEmpty(zr.clone()), ty) };
                 }
                 (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
             }
@@ -591,7 +595,7 @@ impl<'a> Ck<'a> {
                 let (ce, ct) = self.expr(cond);
                 self.unbind_elem();
                 self.expect(ct, Ty::BOOL, cond.span);
-                (C::Filter(Box::new(c2), slot, ce), et)
+                (indexed(C::Filter(Box::new(c2), slot, ce)), et)
             }
             ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
                 if !self.arity(name, args, 1, span) {
@@ -688,4 +692,34 @@ impl<'a> Ck<'a> {
         self.g.templates.push(Template { parts });
         (self.g.templates.len() - 1) as u32
     }
+}
+
+/// `nodes where ATTR == x [and rest]` → the attribute index, when `x` does
+/// not depend on the node being tested.
+fn indexed(c: C) -> C {
+    let C::Filter(inner, slot, cond) = c else { return c };
+    if !matches!(*inner, C::Nodes) {
+        return C::Filter(inner, slot, cond);
+    }
+    let attr_eq = |e: &E| -> Option<(u16, E)> {
+        let E::Bin(BinOp::Eq, a, b) = e else { return None };
+        let reads_slot = |x: &E| {
+            let mut r = false;
+            super::stmt::visit_e(x, &mut |s| r |= s == slot);
+            r
+        };
+        match (&**a, &**b) {
+            (E::NodeAttr(i, n), rhs) | (rhs, E::NodeAttr(i, n)) if matches!(**n, E::Local(s) if s == slot) && !reads_slot(rhs) => Some((*i, rhs.clone())),
+            _ => None,
+        }
+    };
+    if let Some((i, rhs)) = attr_eq(&cond) {
+        return C::NodesWithAttr(i, rhs);
+    }
+    if let E::Bin(BinOp::And, a, b) = &cond {
+        if let Some((i, rhs)) = attr_eq(a) {
+            return C::Filter(Box::new(C::NodesWithAttr(i, rhs)), slot, (**b).clone());
+        }
+    }
+    C::Filter(inner, slot, cond)
 }

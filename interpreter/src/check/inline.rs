@@ -82,7 +82,7 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
             }
         }
         E::Field(_, a) | E::Owner(a) | E::NodeAttr(_, a) | E::EdgeAttr(_, a) | E::EdgeFrom(a) | E::EdgeTo(a) | E::Neg(a) | E::Not(a) | E::IsKind(a, _) => walk_e(a, f),
-        E::Zone(z) | E::ZoneLen(z) => walk_z(z, f),
+        E::Zone(z) | E::ZoneLen(z) | E::ZoneEmpty(z) => walk_z(z, f),
         E::Agg { coll, body, .. } => {
             walk_c(coll, f);
             if let Some(b) = body {
@@ -124,7 +124,7 @@ pub(super) fn walk_c(c: &mut C, f: &mut dyn FnMut(&mut E)) {
     match c {
         C::Zone(z) => walk_z(z, f),
         C::Players | C::Nodes | C::Edges | C::Local(_) => {}
-        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) => walk_e(e, f),
+        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => walk_e(e, f),
         C::Range(a, b) => {
             walk_e(a, f);
             walk_e(b, f);

@@ -135,8 +135,10 @@ pub enum E {
     Call { func: u16, args: Vec<E>, span: Span },
     Builtin(Builtin, Vec<E>, Option<Box<C>>, Span),
     IsKind(Box<E>, u16),
-    /// The number of pieces in a zone (`count(z)`, `empty(z)` of a plain zone).
+    /// The number of pieces in a zone (`count(z)` of a plain zone).
     ZoneLen(ZoneRef),
+    /// Whether a zone is empty (`empty(z)` of a plain zone).
+    ZoneEmpty(ZoneRef),
 }
 
 #[derive(Clone, Debug)]
@@ -155,6 +157,8 @@ pub enum C {
     List(Vec<E>),
     /// A list-typed local.
     Local(u16),
+    /// `nodes where ATTR == x`, answered from the attribute's index.
+    NodesWithAttr(u16, E),
     Filter(Box<C>, u16, E),
     Map(Box<C>, u16, E),
     Distinct(Box<C>, u16, E),

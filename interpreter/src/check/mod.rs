@@ -49,6 +49,9 @@ pub struct Game {
     /// Field id → value per piece.
     pub fields: Vec<Vec<Val>>,
     pub node_attrs: Vec<(String, Ty, Vec<Val>)>,
+    /// Per node attribute: node ids sorted by value, and those values, so that
+    /// `nodes where ATTR == x` is a binary search.
+    pub node_attr_index: Vec<(Vec<Val>, Vec<u32>)>,
     pub edge_attrs: Vec<(String, Ty, Vec<Val>)>,
     pub fns: Vec<FnDecl>,
     pub procs: Vec<ProcDecl>,

@@ -174,7 +174,7 @@ impl<'a> Ck<'a> {
                     self.proc_used[id as usize] = true;
                     let sig = self.proc_sigs[id as usize].clone();
                     if args.len() != sig.len() {
-                        self.error(err("E0244", span, format!("`{}` takes {} argument(s), but {} were given", name.name, sig.len(), args.len()), "wrong number of arguments"));
+                        self.error(err("E0244", span, format!("`{}` takes {} argument{}, but {} {} given", name.name, sig.len(), if sig.len() == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }), "wrong number of arguments"));
                         return None;
                     }
                     let mut es = vec![];
@@ -261,7 +261,7 @@ pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
             }
         }
         E::Field(_, a) | E::Owner(a) | E::NodeAttr(_, a) | E::EdgeAttr(_, a) | E::EdgeFrom(a) | E::EdgeTo(a) | E::Neg(a) | E::Not(a) | E::IsKind(a, _) => visit_e(a, f),
-        E::Zone(z) | E::ZoneLen(z) => visit_z(z, f),
+        E::Zone(z) | E::ZoneLen(z) | E::ZoneEmpty(z) => visit_z(z, f),
         E::Agg { coll, body, .. } => {
             visit_c(coll, f);
             if let Some(b) = body {
@@ -302,7 +302,7 @@ pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
     match c {
         C::Zone(z) => visit_z(z, f),
         C::Players | C::Nodes | C::Edges => {}
-        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) => visit_e(e, f),
+        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => visit_e(e, f),
         C::Range(a, b) => {
             visit_e(a, f);
             visit_e(b, f);

@@ -1,7 +1,180 @@
-//! Debug views. (Being written.)
-use super::{Format, Io};
+//! Debug views: the board as Graphviz DOT, the syntax tree as JSON, the
+//! legal options after some decisions, and the full log of one seeded game.
+
+use super::replay::{apply_labels, run_diag, standings_text, start, Started};
+use super::simulate::bot_seed;
+use super::{load_game, read_file, Format, Io};
+use crate::diag::{self, Diagnostic, Sources};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::path::Path;
-pub fn board(_f: &Path, io: &mut Io) -> i32 { let _ = writeln!(io.err, "not yet"); 2 }
-pub fn ast(_f: &Path, io: &mut Io) -> i32 { let _ = writeln!(io.err, "not yet"); 2 }
-pub fn moves(_f: &Path, _p: usize, _s: u64, _o: &[String], _d: &[String], _fmt: Format, io: &mut Io) -> i32 { let _ = writeln!(io.err, "not yet"); 2 }
-pub fn trace(_f: &Path, _p: usize, _s: u64, _o: &[String], io: &mut Io) -> i32 { let _ = writeln!(io.err, "not yet"); 2 }
+
+/// Reads a file into `sources`, or prints an error naming the path.
+fn read_into(sources: &mut Sources, f: &Path, io: &mut Io) -> Option<u32> {
+    match read_file(f) {
+        Ok(t) => Some(sources.add(f.display().to_string(), t)),
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot read `{}`: {e}", f.display());
+            None
+        }
+    }
+}
+
+/// `regel board FILE`: a `.toml` board file, or the board of a `.rules` file.
+pub fn board(f: &Path, io: &mut Io) -> i32 {
+    if f.extension().and_then(|e| e.to_str()) == Some("toml") {
+        let mut sources = Sources::default();
+        let Some(id) = read_into(&mut sources, f, io) else { return 1 };
+        match crate::board::build(&sources, id) {
+            Ok(b) => {
+                let _ = write!(io.out, "{}", b.to_dot());
+                0
+            }
+            Err(d) => {
+                let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
+                1
+            }
+        }
+    } else {
+        let Some((game, _)) = load_game(f, io) else { return 1 };
+        let _ = write!(io.out, "{}", game.board.to_dot());
+        0
+    }
+}
+
+/// `regel ast FILE`: the syntax tree of one rules file (a variant is shown as
+/// written, not merged onto its base).
+pub fn ast(f: &Path, io: &mut Io) -> i32 {
+    let mut sources = Sources::default();
+    let Some(id) = read_into(&mut sources, f, io) else { return 1 };
+    match crate::syntax::parse(&sources, id) {
+        Ok(file) => match serde_json::to_string_pretty(&file) {
+            Ok(s) => {
+                let _ = writeln!(io.out, "{s}");
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(io.err, "error: cannot write the syntax tree as JSON: {e}");
+                1
+            }
+        },
+        Err(d) => {
+            let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
+            1
+        }
+    }
+}
+
+/// `regel moves`: apply some decisions, then show whose decision it is, that
+/// seat's view and its numbered legal options.
+pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions: &[String], format: Format, io: &mut Io) -> i32 {
+    let Started { game, sources, mut m } = match start(f, players, seed, options, false, crate::eval::DEFAULT_BUDGET, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Err(e) = apply_labels(&mut m, &sources, decisions, 1) {
+        e.print(&sources, io);
+        return 1;
+    }
+    let Some((seat, _)) = m.pending() else {
+        let st = match m.standings() {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+                return 1;
+            }
+        };
+        match format {
+            Format::Json => {
+                let j = serde_json::json!({ "over": true, "decisions": m.state.decisions, "seat": null, "options": [], "view": m.view(None), "standings": st });
+                let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+            }
+            Format::Text => {
+                let _ = writeln!(io.out, "the game is over after {} decision(s)", m.state.decisions);
+                let _ = write!(io.out, "{}", m.view(None).to_text());
+                let _ = write!(io.out, "{}", standings_text(&st));
+            }
+        }
+        return 0;
+    };
+    let labels = m.option_labels();
+    let view = m.view(Some(seat));
+    let rule = super::replay::pending_span(&m).map(|s| super::replay::location(&sources, s));
+    match format {
+        Format::Json => {
+            let j = serde_json::json!({
+                "over": false,
+                "decisions": m.state.decisions,
+                "seat": game.seats[seat],
+                "rule": rule,
+                "options": labels,
+                "view": view,
+            });
+            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+        }
+        Format::Text => {
+            let _ = writeln!(io.out, "decision {}: {} to decide{}", m.state.decisions + 1, game.seats[seat], rule.map(|r| format!(" (asked at {r})")).unwrap_or_default());
+            let _ = writeln!(io.out, "position as {} sees it:", game.seats[seat]);
+            let _ = write!(io.out, "{}", view.to_text());
+            let _ = writeln!(io.out, "options:");
+            let _ = write!(io.out, "{}", super::play::options_text(&labels));
+        }
+    }
+    0
+}
+
+/// `regel trace`: one seeded game between random bots (the bots' generator
+/// seeded as in `simulate`), with the full, omniscient log.
+pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut Io) -> i32 {
+    let Started { game, sources, mut m } = match start(f, players, seed, options, true, crate::eval::DEFAULT_BUDGET, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let _ = writeln!(io.out, "# {} — {} players, seed {} (full log: it shows hidden things)", game.name, players, seed);
+    let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(seed));
+    for l in m.take_log() {
+        let _ = writeln!(io.out, "{l}");
+    }
+    while let Some((seat, n)) = m.pending() {
+        if n == 0 {
+            let d = Diagnostic::error("E0901", format!("{} must decide, but the rules offer no option", game.seats[seat]));
+            let d = match super::replay::pending_span(&m) {
+                Some(s) => d.at(s, "this rule asked"),
+                None => d,
+            };
+            let _ = write!(io.err, "{}", diag::render(&sources, &[d], io.color, 100));
+            return 1;
+        }
+        let i = rand::Rng::gen_range(&mut bot, 0..n as u32) as usize;
+        // Work-around: `Match::apply` logs a `choose` answer after taking the
+        // pending decision, and then labels it as if it were an action (wrong
+        // label, or an index panic). So such answers are logged here, and
+        // the engine's log is off while the answer is applied (log lines the
+        // rules write before the next decision are lost until that is fixed).
+        let is_choose = matches!(m.state.pending.as_ref().map(|p| &p.kind), Some(crate::eval::PendingKind::Choose { .. }));
+        if is_choose {
+            let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label(i));
+            m.state.log_on = false;
+        }
+        let r = m.apply(i);
+        m.state.log_on = true;
+        for l in m.take_log() {
+            let _ = writeln!(io.out, "{l}");
+        }
+        if let Err(e) = r {
+            let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+            return 1;
+        }
+    }
+    match m.standings() {
+        Ok(st) => {
+            let _ = writeln!(io.out, "# game over after {} decision(s)", m.state.decisions);
+            let _ = write!(io.out, "{}", standings_text(&st));
+            0
+        }
+        Err(e) => {
+            let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+            1
+        }
+    }
+}

@@ -1,7 +1,23 @@
 //! Game records: a human-readable TOML file with the ruleset, variant,
 //! options, players, seed and the list of labelled decisions.
+//!
+//! ```toml
+//! # A Regel game record: `regel replay FILE` plays it again.
+//! ruleset = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules"
+//! game = "Auf Heller und Pfennig"
+//! variants = []
+//! players = 2
+//! seed = 7
+//! options = []
+//! scores = [101, 87]
+//! decisions = [
+//!   "draw",               # 1 white
+//!   "put hidden tile at r2c3", # …
+//! ]
+//! ```
 
 use crate::check::Game;
+use crate::diag::{Diagnostic, Sources};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -22,6 +38,22 @@ pub struct Record {
     /// The final scores per seat, when the game ended (checked by `replay`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Vec<i64>>,
+    /// Who took each decision (written as comments beside the labels; not read back).
+    #[serde(skip)]
+    pub deciders: Vec<String>,
+}
+
+/// The fields before the decisions, in the order they are written.
+#[derive(Serialize)]
+struct Head<'a> {
+    ruleset: &'a str,
+    game: &'a str,
+    variants: &'a [String],
+    players: usize,
+    seed: u64,
+    options: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scores: Option<&'a [i64]>,
 }
 
 impl Record {
@@ -35,12 +67,50 @@ impl Record {
             options: options.to_vec(),
             decisions,
             scores: None,
+            deciders: vec![],
         }
     }
 
+    /// The record as TOML: one decision per line, with its step number and,
+    /// when known, the seat that took it as a comment.
     pub fn to_toml(&self) -> String {
         let mut s = String::from("# A Regel game record: `regel replay FILE` plays it again.\n");
-        s.push_str(&toml::to_string(self).unwrap_or_default());
+        let head = Head {
+            ruleset: &self.ruleset,
+            game: &self.game,
+            variants: &self.variants,
+            players: self.players,
+            seed: self.seed,
+            options: &self.options,
+            scores: self.scores.as_deref(),
+        };
+        s.push_str(&toml::to_string(&head).unwrap_or_default());
+        s.push_str("decisions = [\n");
+        let quoted: Vec<String> = self.decisions.iter().map(|l| format!("{},", toml::Value::String(l.clone()))).collect();
+        let width = quoted.iter().map(|q| q.chars().count()).max().unwrap_or(0);
+        for (k, q) in quoted.iter().enumerate() {
+            let who = self.deciders.get(k).map(|d| format!(" {d}")).unwrap_or_default();
+            s.push_str(&format!("  {q:<width$}  # {}{who}\n", k + 1));
+        }
+        s.push_str("]\n");
         s
+    }
+
+    /// Reads a record; a malformed one gives a diagnostic pointing into the
+    /// TOML text (added to `sources` under `name`).
+    pub fn from_toml(sources: &mut Sources, name: &str, text: &str) -> Result<Record, Diagnostic> {
+        match toml::from_str::<Record>(text) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                let file = sources.add(name, text);
+                let msg = e.message().trim().to_string();
+                let mut d = Diagnostic::error("E0903", format!("`{name}` is not a valid game record: {msg}"))
+                    .help("a record has `ruleset`, `game`, `players`, `seed` and `decisions` (a list of option labels); `options`, `variants` and `scores` are optional");
+                if let Some(r) = e.span() {
+                    d = d.at(crate::diag::Span::new(file, r.start, r.end), msg);
+                }
+                Err(d)
+            }
+        }
     }
 }

@@ -86,6 +86,17 @@ impl<'a> Cx<'a> {
         match e {
             E::Const(v) => Ok(*v),
             E::Local(s) => Ok(self.local(*s)),
+            E::ZoneEmpty(z) => {
+                let id = self.zone_id(z, span)?;
+                Ok((self.st.zones.len(id) == 0) as Val)
+            }
+            E::ZoneLen(z) => {
+                let id = self.zone_id(z, span)?;
+                Ok(self.st.zones.len(id) as Val)
+            }
+            E::Bin(BinOp::And, a, b) => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
+            E::Bin(BinOp::Or, a, b) => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
+            E::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
             _ => self.eval_node(e, span),
         }
     }
@@ -143,10 +154,7 @@ impl<'a> Cx<'a> {
                 (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
             }
             E::Zone(z) => self.zone_id(z, span)? as Val,
-            E::ZoneLen(z) => {
-                let id = self.zone_id(z, span)?;
-                self.st.zones.len(id) as Val
-            }
+            E::ZoneLen(_) | E::ZoneEmpty(_) => unreachable!("answered by `eval`"),
             E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
             E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
             E::Not(a) => (self.eval(a, span)? == 0) as Val,
@@ -449,6 +457,13 @@ impl<'a> Cx<'a> {
                 }
             }
             C::Local(_) => return Err(fail(span, "list locals are not supported")),
+            C::NodesWithAttr(i, e) => {
+                let v = self.eval(e, span)?;
+                let (keys, order) = &self.g.node_attr_index[*i as usize];
+                let lo = keys.partition_point(|&k| k < v);
+                let hi = keys.partition_point(|&k| k <= v);
+                self.st.scratch.extend(order[lo..hi].iter().map(|&n| n as Val));
+            }
             C::Filter(inner, slot, cond) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;

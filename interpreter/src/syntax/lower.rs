@@ -21,11 +21,44 @@ struct Ctx {
 impl Ctx {
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start() + self.offset, s.end() + self.offset)
+        Span::new(self.file, s.start() + self.offset, trimmed_end(p) + self.offset)
     }
     fn ident(&self, p: P) -> Ident {
         Ident { name: p.as_str().to_string(), span: self.span(&p) }
     }
+}
+
+/// Where a pair's own text ends. pest's implicit white space after an element
+/// that may be followed by an optional part (`move_pos?`, `stmt*`) belongs to
+/// the pair's span; diagnostics should not underline it, so the span ends at
+/// the last child or literal token instead (white space, `;` and comments after
+/// it are dropped). An atomic pair without children is exact already.
+fn trimmed_end(p: &P) -> usize {
+    let s = p.as_span();
+    let Some(last) = p.clone().into_inner().last() else { return s.end() };
+    let bytes = s.get_input().as_bytes();
+    let mut end = trimmed_end(&last);
+    let mut i = end;
+    while i < s.end() {
+        match bytes[i] {
+            b' ' | b'\t' | b'\r' | b'\n' | b';' => i += 1,
+            b'#' => {
+                while i < s.end() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => {
+                i += 1;
+                end = i;
+            }
+        }
+    }
+    // Literal tokens are ASCII, but stay on a character boundary regardless.
+    let input = s.get_input();
+    while end < s.end() && !input.is_char_boundary(end) {
+        end += 1;
+    }
+    end
 }
 
 /// The meaningful children of a pair: keyword tokens are dropped.

@@ -5,7 +5,16 @@ use super::Rule;
 
 /// What the parser expected, in words, and a hint when one helps.
 pub(super) fn expected(rules: &[Rule]) -> (String, Option<String>) {
-    let mut names: Vec<&str> = rules.iter().map(|r| name(*r)).collect();
+    // pest lists everything that could have come next, including whatever
+    // could still continue the previous construct (`+`, `where`, `hidden`, …).
+    // When something could also start anew (a statement, a declaration), the
+    // continuations are noise: `x = y $` wants a statement, not an operator.
+    let starts_anew = rules.iter().any(|r| !is_continuation(*r));
+    let mut rules: Vec<Rule> = rules.iter().copied().filter(|r| !starts_anew || !is_continuation(*r)).collect();
+    if rules.contains(&Rule::item) {
+        rules.retain(|r| *r != Rule::EOI);
+    }
+    let mut names: Vec<&str> = rules.iter().map(|r| if is_operator(*r) { "an operator" } else { name(*r) }).collect();
     names.sort();
     names.dedup();
     let text = match names.len() {
@@ -23,8 +32,25 @@ pub(super) fn expected(rules: &[Rule]) -> (String, Option<String>) {
     (text, help)
 }
 
+/// Rules that can only continue what came before them.
+fn is_continuation(rule: Rule) -> bool {
+    is_operator(rule)
+        || matches!(
+            rule,
+            Rule::visibility | Rule::vis_kind | Rule::k_public | Rule::k_hidden | Rule::k_owner | Rule::k_unless
+                | Rule::label_clause | Rule::k_label | Rule::lowest | Rule::k_lowest | Rule::move_pos | Rule::k_top
+                | Rule::k_bottom | Rule::k_else
+        )
+}
+
+/// Binary operators, which an error message names together as "an operator".
+fn is_operator(rule: Rule) -> bool {
+    matches!(rule, Rule::prod_op | Rule::sum_op | Rule::k_and | Rule::k_or | Rule::k_where | Rule::cmp_op | Rule::in_op | Rule::is_op)
+}
+
 fn name(rule: Rule) -> &'static str {
     match rule {
+        Rule::EOI => "the end of the file",
         Rule::keyword => "a keyword",
         Rule::ident => "a name",
         Rule::int => "a whole number",
