@@ -73,10 +73,6 @@ impl<'a> Ck<'a> {
                     let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
                     d = match similar(&id.name, self.board.node_index.keys().map(|s| s.as_str())) {
                         Some(s) => d.help(format!("did you mean `@{s}`?")),
-                        None if id.name.contains('.') && self.board.node_index.contains_key(id.name.split('.').next().unwrap_or("")) => {
-                            let (node, rest) = id.name.split_once('.').unwrap_or_default();
-                            d.help(format!("a node id may contain `.`, so this reads as one id; write `(@{node}).{rest}` for a field of node `{node}`"))
-                        }
                         None => d.help(format!("the board `{}` has {} nodes; `regel board` lists them", self.board.name, self.board.nodes.len())),
                     };
                     self.error(d);
@@ -460,6 +456,15 @@ impl<'a> Ck<'a> {
                 self.expect(a[1].1, Ty::NODE, a[1].2);
                 (b(Builtin::EdgeBetween, vec![a[0].0.clone(), a[1].0.clone()]), Ty::EDGE)
             }
+            "sees" => {
+                if !self.arity(name, args, 2, span) {
+                    return (E::Const(0), Ty::BOOL);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::PLAYER, a[0].2);
+                self.expect(a[1].1, Ty::one(Scalar::Piece(None)), a[1].2);
+                (b(Builtin::Sees, vec![a[0].0.clone(), a[1].0.clone()]), Ty::BOOL)
+            }
             "team" => {
                 if !self.arity(name, args, 1, span) {
                     return (E::Const(0), Ty::INT);
@@ -478,7 +483,7 @@ impl<'a> Ck<'a> {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "zone_of", "node_of", "revealed", "edge_between", "team", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -636,6 +641,8 @@ impl<'a> Ck<'a> {
                     }
                     ("distinct", Some((be, bt, _))) => (C::Distinct(Box::new(c), slot, be), bt),
                     ("list", Some((be, bt, _))) => (C::Map(Box::new(c), slot, be), bt),
+                    ("sorted", None) => (C::Sorted(Box::new(c), slot, E::Local(slot)), et),
+                    ("list", None) => (C::Map(Box::new(c), slot, E::Local(slot)), et),
                     (_, None) => (C::Distinct(Box::new(c), slot, E::Local(slot)), et),
                     _ => unreachable!(),
                 }

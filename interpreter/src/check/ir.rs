@@ -95,6 +95,8 @@ pub enum Builtin {
     EdgeBetween,
     Team,
     Contains,
+    /// Whether a seat may see a piece (`sees(p, x)`).
+    Sees,
 }
 
 #[derive(Clone, Debug)]

@@ -114,8 +114,14 @@ impl<'a> Ck<'a> {
                     Scalar::Piece(k) if !pk.list => {
                         if zk.is_some() && k != zk {
                             let zn = zk.map(|k| self.g.kinds[k as usize].name.clone()).unwrap_or_default();
-                            let pn = k.map(|k| self.g.kinds[k as usize].name.clone()).unwrap_or_else(|| "any kind".into());
-                            let d = err("E0263", pspan, format!("a zone of `{zn}` cannot receive pieces of {pn}"), format!("these are {pn}"))
+                            let (msg, label) = match k {
+                                Some(k) => {
+                                    let pn = &self.g.kinds[k as usize].name;
+                                    (format!("a zone of `{zn}` cannot receive a `{pn}`"), format!("this is a `{pn}`"))
+                                }
+                                None => (format!("a zone of `{zn}` cannot receive a piece of unknown kind"), "the checker cannot tell that this is a `".to_string() + &zn + "`"),
+                            };
+                            let d = err("E0263", pspan, msg, label)
                                 .at(to.span, format!("this zone holds only `{zn}`"))
                                 .help("declare the zone without a kind to hold any piece, or move pieces of the right kind");
                             self.error(d);

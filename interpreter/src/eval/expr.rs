@@ -20,6 +20,8 @@ pub(crate) struct Cx<'a> {
     pub base: usize,
 }
 
+
+
 #[cold]
 fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
     Box::new(RunError { message: msg.into(), span: Some(span), help: None })
@@ -124,6 +126,11 @@ impl<'a> Cx<'a> {
             E::Field(fid, a) => {
                 let p = self.eval(a, span)?;
                 let p = self.piece(p, span)?;
+                if let Some(viewer) = self.st.guard {
+                    if !super::view::visible(self.g, self.st, p, viewer) {
+                        self.st.peeked = true;
+                    }
+                }
                 self.g.fields[*fid as usize][p]
             }
             E::Owner(a) => {
@@ -295,6 +302,15 @@ impl<'a> Cx<'a> {
                 } else {
                     self.g.board.edge_between(a as u32, b2 as u32).map(|e| e as Val).unwrap_or(NONE)
                 }
+            }
+            Builtin::Sees => {
+                let p = self.eval(&args[0], span)?;
+                let x = self.eval(&args[1], span)?;
+                let x = self.piece(x, span)?;
+                if p < 0 {
+                    return Err(fail(span, "`sees` of `none`"));
+                }
+                super::view::visible(self.g, self.st, x, super::view::Viewer::Seat(p as usize)) as Val
             }
             Builtin::Team => {
                 let p = self.eval(&args[0], span)?;

@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-pub use view::{display_const, type_name, View};
+pub use view::{display_const, type_name, View, Viewer};
 pub use vm::{Frame, FrameKind};
 use zones::Zones;
 
@@ -94,6 +94,12 @@ pub struct State {
     pub scratch: Vec<Val>,
     #[serde(skip)]
     pub depth: u32,
+    /// Set while a label is written for one viewer: reading a field of a piece
+    /// that viewer may not see sets `peeked`, and the label hides that hole.
+    #[serde(skip)]
+    pub guard: Option<view::Viewer>,
+    #[serde(skip)]
+    pub peeked: bool,
     pub log_on: bool,
     pub log: Vec<String>,
 }
@@ -234,6 +240,8 @@ impl Match {
             forced: 0,
             scratch: Vec::with_capacity(256),
             depth: 0,
+            guard: None,
+            peeked: false,
             log_on: setup.log,
             log: vec![],
         };
@@ -318,22 +326,38 @@ impl Match {
 
     /// The label of option `i` of the pending decision, as the deciding seat sees it.
     pub fn option_label(&self, i: usize) -> String {
-        let p = self.state.pending.as_ref().map(|p| p.player as usize).unwrap_or(0);
-        view::option_label(self, i, p)
+        match self.pending() {
+            Some((p, n)) if i < n => view::option_label(self, i, p),
+            _ => String::new(),
+        }
     }
 
     /// The label of option `i` as another seat sees it: hidden pieces in it
     /// read `hidden KIND`. This is what a seat may be told of others' moves.
     pub fn option_label_for(&self, i: usize, viewer: usize) -> String {
-        view::option_label(self, i, viewer)
+        match self.pending() {
+            Some((_, n)) if i < n => view::option_label(self, i, viewer),
+            _ => String::new(),
+        }
     }
 
+    /// The labels of the pending decision's options (none when nothing is pending).
     pub fn option_labels(&self) -> Vec<String> {
-        (0..self.state.opt_count as usize).map(|i| self.option_label(i)).collect()
+        match self.pending() {
+            Some((_, n)) => (0..n).map(|i| self.option_label(i)).collect(),
+            None => vec![],
+        }
     }
 
     /// Takes option `i` of the pending decision and runs to the next one.
     pub fn apply(&mut self, i: usize) -> Result<(), RunError> {
+        // The label is built while the decision is still pending: it reads the
+        // pending statement's template.
+        let log_label = if self.state.log_on && i < self.state.opt_count as usize {
+            self.state.pending.as_ref().filter(|p| matches!(p.kind, PendingKind::Choose { .. })).map(|p| (p.player, view::option_label(self, i, p.player as usize)))
+        } else {
+            None
+        };
         let Some(p) = self.state.pending.take() else {
             return Err(RunError { message: "no decision is pending".into(), span: None, help: None });
         };
@@ -346,9 +370,8 @@ impl Match {
         match p.kind {
             PendingKind::Choose { slot, .. } => {
                 let v = option_tuple(&self.state, i).1[0];
-                if self.state.log_on {
-                    let label = view::option_label(self, i, p.player as usize);
-                    let seat = self.game.seats[p.player as usize].clone();
+                if let Some((seat, label)) = log_label {
+                    let seat = self.game.seats[seat as usize].clone();
                     self.state.log.push(format!("{seat}: {label}"));
                 }
                 self.state.locals[slot as usize] = v;
@@ -442,6 +465,26 @@ impl Match {
             }
         }
         Ok(out)
+    }
+
+    /// Evaluates a compiled expression (see [`crate::check::compile_expr`]) on
+    /// the current position.
+    pub fn evaluate(&mut self, e: &E, nlocals: u16) -> Result<Val, RunError> {
+        let g = self.game.clone();
+        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        let base = cx.st.locals.len();
+        cx.st.locals.resize(base + nlocals as usize, 0);
+        cx.base = base;
+        let r = cx.eval(e, Span::default());
+        cx.st.locals.truncate(base);
+        Ok(r?)
+    }
+
+    /// A value as the engine's log writes it (everything visible).
+    pub fn display(&mut self, ty: Ty, v: Val) -> String {
+        let g = self.game.clone();
+        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        cx.display(ty, v, view::Viewer::All)
     }
 
     /// What `viewer` may see (`None`: an onlooker who sees only public things).

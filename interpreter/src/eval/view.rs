@@ -123,8 +123,19 @@ impl<'a> Cx<'a> {
             match part {
                 TPart::Text(x) => s.push_str(x),
                 TPart::Hole(e, ty) => {
-                    let v = self.eval(e, span)?;
-                    s.push_str(&self.display(*ty, v, viewer));
+                    let saved = (self.st.guard, self.st.peeked);
+                    self.st.guard = if viewer == Viewer::All { None } else { Some(viewer) };
+                    self.st.peeked = false;
+                    let v = self.eval(e, span);
+                    let peeked = self.st.peeked;
+                    (self.st.guard, self.st.peeked) = saved;
+                    let v = v?;
+                    if peeked {
+                        // The hole reads a field of a piece this viewer may not see.
+                        s.push_str("hidden");
+                    } else {
+                        s.push_str(&self.display(*ty, v, viewer));
+                    }
                 }
             }
         }
@@ -242,7 +253,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         }
     }
     let mut vars = vec![];
-    for d in g.vars.iter() {
+    for d in g.vars.iter().filter(|d| !d.is_option) {
         let count = match d.scope {
             Scope::Player => n,
             Scope::Global => 1,

@@ -218,6 +218,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::unary => "an expression",
         Rule::neg => "`-`",
         Rule::postfix => "an expression",
+        Rule::field_name => "a field name",
         Rule::primary => "a value",
         Rule::bool_lit => "`true` or `false`",
         Rule::none_lit => "`none`",

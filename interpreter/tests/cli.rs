@@ -1,0 +1,339 @@
+//! The command line, called as a library function with in-memory input and
+//! output: `play`, `replay`, records, and the debug views.
+
+use regel::cli::record::Record;
+use regel::cli::{run, Io};
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn cli(args: &[&str], input: &str) -> Run {
+    let mut argv = vec!["regel".to_string()];
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let mut inp = Cursor::new(input.as_bytes().to_vec());
+    let code = {
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false };
+        run(&argv, &mut io)
+    };
+    Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn ahup(file: &str) -> String {
+    root().join("rulesets/auf-heller-und-pfennig").join(file).display().to_string()
+}
+
+const BASE: &str = "auf-heller-und-pfennig.rules";
+const VARIANTS: [&str; 4] = ["auf-heller-und-pfennig.rules", "open-ended.rules", "open-tiles.rules", "open-ended-open-tiles.rules"];
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("regel-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ones(n: usize) -> String {
+    "1\n".repeat(n)
+}
+
+/// The scores of a final standings table (`rank seat score [winner]`), by seat order of appearance.
+fn table_scores(out: &str) -> Vec<(String, i64)> {
+    let start = out.lines().position(|l| l.starts_with("rank")).expect("a standings table");
+    out.lines()
+        .skip(start + 1)
+        .map_while(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() >= 3 && w[0].parse::<usize>().is_ok() {
+                Some((w[1].to_string(), w[2].parse().ok()?))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_human_typing_1_finishes_every_variant_for_2_3_and_4_players() {
+    for v in VARIANTS {
+        for players in 2..=4 {
+            let f = ahup(v);
+            let n = players.to_string();
+            let r = cli(&["play", &f, "--players", &n, "--seed", "11"], &ones(3000));
+            assert_eq!(r.code, 0, "{v} with {players}: {}\n{}", r.err, &r.out[r.out.len().saturating_sub(2000)..]);
+            assert!(r.out.contains("final standings"), "{v} {players}");
+            assert!(r.out.contains("winner"), "{v} {players}");
+            assert_eq!(table_scores(&r.out).len(), players, "{v} {players}");
+            assert!(r.out.contains("white> "), "the human was asked");
+            // The human sees the others' hidden things only as hidden (base game: secret tiles).
+            if v == BASE {
+                assert!(r.out.contains("hidden tile"));
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_gets_a_message_and_the_same_question_again() {
+    let f = ahup(BASE);
+    let r = cli(&["play", &f, "--players", "2", "--seed", "4"], "xyz\n0\n999\n\n?\nquit\n");
+    assert_eq!(r.code, 3, "{}", r.err);
+    assert!(r.out.contains("`xyz` is not an option here"), "{}", r.out);
+    assert!(r.out.contains("there is no option 0"), "{}", r.out);
+    assert!(r.out.contains("there is no option 999"), "{}", r.out);
+    assert!(r.out.contains("Type the number of an option"), "help is printed");
+    // One question, asked again after each bad answer: the decision number does not move.
+    assert_eq!(r.out.matches("== decision").count(), 1, "{}", r.out);
+    assert!(r.out.matches("white> ").count() >= 6, "{}", r.out);
+    assert!(r.out.contains("white leaves the game"));
+}
+
+#[test]
+fn quit_and_end_of_input_exit_with_3() {
+    let f = ahup(BASE);
+    let r = cli(&["play", &f, "--players", "3", "--seed", "1"], "quit\n");
+    assert_eq!(r.code, 3);
+    let r = cli(&["play", &f, "--players", "3", "--seed", "1"], "1\n1\n");
+    assert_eq!(r.code, 3);
+    assert!(r.err.contains("end of input"), "{}", r.err);
+}
+
+#[test]
+fn a_label_is_an_answer_too() {
+    let f = ahup(BASE);
+    // The first question of white: `draw` is always legal at the start.
+    let r = cli(&["play", &f, "--players", "2", "--seed", "4"], &format!("draw\n{}", ones(3000)));
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("put "), "drawing asks where to put the tile");
+}
+
+#[test]
+fn bad_seats_and_files_are_clear_errors() {
+    let f = ahup(BASE);
+    let r = cli(&["play", &f, "--players", "2", "--seat", "wizard"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("`wizard` is not a kind of seat"), "{}", r.err);
+    let r = cli(&["play", &f, "--players", "9"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("2..4 players"), "{}", r.err);
+    let r = cli(&["play", "no/such/game.rules", "--players", "2"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("no/such/game.rules"), "{}", r.err);
+    let r = cli(&["play", &f, "--players", "2", "--option", "nonsense=1"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("no option `nonsense`"), "{}", r.err);
+}
+
+#[test]
+fn play_record_then_replay_gives_the_same_scores() {
+    let d = tmp("record");
+    for (v, players) in [("auf-heller-und-pfennig.rules", "3"), ("open-tiles.rules", "2"), ("open-ended.rules", "4")] {
+        let rec = d.join(format!("{v}-{players}.toml"));
+        let rec_s = rec.display().to_string();
+        let r = cli(&["play", &ahup(v), "--players", players, "--seed", "5", "--record", &rec_s], &ones(3000));
+        assert_eq!(r.code, 0, "{}", r.err);
+        let played = table_scores(&r.out);
+        let text = std::fs::read_to_string(&rec).unwrap();
+        assert!(text.starts_with("# A Regel game record"));
+        assert!(text.contains("# 1 "), "decisions are numbered and annotated:\n{text}");
+        let record: Record = toml::from_str(&text).unwrap();
+        let scores = record.scores.clone().expect("a finished game's record has its scores");
+        let by_seat: Vec<i64> = ["white", "grey", "black", "yellow"]
+            .iter()
+            .take(scores.len())
+            .map(|s| played.iter().find(|(n, _)| n == s).unwrap().1)
+            .collect();
+        assert_eq!(scores, by_seat);
+
+        let r = cli(&["replay", &rec_s, "--format", "json"], "");
+        assert_eq!(r.code, 0, "{}", r.err);
+        let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+        assert_eq!(j["ok"], true);
+        assert_eq!(j["decisions"].as_u64().unwrap() as usize, record.decisions.len());
+        let replayed: Vec<i64> = j["standings"].as_array().unwrap().iter().map(|s| s["score"].as_i64().unwrap()).collect();
+        assert_eq!(replayed, scores);
+
+        let r = cli(&["replay", &rec_s], "");
+        assert_eq!(r.code, 0, "{}", r.err);
+        assert!(r.out.contains("the scores match the record"));
+    }
+}
+
+#[test]
+fn a_tampered_record_fails_at_its_step() {
+    let d = tmp("tamper");
+    let rec = d.join("game.toml");
+    let rec_s = rec.display().to_string();
+    let r = cli(&["play", &ahup(BASE), "--players", "2", "--seed", "8", "--record", &rec_s], &ones(3000));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+
+    // An illegal label at step 3.
+    let mut bad = record.clone();
+    bad.decisions[2] = "stall 9 at r9c9".into();
+    let bad_path = d.join("bad.toml");
+    std::fs::write(&bad_path, bad.to_toml()).unwrap();
+    let r = cli(&["replay", &bad_path.display().to_string()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("E0902"), "{}", r.err);
+    assert!(r.err.contains("step 3"), "{}", r.err);
+    assert!(r.err.contains("`stall 9 at r9c9` is not a legal option"), "{}", r.err);
+    assert!(r.err.contains("this rule asked"), "{}", r.err);
+    assert!(r.err.contains("auf-heller-und-pfennig.rules:"), "names the rule's file: {}", r.err);
+    assert!(r.err.contains("legal options"), "{}", r.err);
+    let r = cli(&["replay", &bad_path.display().to_string(), "--format", "json"], "");
+    assert_eq!(r.code, 1);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["ok"], false);
+    assert_eq!(j["step"], 3);
+
+    // Decisions that run out before the end.
+    let mut short = record.clone();
+    short.decisions.truncate(10);
+    let short_path = d.join("short.toml");
+    std::fs::write(&short_path, short.to_toml()).unwrap();
+    let r = cli(&["replay", &short_path.display().to_string()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("the record ends after 10 decision(s)"), "{}", r.err);
+
+    // Wrong scores.
+    record.scores = Some(vec![1, 2]);
+    let wrong = d.join("wrong.toml");
+    std::fs::write(&wrong, record.to_toml()).unwrap();
+    let r = cli(&["replay", &wrong.display().to_string()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("differ from the record"), "{}", r.err);
+
+    // Not TOML of a record: the error points into the file.
+    let broken = d.join("broken.toml");
+    std::fs::write(&broken, "ruleset = \"x.rules\"\ngame = \"g\"\nplayers = \"two\"\nseed = 1\ndecisions = []\n").unwrap();
+    let r = cli(&["replay", &broken.display().to_string()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("E0903"), "{}", r.err);
+    assert!(r.err.contains("broken.toml:3:"), "{}", r.err);
+
+    let r = cli(&["replay", &d.join("missing.toml").display().to_string()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("missing.toml"), "{}", r.err);
+}
+
+#[test]
+fn simulate_records_replay() {
+    let d = tmp("simulate");
+    let f = ahup("open-ended-open-tiles.rules");
+    let r = cli(&["simulate", &f, "--players", "3", "--games", "3", "--seed", "20", "--threads", "1", "--records", &d.display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    for seed in 20..23 {
+        let p = d.join(format!("game-{seed}.toml"));
+        let r = cli(&["replay", &p.display().to_string(), "--format", "json"], "");
+        assert_eq!(r.code, 0, "{}", r.err);
+        let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+        assert_eq!(j["ok"], true);
+        assert_eq!(j["standings"].as_array().unwrap().len(), 3);
+    }
+}
+
+#[test]
+fn bots_only_play_is_simulate_s_game() {
+    // Same seed, same bot generator: `play` with three random seats takes the
+    // decisions `simulate` takes.
+    let d = tmp("bots");
+    let f = ahup(BASE);
+    let r = cli(&["simulate", &f, "--players", "3", "--games", "1", "--seed", "9", "--records", &d.display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let sim: Record = toml::from_str(&std::fs::read_to_string(d.join("game-9.toml")).unwrap()).unwrap();
+    let rec = d.join("play.toml");
+    let r = cli(&["play", &f, "--players", "3", "--seed", "9", "--seat", "random", "--seat", "random", "--seat", "random", "--record", &rec.display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let played: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(sim.decisions, played.decisions);
+}
+
+#[test]
+fn a_record_finds_its_ruleset_beside_itself() {
+    // A copy of the game and its map, with a record naming the ruleset relative to the record.
+    let d = tmp("relative");
+    std::fs::create_dir_all(d.join("rulesets/g")).unwrap();
+    std::fs::create_dir_all(d.join("maps")).unwrap();
+    std::fs::copy(ahup(BASE), d.join("rulesets/g/game.rules")).unwrap();
+    std::fs::copy(root().join("maps/auf-heller-und-pfennig.toml"), d.join("maps/auf-heller-und-pfennig.toml")).unwrap();
+    let rec = d.join("rulesets/g/rec.toml");
+    let r = cli(&["play", &d.join("rulesets/g/game.rules").display().to_string(), "--players", "2", "--seed", "2", "--record", &rec.display().to_string()], &ones(3000));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    record.ruleset = "game.rules".into();
+    std::fs::write(&rec, record.to_toml()).unwrap();
+    let r = cli(&["replay", &rec.display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+}
+
+#[test]
+fn board_shows_dot() {
+    let r = cli(&["board", &ahup(BASE)], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("graph"), "{}", r.out);
+    assert!(r.out.contains("r1c1") && r.out.contains("r5c6"));
+    let r = cli(&["board", &root().join("maps/auf-heller-und-pfennig.toml").display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("graph") && r.out.contains("r1c1"));
+    let r = cli(&["board", "no/such/board.toml"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("no/such/board.toml"), "{}", r.err);
+}
+
+#[test]
+fn ast_is_json() {
+    let r = cli(&["ast", &ahup("open-tiles.rules")], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert!(j.is_object());
+    assert!(r.out.contains("open_tiles"));
+    let r = cli(&["ast", &ahup(BASE)], "");
+    assert!(r.out.contains("Auf Heller und Pfennig"));
+    let r = cli(&["ast", "nope.rules"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("nope.rules"));
+}
+
+#[test]
+fn moves_lists_the_options_of_the_deciding_seat() {
+    let f = ahup(BASE);
+    let r = cli(&["moves", &f, "--players", "3", "--seed", "1"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("to decide"), "{}", r.out);
+    assert!(r.out.contains(") draw"), "{}", r.out);
+    let r = cli(&["moves", &f, "--players", "3", "--seed", "1", "--decide", "draw", "--format", "json"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let opts: Vec<&str> = j["options"].as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
+    assert!(opts.iter().all(|o| o.starts_with("put ")), "after a draw the tile is put: {opts:?}");
+    assert!(j["seat"].is_string());
+    assert!(j["view"]["zones"].is_array());
+    let r = cli(&["moves", &f, "--players", "3", "--seed", "1", "--decide", "fly away"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("step 1") && r.err.contains("fly away"), "{}", r.err);
+}
+
+#[test]
+fn trace_prints_the_log_and_standings() {
+    let f = ahup(BASE);
+    let r = cli(&["trace", &f, "--players", "2", "--seed", "3"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("round 1:"), "{}", r.out);
+    assert!(r.out.contains("put "), "the log names drawn tiles: {}", r.out);
+    assert!(r.out.contains("rank"));
+    assert_eq!(table_scores(&r.out).len(), 2);
+    // Deterministic.
+    let again = cli(&["trace", &f, "--players", "2", "--seed", "3"], "");
+    assert_eq!(r.out, again.out);
+}

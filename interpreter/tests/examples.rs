@@ -1,0 +1,154 @@
+//! The teaching examples in `examples/`: each checks without warnings, plays
+//! 500 seeded random games per supported player count without a run-time
+//! error or a broken invariant, and gets a real outcome right when a game is
+//! played out by option labels.
+
+use regel::check::Game;
+use regel::cli::simulate::play_random;
+use regel::diag::Sources;
+use regel::eval::{Match, Setup};
+use std::path::Path;
+use std::sync::Arc;
+
+const EXAMPLES: &[&str] = &[
+    "tic-tac-toe/tic-tac-toe.rules",
+    "connect-four/connect-four.rules",
+    "nim/nim.rules",
+    "nim/misere.rules",
+];
+
+fn load(rel: &str) -> Arc<Game> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(rel);
+    let mut sources = Sources::default();
+    match regel::check::check(&mut sources, &regel::cli::read_file, &path) {
+        Ok((g, warnings)) => {
+            assert!(warnings.is_empty(), "{rel} has warnings:\n{}", regel::diag::render(&sources, &warnings, false, 100));
+            Arc::new(g)
+        }
+        Err(d) => panic!("{rel} does not check:\n{}", regel::diag::render(&sources, &d, false, 100)),
+    }
+}
+
+/// Starts a game and plays the given option labels in order.
+fn play(rel: &str, labels: &[&str]) -> Match {
+    let mut m = Match::new(load(rel), &Setup::new(2, 1)).expect("the match starts");
+    for l in labels {
+        assert!(!m.is_over(), "{rel}: the game ended before `{l}`");
+        m.apply_label(l).unwrap_or_else(|e| panic!("{rel}: `{l}`: {} ({})", e.message, e.help.unwrap_or_default()));
+    }
+    m
+}
+
+/// The seats that won, by name.
+fn winners(m: &mut Match) -> Vec<String> {
+    assert!(m.is_over(), "the game is not over; options: {:?}", m.option_labels());
+    m.standings().expect("standings").into_iter().filter(|s| s.winner).map(|s| s.seat).collect()
+}
+
+#[test]
+fn examples_check_without_warnings() {
+    for rel in EXAMPLES {
+        load(rel);
+    }
+}
+
+#[test]
+fn examples_play_500_random_games_per_player_count() {
+    for rel in EXAMPLES {
+        let game = load(rel);
+        for players in game.min_players..=game.max_players {
+            let mut finished = 0;
+            for seed in 0..500u64 {
+                let r = play_random(&game, &Setup::new(players, seed), true, false);
+                assert!(r.error.is_none(), "{rel}, {players} players, seed {seed}: {}", r.error.unwrap());
+                assert!(!r.winners.is_empty(), "{rel}, seed {seed}: nobody placed first");
+                finished += 1;
+            }
+            assert_eq!(finished, 500);
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_x_wins_on_a_row() {
+    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r2c1", "X r1c2", "O r2c2", "X r1c3"]);
+    assert_eq!(winners(&mut m), vec!["X"]);
+    let st = m.standings().unwrap();
+    assert_eq!((st[0].score, st[0].rank), (1, 1));
+    assert_eq!((st[1].score, st[1].rank), (0, 2));
+}
+
+#[test]
+fn tic_tac_toe_o_wins_on_a_diagonal() {
+    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r1c3", "X r1c2", "O r2c2", "X r3c3", "O r3c1"]);
+    assert_eq!(winners(&mut m), vec!["O"]);
+}
+
+#[test]
+fn tic_tac_toe_full_grid_is_a_draw() {
+    // X r1c1 O r1c2 X r1c3 / X r2c1 O r2c2 O r2c3 / O r3c1 X r3c2 X r3c3: no line.
+    // The ninth move has one option, so it is taken automatically.
+    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r1c2", "X r1c3", "O r2c2", "X r2c1", "O r2c3", "X r3c2", "O r3c1"]);
+    assert_eq!(winners(&mut m), vec!["X", "O"], "a draw is a shared first place");
+    assert!(m.standings().unwrap().iter().all(|s| s.score == 0));
+}
+
+#[test]
+fn tic_tac_toe_a_taken_cell_is_not_offered() {
+    let m = play("tic-tac-toe/tic-tac-toe.rules", &["X r2c2"]);
+    let labels = m.option_labels();
+    assert_eq!(labels.len(), 8);
+    assert!(!labels.contains(&"O r2c2".to_string()));
+}
+
+#[test]
+fn connect_four_vertical_four_wins() {
+    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1"]);
+    assert_eq!(winners(&mut m), vec!["red"]);
+}
+
+#[test]
+fn connect_four_diagonal_four_wins() {
+    // red: r6c1 r5c2 r4c3 r3c4 on the rising diagonal.
+    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 2", "drop 2", "drop 3", "drop 3", "drop 4", "drop 3", "drop 4", "drop 4", "drop 7", "drop 4"]);
+    assert_eq!(winners(&mut m), vec!["red"]);
+}
+
+#[test]
+fn connect_four_three_is_not_enough_and_full_columns_close() {
+    let m = play("connect-four/connect-four.rules", &["drop 1", "drop 1", "drop 1", "drop 1", "drop 1", "drop 1"]);
+    assert!(!m.is_over());
+    let labels = m.option_labels();
+    assert_eq!(labels, vec!["drop 2", "drop 3", "drop 4", "drop 5", "drop 6", "drop 7"]);
+    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 7", "drop 2", "drop 7", "drop 3", "drop 6"]);
+    assert!(!m.is_over(), "three in a row is not a win");
+    m.apply_label("drop 4").unwrap();
+    assert_eq!(winners(&mut m), vec!["red"], "four across wins");
+}
+
+/// first: heap 1 (3 sticks); second: heap 2 (4); first: heap 3 (5), the last stick.
+/// With one heap left the heap is chosen automatically.
+const LAST_STICK_BY_FIRST: &[&str] = &["heap 1", "take 3", "heap 2", "take 4", "take 5"];
+
+#[test]
+fn nim_taking_the_last_stick_wins() {
+    let mut m = play("nim/nim.rules", LAST_STICK_BY_FIRST);
+    assert_eq!(winners(&mut m), vec!["first"]);
+}
+
+#[test]
+fn nim_misere_taking_the_last_stick_loses() {
+    let mut m = play("nim/misere.rules", LAST_STICK_BY_FIRST);
+    assert_eq!(winners(&mut m), vec!["second"]);
+}
+
+#[test]
+fn nim_offers_only_what_a_heap_holds() {
+    let m = play("nim/nim.rules", &["heap 2"]);
+    assert_eq!(m.option_labels(), vec!["take 1", "take 2", "take 3", "take 4"]);
+    let mut setup = Setup::new(2, 1);
+    setup.options.push(("max_take".into(), 2));
+    let mut m = Match::new(load("nim/nim.rules"), &setup).unwrap();
+    m.apply_label("heap 3").unwrap();
+    assert_eq!(m.option_labels(), vec!["take 1", "take 2"]);
+}
