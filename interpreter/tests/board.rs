@@ -90,7 +90,7 @@ fn auf_heller_und_pfennig_market() {
     assert_eq!(value_sum("buyer"), 2 * 21);
     assert_eq!(value_sum("rogue"), 21);
     assert_eq!(tiles[0].fields["name"].0, AttrValue::Str("Knecht".into()));
-    assert!(tiles.iter().all(|g| g.fields.keys().collect::<Vec<_>>() == ["kind", "value", "name"]));
+    assert!(tiles.iter().all(|g| g.fields.keys().collect::<Vec<_>>() == ["kind", "value", "name", "short"]));
 }
 
 #[test]

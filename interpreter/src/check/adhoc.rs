@@ -13,7 +13,7 @@ pub fn compile_expr(game: &Game, sources: &Sources, file: u32) -> Result<(Game, 
     let text = &sources.get(file).text;
     let ast = crate::syntax::parse_hole(file, text, 0).map_err(|d| vec![d])?;
     let mut ck = Ck::resume(sources, game);
-    ck.body = Body { pure: true, ..Body::default() };
+    ck.body = Body::default();
     ck.body.scopes.push(vec![]);
     let (e, ty) = ck.expr(&ast);
     if !ck.errors.is_empty() {

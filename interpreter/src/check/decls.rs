@@ -44,11 +44,12 @@ pub(super) struct Body {
     pub implicit: Vec<(u16, Ty)>,
     pub actor: Option<u16>,
     pub loops: u32,
-    pub pure: bool,
 }
 
 pub(super) struct Ck<'a> {
-    pub sources: &'a Sources,
+    /// Bodies borrow nothing from the sources today; the lifetime keeps the
+    /// door open for checks that quote source text.
+    pub _sources: std::marker::PhantomData<&'a Sources>,
     pub errors: Diagnostics,
     pub warnings: Diagnostics,
     pub globals: IndexMap<String, (Sym, Span)>,
@@ -89,9 +90,9 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         }
         None => crate::board::empty(),
     };
-    let sources: &Sources = sources;
+
     let mut ck = Ck {
-        sources,
+        _sources: std::marker::PhantomData,
         errors: vec![],
         warnings: vec![],
         globals: IndexMap::new(),
@@ -172,10 +173,10 @@ impl<'a> Ck<'a> {
     }
 
     /// A checker over an already checked game, for compiling more expressions.
-    pub(super) fn resume(sources: &'a Sources, g: &Game) -> Ck<'a> {
+    pub(super) fn resume(_sources: &'a Sources, g: &Game) -> Ck<'a> {
         let s = g.symbols.clone();
         Ck {
-            sources,
+            _sources: std::marker::PhantomData,
             errors: vec![],
             warnings: vec![],
             globals: s.globals,
@@ -353,7 +354,7 @@ impl<'a> Ck<'a> {
         for it in items {
             match &it.kind {
                 ItemKind::Const { name, value } => {
-                    self.body = Body { pure: true, ..Body::default() };
+                    self.body = Body::default();
                     let (e, ty) = self.expr(value);
                     match const_eval(&e) {
                         Some(v) => self.define(name, Sym::Const(v, ty)),
@@ -406,7 +407,7 @@ impl<'a> Ck<'a> {
                                     .help("use `public` or `hidden`, or declare the zone `per player`"));
                             }
                             let unless = v.unless.as_ref().map(|u| {
-                                self.body = Body { pure: true, ..Body::default() };
+                                self.body = Body::default();
                                 let (e, ty) = self.expr(u);
                                 self.expect(ty, Ty::BOOL, u.span);
                                 e
@@ -510,7 +511,7 @@ impl<'a> Ck<'a> {
             match &it.kind {
                 ItemKind::Option { name, value, .. } => {
                     let id = self.g.options[&name.name];
-                    self.body = Body { pure: true, ..Body::default() };
+                    self.body = Body::default();
                     let (e, ty) = self.expr(value);
                     let want = self.g.vars[id].ty;
                     self.expect(ty, want, value.span);
@@ -525,7 +526,7 @@ impl<'a> Ck<'a> {
                         _ => continue,
                     };
                     if let Some(init) = init {
-                        self.body = Body { pure: true, ..Body::default() };
+                        self.body = Body::default();
                         let (e, ty) = self.expr(init);
                         let want = self.g.vars[id].ty;
                         self.expect(ty, want, init.span);
@@ -555,7 +556,7 @@ impl<'a> Ck<'a> {
                         }
                     }
                     if let Some(t) = label {
-                        self.body = Body { pure: true, ..Body::default() };
+                        self.body = Body::default();
                         let slot = self.bind("it", Ty::one(Scalar::Piece(Some(k))));
                         debug_assert_eq!(slot, 0);
                         self.body.implicit.push((slot, Ty::one(Scalar::Piece(Some(k)))));
@@ -566,7 +567,7 @@ impl<'a> Ck<'a> {
                 ItemKind::Fn { params, body, name, .. } => {
                     let id = fn_i;
                     fn_i += 1;
-                    self.body = Body { pure: true, ..Body::default() };
+                    self.body = Body::default();
                     self.body.scopes.push(vec![]);
                     let sig = self.fn_sigs[id as usize].clone();
                     for (p, ty) in params.iter().zip(sig.0.iter()) {
@@ -624,7 +625,7 @@ impl<'a> Ck<'a> {
                     self.g.team = Some((e, n));
                 }
                 ItemKind::Invariant { text, expr } => {
-                    self.body = Body { pure: true, ..Body::default() };
+                    self.body = Body::default();
                     self.body.scopes.push(vec![]);
                     let (e, ty) = self.expr(expr);
                     self.expect(ty, Ty::BOOL, expr.span);
@@ -642,7 +643,7 @@ impl<'a> Ck<'a> {
     }
 
     fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (E, u16) {
-        self.body = Body { pure: true, ..Body::default() };
+        self.body = Body::default();
         self.body.scopes.push(vec![]);
         self.bind(&player.name, Ty::PLAYER);
         let (e, ty) = self.expr(expr);
@@ -662,7 +663,7 @@ impl<'a> Ck<'a> {
                     for f in &inst.fields {
                         match kind.fields.iter().position(|x| x.0 == f.name.name) {
                             Some(i) => {
-                                self.body = Body { pure: true, ..Body::default() };
+                                self.body = Body::default();
                                 let (e, ty) = self.expr(&f.value);
                                 self.expect(ty, kind.fields[i].1, f.value.span);
                                 vals[i] = const_eval(&e).unwrap_or(0);

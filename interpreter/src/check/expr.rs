@@ -152,9 +152,15 @@ impl<'a> Ck<'a> {
                 Ty::BOOL
             }
             _ => {
+                let ok = self.assignable(xt, Ty::INT) && self.assignable(yt, Ty::INT);
                 self.expect(xt, Ty::INT, a.span);
                 self.expect(yt, Ty::INT, b.span);
-                Ty::INT
+                // A wrong operand is reported once; the sum is not another error.
+                if ok {
+                    Ty::INT
+                } else {
+                    Ty::ERR
+                }
             }
         };
         (E::Bin(op, Box::new(x), Box::new(y)), ty)

@@ -181,4 +181,3 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-pub(crate) type Errors = Diagnostics;

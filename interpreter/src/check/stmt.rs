@@ -41,6 +41,8 @@ impl<'a> Ck<'a> {
                         }
                         Place::Var(base, idx.map(|b| *b))
                     }
+                    // The place already has an error of its own.
+                    _ if pt.scalar == Scalar::Error => return None,
                     _ => {
                         self.error(err("E0261", place.span, "only variables and locals can be assigned", "not assignable")
                             .help("declare state with `var`; zones change with `move`"));

@@ -146,18 +146,7 @@ pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut I
             return 1;
         }
         let i = rand::Rng::gen_range(&mut bot, 0..n as u32) as usize;
-        // Work-around: `Match::apply` logs a `choose` answer after taking the
-        // pending decision, and then labels it as if it were an action (wrong
-        // label, or an index panic). So such answers are logged here, and
-        // the engine's log is off while the answer is applied (log lines the
-        // rules write before the next decision are lost until that is fixed).
-        let is_choose = matches!(m.state.pending.as_ref().map(|p| &p.kind), Some(crate::eval::PendingKind::Choose { .. }));
-        if is_choose {
-            let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label(i));
-            m.state.log_on = false;
-        }
         let r = m.apply(i);
-        m.state.log_on = true;
         for l in m.take_log() {
             let _ = writeln!(io.out, "{l}");
         }

@@ -11,7 +11,7 @@ pub mod scenario;
 pub mod simulate;
 
 use crate::check::{self, Game};
-use crate::diag::{self, Diagnostics, Sources};
+use crate::diag::{self, Sources};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -215,8 +215,4 @@ pub fn parse_options(g: &Game, opts: &[String]) -> Result<Vec<(String, i64)>, St
         out.push((name.to_string(), v));
     }
     Ok(out)
-}
-
-pub(crate) fn render(sources: &Sources, diags: &Diagnostics, color: bool) -> String {
-    diag::render(sources, diags, color, 100)
 }

@@ -23,13 +23,13 @@ pub(crate) struct Cx<'a> {
 
 
 #[cold]
-fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
+pub(crate) fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
     Box::new(RunError { message: msg.into(), span: Some(span), help: None })
 }
 
 impl<'a> Cx<'a> {
     #[inline]
-    fn local(&self, slot: u16) -> Val {
+    pub fn local(&self, slot: u16) -> Val {
         self.st.locals[self.base + slot as usize]
     }
 
@@ -74,7 +74,7 @@ impl<'a> Cx<'a> {
         Ok(z.base + i as u32)
     }
 
-    fn piece(&self, v: Val, span: Span) -> R<usize> {
+    pub fn piece(&self, v: Val, span: Span) -> R<usize> {
         if v < 0 || v as usize >= self.g.piece_kind.len() {
             return Err(fail(span, "a field of `none` was read: there is no piece here"));
         }

@@ -279,7 +279,7 @@ impl<'a> Cx<'a> {
                     st.zones.arena.swap(a + i, a + j);
                 }
             }
-            S::Choose { slot, player, from, label: _, ty: _ } => {
+            S::Choose { slot, player, from, label, ty } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`choose` asked `none` to decide"));
@@ -306,6 +306,16 @@ impl<'a> Cx<'a> {
                         let v = self.st.opt_vals[0];
                         self.set_local(*slot, v);
                         self.st.forced += 1;
+                        if self.st.log_on {
+                            // A forced choice is logged too, so a log reads move by move.
+                            let who = super::view::Viewer::Seat(p as usize);
+                            let text = match label {
+                                Some(t) => self.format_template(*t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
+                                None => self.display(*ty, v, who),
+                            };
+                            let seat = &self.g.seats[p as usize];
+                            self.st.log.push(format!("{seat}: {text} (forced)"));
+                        }
                     }
                     _ => {
                         let f = self.st.frames.last().unwrap();
@@ -329,6 +339,11 @@ impl<'a> Cx<'a> {
                     1 => {
                         self.st.forced += 1;
                         self.start_action(p, 0);
+                        if self.st.log_on {
+                            if let Some(last) = self.st.log.last_mut() {
+                                last.push_str(" (forced)");
+                            }
+                        }
                     }
                     _ => {
                         let f = self.st.frames.last().unwrap();

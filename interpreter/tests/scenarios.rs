@@ -1,0 +1,89 @@
+//! Every scenario file beside every ruleset passes (`regel test`), and a
+//! scenario whose expectation is wrong fails, showing expected against actual.
+
+use regel::cli::{run, Io};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn regel(args: &[&str]) -> (i32, String, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let mut input = std::io::Cursor::new(Vec::new());
+    let mut io = Io { out: &mut out, err: &mut err, input: &mut input, color: false };
+    let mut argv = vec!["regel".to_string()];
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let code = run(&argv, &mut io);
+    (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+}
+
+fn scenario_files() -> Vec<PathBuf> {
+    let mut files = vec![];
+    for game in std::fs::read_dir(root().join("rulesets")).unwrap() {
+        let dir = game.unwrap().path().join("scenarios");
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries {
+                let p = e.unwrap().path();
+                if p.extension().and_then(|x| x.to_str()) == Some("toml") {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_acceptance_scenario_passes() {
+    let files = scenario_files();
+    assert!(files.len() >= 28, "expected the AHUP acceptance scenarios, found {}", files.len());
+    let args: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let mut argv = vec!["test"];
+    argv.extend(args.iter().map(|s| s.as_str()));
+    let (code, out, err) = regel(&argv);
+    assert_eq!(code, 0, "scenarios failed:\n{out}\n{err}");
+    assert!(out.contains(&format!("{} passed, 0 failed", files.len())), "{out}");
+}
+
+#[test]
+fn every_scenario_cites_a_rule_id() {
+    for f in scenario_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let rule = text.lines().find(|l| l.starts_with("rule = ")).unwrap_or_else(|| panic!("{} has no rule", f.display()));
+        assert!(rule.contains("AHUP-") || rule.contains("HASP-") || rule.contains("HANSA-") || rule.contains("HT-"), "{}: {rule}", f.display());
+    }
+}
+
+/// A wrong expectation must fail and say what was expected and what was found.
+#[test]
+fn a_wrong_expectation_fails_with_expected_and_actual() {
+    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
+    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
+    let bad = good.replace("\"white.income\" = -15", "\"white.income\" = -14");
+    assert_ne!(good, bad);
+    let tmp = dir.join("zz-wrong-expectation.toml.tmp");
+    std::fs::write(&tmp, bad).unwrap();
+    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    assert_eq!(code, 1);
+    assert!(out.contains("`white.income`: expected -14, actual -15"), "{out}");
+    assert!(out.contains("0 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn a_scenario_with_an_unknown_name_reports_a_diagnostic() {
+    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
+    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
+    let bad = good.replace("score_round()", "score_rounds()");
+    let tmp = dir.join("zz-unknown-name.toml.tmp");
+    std::fs::write(&tmp, bad).unwrap();
+    let (code, out, err) = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown procedure `score_rounds`"), "{err}");
+    assert!(err.contains("did you mean `score_round`?"), "{err}");
+    assert!(out.contains("do not check"), "{out}");
+}
