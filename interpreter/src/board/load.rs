@@ -134,7 +134,7 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
             match id {
                 Some((id, id_span)) => add_node(&mut cx, id, id_span, attrs),
                 None if !t.iter().any(|(k, _)| k.name == "id") => {
-                    cx.missing("id", "a [[node]] table", span, "id = \"luebeck\"")
+                    cx.missing("id", "a [[node]] table", span, "id = \"harbour\"")
                 }
                 None => {}
             }
@@ -197,7 +197,7 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
             }
             for end in ["from", "to"] {
                 if !t.iter().any(|(k, _)| k.name == end) {
-                    cx.missing(end, "a [[edge]] table", span, &format!("{end} = \"luebeck\""));
+                    cx.missing(end, "a [[edge]] table", span, &format!("{end} = \"harbour\""));
                 }
             }
             let (Some((from, from_span)), Some((to, to_span))) = (from, to) else {

@@ -22,7 +22,7 @@
 //! | E0503 | a known key has a value of the wrong type (or a table/array has the wrong shape) | `rows = "five"` |
 //! | E0504 | grid `rows` or `cols` is outside 1..=1000 | `rows = 0` |
 //! | E0505 | the grid id template gives two cells the same id, or has an unknown `{placeholder}` | `id = "cell{row}"` |
-//! | E0506 | two nodes have the same id | `id = "luebeck"` twice |
+//! | E0506 | two nodes have the same id | `id = "harbour"` twice |
 //! | E0507 | an edge names a node that does not exist | `to = "danzg"` |
 //! | E0508 | an attribute or piece field has values of different types | `x = 1` on one node, `x = "a"` on another |
 //! | E0509 | an attribute or piece field is missing somewhere and has no default | `x = 1` on one node only |

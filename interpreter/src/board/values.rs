@@ -21,7 +21,7 @@ pub(super) struct Attr {
 
 /// Something that carries attributes: a node, an edge or a piece group.
 pub(super) struct Item {
-    /// How messages name it: "node `luebeck`".
+    /// How messages name it: "node `harbour`".
     pub(super) label: String,
     pub(super) span: Span,
     pub(super) attrs: Vec<Attr>,

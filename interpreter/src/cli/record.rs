@@ -3,8 +3,8 @@
 //!
 //! ```toml
 //! # A Regel game record: `regel replay FILE` plays it again.
-//! ruleset = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules"
-//! game = "Auf Heller und Pfennig"
+//! ruleset = "rulesets/my-game/my-game.rules"
+//! game = "My Game"
 //! variants = []
 //! players = 2
 //! seed = 7
