@@ -6,6 +6,7 @@
 //! cheap to evaluate twice.
 
 use super::ir::*;
+use crate::ast::BinOp;
 use super::Game;
 
 /// Inlines calls everywhere in the game, to a fixed depth.
@@ -121,9 +122,61 @@ fn walk_z(z: &mut ZoneRef, f: &mut dyn FnMut(&mut E)) {
 }
 
 pub(super) fn walk_c(c: &mut C, f: &mut dyn FnMut(&mut E)) {
+    walk_c_children(c, f);
+    specialize(c);
+}
+
+/// `nodes where P` with `P` a test of the node's own zone sizes becomes a
+/// [`ZPred`] program. Run after inlining, so `free(it)` has been unfolded.
+fn specialize(c: &mut C) {
+    let C::Filter(inner, slot, cond) = c else { return };
+    if !matches!(**inner, C::Nodes) {
+        return;
+    }
+    if let Some(p) = zpred(cond, *slot) {
+        *c = C::NodesWhereZones(flatten(p));
+    }
+}
+
+/// A conjunction of emptiness tests becomes one [`ZPred::AllEmpty`].
+fn flatten(p: ZPred) -> ZPred {
+    fn empties(p: &ZPred, out: &mut Vec<u32>) -> bool {
+        match p {
+            ZPred::Len(b, BinOp::Eq, 0) => {
+                out.push(*b);
+                true
+            }
+            ZPred::And(a, b) => empties(a, out) && empties(b, out),
+            _ => false,
+        }
+    }
+    let mut bases = vec![];
+    if empties(&p, &mut bases) {
+        ZPred::AllEmpty(bases)
+    } else {
+        p
+    }
+}
+
+fn zpred(e: &E, slot: u16) -> Option<ZPred> {
+    let own = |z: &ZoneRef| matches!(&z.index, ZIndex::Node(n) if matches!(**n, E::Local(s) if s == slot));
+    Some(match e {
+        E::ZoneEmpty(z) if own(z) => ZPred::Len(z.base, BinOp::Eq, 0),
+        E::Not(a) => ZPred::Not(Box::new(zpred(a, slot)?)),
+        E::Bin(BinOp::And, a, b) => ZPred::And(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?)),
+        E::Bin(BinOp::Or, a, b) => ZPred::Or(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?)),
+        E::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => match (&**a, &**b) {
+            (E::ZoneLen(z), E::Const(k)) if own(z) => ZPred::Len(z.base, *op, *k),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
     match c {
         C::Zone(z) => walk_z(z, f),
-        C::Players | C::Nodes | C::Edges | C::Local(_) => {}
+        C::Players | C::Nodes | C::Edges | C::Local(_) | C::NodesWhereZones(_) => {}
         C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => walk_e(e, f),
         C::Range(a, b) => {
             walk_e(a, f);

@@ -161,6 +161,9 @@ pub enum C {
     Local(u16),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, E),
+    /// `nodes where P`, where `P` only tests the sizes of the node's own
+    /// zones (`empty(it.cell) and …`): evaluated without the expression machine.
+    NodesWhereZones(ZPred),
     Filter(Box<C>, u16, E),
     Map(Box<C>, u16, E),
     Distinct(Box<C>, u16, E),
@@ -305,4 +308,16 @@ pub struct FnDecl {
 pub struct EnumDecl {
     pub name: String,
     pub members: Vec<String>,
+}
+
+/// A test of a node's own zones, for [`C::NodesWhereZones`]. Zones are given
+/// by the `base` of their per-node declaration.
+#[derive(Clone, Debug)]
+pub enum ZPred {
+    /// Every zone listed (by base) is empty: the commonest test, a free cell.
+    AllEmpty(Vec<u32>),
+    Len(u32, BinOp, Val),
+    And(Box<ZPred>, Box<ZPred>),
+    Or(Box<ZPred>, Box<ZPred>),
+    Not(Box<ZPred>),
 }

@@ -309,7 +309,7 @@ fn visit_z(z: &ZoneRef, f: &mut dyn FnMut(u16)) {
 pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
     match c {
         C::Zone(z) => visit_z(z, f),
-        C::Players | C::Nodes | C::Edges => {}
+        C::Players | C::Nodes | C::Edges | C::NodesWhereZones(_) => {}
         C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => visit_e(e, f),
         C::Range(a, b) => {
             visit_e(a, f);

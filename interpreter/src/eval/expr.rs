@@ -473,6 +473,24 @@ impl<'a> Cx<'a> {
                 }
             }
             C::Local(_) => return Err(fail(span, "list locals are not supported")),
+            C::NodesWhereZones(p) => {
+                let st = &mut *self.st;
+                let n = self.g.board.nodes.len() as u32;
+                if let ZPred::AllEmpty(bases) = p {
+                    let start = &st.zones.start;
+                    for node in 0..n {
+                        if bases.iter().all(|&b| start[(b + node) as usize] == start[(b + node) as usize + 1]) {
+                            st.scratch.push(node as Val);
+                        }
+                    }
+                } else {
+                    for node in 0..n {
+                        if zpred(p, &st.zones, node) {
+                            st.scratch.push(node as Val);
+                        }
+                    }
+                }
+            }
             C::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
                 let (keys, order) = &self.g.node_attr_index[*i as usize];
@@ -536,5 +554,26 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// Evaluates a node's zone test (see [`ZPred`]).
+fn zpred(p: &ZPred, z: &super::zones::Zones, n: u32) -> bool {
+    match p {
+        ZPred::AllEmpty(bases) => bases.iter().all(|&b| z.len(b + n) == 0),
+        ZPred::Len(base, op, k) => {
+            let len = z.len(base + n) as Val;
+            match op {
+                BinOp::Eq => len == *k,
+                BinOp::Ne => len != *k,
+                BinOp::Lt => len < *k,
+                BinOp::Le => len <= *k,
+                BinOp::Gt => len > *k,
+                _ => len >= *k,
+            }
+        }
+        ZPred::And(a, b) => zpred(a, z, n) && zpred(b, z, n),
+        ZPred::Or(a, b) => zpred(a, z, n) || zpred(b, z, n),
+        ZPred::Not(a) => !zpred(a, z, n),
     }
 }

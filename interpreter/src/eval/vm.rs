@@ -156,10 +156,24 @@ impl<'a> Cx<'a> {
                 }
             }
             S::If(c, t, e) => {
-                if self.eval(c, span)? != 0 {
-                    self.push_block(*t);
-                } else if let Some(e) = e {
-                    self.push_block(*e);
+                // An `else if` chain is followed without a frame per level.
+                let (mut c, mut t, mut e, mut span) = (c, *t, *e, span);
+                loop {
+                    if self.eval(c, span)? != 0 {
+                        self.push_block(t);
+                        break;
+                    }
+                    let Some(eb) = e else { break };
+                    match self.g.blocks[eb as usize].as_slice() {
+                        [Stmt { s: S::If(c2, t2, e2), span: s2 }] => {
+                            self.st.steps += 1;
+                            (c, t, e, span) = (c2, *t2, *e2, *s2);
+                        }
+                        _ => {
+                            self.push_block(eb);
+                            break;
+                        }
+                    }
                 }
             }
             S::While(c, b) => {
@@ -185,6 +199,17 @@ impl<'a> Cx<'a> {
                     self.st.scratch.truncate(mark);
                 }
             }
+            _ => self.exec_rare(stmt)?,
+        }
+        Ok(())
+    }
+
+    /// The statements that are not in every loop body: kept out of `exec` so
+    /// that its frame stays small (its prologue is paid on every statement).
+    #[inline(never)]
+    fn exec_rare(&mut self, stmt: &'a Stmt) -> R<()> {
+        let span = stmt.span;
+        match &stmt.s {
             S::Break | S::Continue => loop {
                 let f = *self.st.frames.last().unwrap();
                 match f.kind {
@@ -395,6 +420,7 @@ impl<'a> Cx<'a> {
                     }));
                 }
             }
+            _ => unreachable!("common statements are executed by `exec`"),
         }
         Ok(())
     }
