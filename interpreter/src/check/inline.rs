@@ -11,6 +11,11 @@ use super::Game;
 
 /// Inlines calls everywhere in the game, to a fixed depth.
 pub(super) fn inline_game(g: &mut Game) {
+    // Function bodies first, so that callers paste already simplified bodies.
+    let first: Vec<FnDecl> = g.fns.clone();
+    for fd in g.fns.iter_mut() {
+        walk_e(&mut fd.body, &mut |e: &mut E| inline_call(e, &first, 0));
+    }
     let fns: Vec<FnDecl> = g.fns.clone();
     let mut f = |e: &mut E| inline_call(e, &fns, 0);
     for b in g.blocks.iter_mut() {
@@ -42,9 +47,6 @@ pub(super) fn inline_game(g: &mut Game) {
     for (e, _) in g.tiebreaks.iter_mut() {
         walk_e(e, &mut f);
     }
-    for fd in g.fns.iter_mut() {
-        walk_e(&mut fd.body, &mut f);
-    }
 }
 
 fn simple(e: &E) -> bool {
@@ -54,15 +56,21 @@ fn simple(e: &E) -> bool {
 fn inline_call(e: &mut E, fns: &[FnDecl], depth: u32) {
     let E::Call { func, args, .. } = e else { return };
     let f = &fns[*func as usize];
-    // Only bodies without locals of their own (no aggregates binding names)
-    // can be pasted into the caller's frame without renumbering.
-    if depth > 6 || f.nlocals != f.nparams || !args.iter().all(simple) {
+    // Only bodies that read no locals of their own (no aggregate binding a
+    // name) can be pasted into the caller's frame without renumbering.
+    if depth > 6 || !args.iter().all(simple) || !reads_only_params(&f.body, f.nparams) {
         return;
     }
     let mut body = f.body.clone();
     substitute(&mut body, args);
     walk_e(&mut body, &mut |x| inline_call(x, fns, depth + 1));
     *e = body;
+}
+
+fn reads_only_params(body: &E, nparams: u16) -> bool {
+    let mut ok = true;
+    super::stmt::visit_e(body, &mut |s| ok &= s < nparams);
+    ok
 }
 
 fn substitute(e: &mut E, args: &[E]) {
@@ -76,7 +84,7 @@ fn substitute(e: &mut E, args: &[E]) {
 /// Applies `f` to every expression node below and including `e`, children first.
 pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
     match e {
-        E::Const(_) | E::Local(_) => {}
+        E::Const(_) | E::Local(_) | E::NodesZoneAgg(..) => {}
         E::Var(_, i) => {
             if let Some(i) = i {
                 walk_e(i, f)
@@ -112,6 +120,18 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
         }
     }
     f(e);
+    specialize_e(e);
+}
+
+/// `any`/`all`/`count` over all nodes with a zone-only test (see [`specialize`]).
+fn specialize_e(e: &mut E) {
+    let E::Agg { op, coll, slot, body: Some(body) } = e else { return };
+    if !matches!(**coll, C::Nodes) || !matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
+        return;
+    }
+    if let Some(p) = zpred(body, *slot) {
+        *e = E::NodesZoneAgg(*op, flatten(p));
+    }
 }
 
 fn walk_z(z: &mut ZoneRef, f: &mut dyn FnMut(&mut E)) {

@@ -141,6 +141,9 @@ pub enum E {
     ZoneLen(ZoneRef),
     /// Whether a zone is empty (`empty(z)` of a plain zone).
     ZoneEmpty(ZoneRef),
+    /// `any`, `all` or `count` over all nodes of a test of each node's own
+    /// zones (see [`ZPred`]).
+    NodesZoneAgg(AggOp, ZPred),
 }
 
 #[derive(Clone, Debug)]

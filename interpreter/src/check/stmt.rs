@@ -261,7 +261,7 @@ fn param_mask(ps: &[ActionParam], visit: impl FnOnce(&mut dyn FnMut(u16))) -> u3
 /// Calls `f` with every local slot an expression reads.
 pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
     match e {
-        E::Const(_) => {}
+        E::Const(_) | E::NodesZoneAgg(..) => {}
         E::Local(s) => f(*s),
         E::Var(_, i) => {
             if let Some(i) = i {

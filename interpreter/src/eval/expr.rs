@@ -162,6 +162,15 @@ impl<'a> Cx<'a> {
             }
             E::Zone(z) => self.zone_id(z, span)? as Val,
             E::ZoneLen(_) | E::ZoneEmpty(_) => unreachable!("answered by `eval`"),
+            E::NodesZoneAgg(op, p) => {
+                let z = &self.st.zones;
+                let n = self.g.board.nodes.len() as u32;
+                match op {
+                    AggOp::Any => (0..n).any(|node| zpred(p, z, node)) as Val,
+                    AggOp::All => (0..n).all(|node| zpred(p, z, node)) as Val,
+                    _ => (0..n).filter(|&node| zpred(p, z, node)).count() as Val,
+                }
+            }
             E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
             E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
             E::Not(a) => (self.eval(a, span)? == 0) as Val,
