@@ -99,6 +99,27 @@ impl<'a> Cx<'a> {
             E::Bin(BinOp::And, a, b) => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
             E::Bin(BinOp::Or, a, b) => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
             E::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
+            E::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub), a, b) => {
+                let x = self.eval(a, span)?;
+                let y = self.eval(b, span)?;
+                Ok(match op {
+                    BinOp::Eq => (x == y) as Val,
+                    BinOp::Ne => (x != y) as Val,
+                    BinOp::Lt => (x < y) as Val,
+                    BinOp::Le => (x <= y) as Val,
+                    BinOp::Gt => (x > y) as Val,
+                    BinOp::Ge => (x >= y) as Val,
+                    BinOp::Add => x.wrapping_add(y),
+                    _ => x.wrapping_sub(y),
+                })
+            }
+            // A field of the piece held in a local: the inner loop of most filters.
+            E::Field(fid, a) if self.st.guard.is_none() && matches!(**a, E::Local(_)) => {
+                let E::Local(s) = **a else { unreachable!() };
+                let p = self.local(s);
+                let p = self.piece(p, span)?;
+                Ok(self.g.fields[*fid as usize][p])
+            }
             _ => self.eval_node(e, span),
         }
     }
