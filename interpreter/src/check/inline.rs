@@ -196,7 +196,7 @@ fn zpred(e: &E, slot: u16) -> Option<ZPred> {
 fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
     match c {
         C::Zone(z) => walk_z(z, f),
-        C::Players | C::Nodes | C::Edges | C::Local(_) | C::NodesWhereZones(_) => {}
+        C::Players | C::Nodes | C::Edges | C::NodesWhereZones(_) => {}
         C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => walk_e(e, f),
         C::Range(a, b) => {
             walk_e(a, f);
@@ -213,7 +213,6 @@ fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
 fn walk_s(s: &mut S, f: &mut dyn FnMut(&mut E)) {
     match s {
         S::Let(_, e) | S::Require(e) | S::Reveal(e, _) => walk_e(e, f),
-        S::LetList(_, c) => walk_c(c, f),
         S::Assign(p, _, e) => {
             if let Place::Var(_, Some(i)) = p {
                 walk_e(i, f);

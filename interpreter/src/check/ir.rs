@@ -94,7 +94,6 @@ pub enum Builtin {
     Revealed,
     EdgeBetween,
     Team,
-    Contains,
     /// Whether a seat may see a piece (`sees(p, x)`).
     Sees,
 }
@@ -160,8 +159,6 @@ pub enum C {
     EdgesOf(E),
     Range(E, E),
     List(Vec<E>),
-    /// A list-typed local.
-    Local(u16),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, E),
     /// `nodes where P`, where `P` only tests the sizes of the node's own
@@ -191,7 +188,6 @@ pub enum MoveWhat {
 #[derive(Clone, Debug)]
 pub enum S {
     Let(u16, E),
-    LetList(u16, C),
     Assign(Place, AssignOp, E),
     If(E, BlockId, Option<BlockId>),
     For(u16, C, BlockId),

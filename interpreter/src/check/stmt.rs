@@ -316,7 +316,6 @@ pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
             visit_e(b, f);
         }
         C::List(es) => es.iter().for_each(|e| visit_e(e, f)),
-        C::Local(s) => f(*s),
         C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) => {
             visit_c(c, f);
             visit_e(e, f);

@@ -349,7 +349,7 @@ impl<'a> Cx<'a> {
                     None => p,
                 }
             }
-            Builtin::Random | Builtin::First | Builtin::Empty | Builtin::Count | Builtin::SumList | Builtin::Contains => {
+            Builtin::Random | Builtin::First | Builtin::Empty | Builtin::Count | Builtin::SumList => {
                 let mark = self.st.scratch.len();
                 self.coll(c.expect("collection builtins carry their collection"), span)?;
                 let len = self.st.scratch.len() - mark;
@@ -502,7 +502,6 @@ impl<'a> Cx<'a> {
                     self.st.scratch.push(v);
                 }
             }
-            C::Local(_) => return Err(fail(span, "list locals are not supported")),
             C::NodesWhereZones(p) => {
                 let st = &mut *self.st;
                 let n = self.g.board.nodes.len() as u32;

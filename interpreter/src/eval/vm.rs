@@ -129,7 +129,6 @@ impl<'a> Cx<'a> {
                 let v = self.eval(e, span)?;
                 self.set_local(*slot, v);
             }
-            S::LetList(..) => return Err(fail(span, "list locals are not supported")),
             S::Assign(place, op, e) => {
                 let v = self.eval(e, span)?;
                 let idx = match place {
