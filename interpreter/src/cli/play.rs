@@ -241,6 +241,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             if humans.is_empty() {
                 // Nobody hides anything from anybody: an onlooker's game.
                 let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label(i));
+            } else if let [human] = humans[..] {
+                // The move as the human may see it: hidden pieces read `hidden`.
+                let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label_for(i, human));
             } else {
                 let _ = writeln!(io.out, "{} decided.", game.seats[seat]);
             }
