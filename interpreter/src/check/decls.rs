@@ -426,9 +426,19 @@ impl<'a> Ck<'a> {
                         self.error(err("E0214", name.span, "variables cannot hold lists", "list-typed variable").help("use a zone for a collection of pieces, or a local `let`"));
                     }
                     let owner_only = matches!(vis, Some(v) if v.kind == VisKind::Owner);
+                    let hidden = matches!(vis, Some(v) if v.kind == VisKind::Hidden);
+                    if let Some(v) = vis.as_ref().filter(|v| v.unless.is_some()) {
+                        let span = v.unless.as_ref().map(|u| u.span).unwrap_or(name.span);
+                        self.error(err("E0228", span, "`unless` applies to zones, not variables", "not supported on a variable")
+                            .help("a variable is `public` (the default), `hidden` from every view, or `owner` (per-player variables)"));
+                    }
+                    if owner_only && *scope != Scope::Player {
+                        self.error(err("E0213", name.span, "only per-player variables can be visible to their owner", "`owner` needs `per player`")
+                            .help("use `public` or `hidden`, or declare the variable `per player`"));
+                    }
                     let count = self.scope_count(*scope);
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, span: name.span });
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, hidden, span: name.span });
                     self.g.nvars += count;
                     self.define_member(*scope, name, Sym::Var(id));
                 }
@@ -438,7 +448,7 @@ impl<'a> Ck<'a> {
                         self.error(err("E0215", name.span, "options must be `int`, `bool` or an enumeration", "unsupported option type").help("options are set from the command line as `--option name=value`"));
                     }
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, span: name.span });
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, hidden: false, span: name.span });
                     self.g.nvars += 1;
                     self.g.options.insert(name.name.clone(), id);
                     self.define(name, Sym::Var(id));

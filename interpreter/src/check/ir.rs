@@ -245,6 +245,8 @@ pub struct VarDecl {
     pub count: u32,
     pub is_option: bool,
     pub owner_only: bool,
+    /// Declared `hidden`: no view shows it (scratch state of the rules).
+    pub hidden: bool,
     pub span: Span,
 }
 

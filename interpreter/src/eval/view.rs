@@ -261,7 +261,10 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         };
         for i in 0..count {
             let name = if d.scope == Scope::Player { format!("{}.{}", g.seats[i as usize], d.name) } else { d.name.clone() };
-            let hidden = d.owner_only && who != Viewer::Seat(i as usize);
+            let hidden = d.hidden || d.owner_only && who != Viewer::Seat(i as usize);
+            if d.hidden {
+                continue;
+            }
             let v = cx.st.vars[(d.base + i) as usize];
             let shown = if hidden { "hidden".to_string() } else { cx.display(d.ty, v, who) };
             vars.push((name, shown));
