@@ -112,8 +112,7 @@ pub fn summary(g: &Game) -> String {
     }
     let _ = writeln!(s, "players: {}..{}", g.min_players, g.max_players);
     let _ = writeln!(s, "board: {} ({} nodes, {} edges{})", g.board.name, g.board.nodes.len(), g.board.edges.len(), if g.board.directed { ", directed" } else { "" });
-    let opts: Vec<String> = g.options.iter().map(|(n, &v)| format!("{n}")
-        + &format!(" = {}", crate::eval::display_const(g, g.vars[v].ty, g.vars[v].init.as_ref()))).collect();
+    let opts: Vec<String> = g.options.iter().map(|(n, &v)| format!("{n} = {}", crate::eval::display_const(g, g.vars[v].ty, g.vars[v].init.as_ref()))).collect();
     let _ = writeln!(s, "options: {}", if opts.is_empty() { "none".into() } else { opts.join(", ") });
     let kinds: Vec<String> = g.kinds.iter().map(|k| {
         let n = g.piece_kind.iter().filter(|&&pk| g.kinds[pk as usize].name == k.name).count();

@@ -387,10 +387,8 @@ impl<'a> Cx<'a> {
                 if self.st.frames.len() > 500 {
                     return Err(fail(span, "procedures call each other too deeply (endless recursion?)"));
                 }
-                if self.st.log_on {
-                    if pd.is_phase {
-                        self.st.log.push(format!("-- {}", pd.name));
-                    }
+                if self.st.log_on && pd.is_phase {
+                    self.st.log.push(format!("-- {}", pd.name));
                 }
             }
             S::Log(t) => {
