@@ -44,6 +44,8 @@ fn playouts(c: &mut Criterion) {
     let ahup = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules";
     bench_game(c, "auf-heller-und-pfennig", ahup, 4, &[]);
     bench_game(c, "auf-heller-und-pfennig", ahup, 2, &[]);
+    bench_game(c, "hasp", "rulesets/hasp/hasp.rules", 4, &[]);
+    bench_game(c, "hansa", "rulesets/hansa/hansa.rules", 4, &[]);
     for (name, path, players) in [
         ("tic-tac-toe", "examples/tic-tac-toe/tic-tac-toe.rules", 2),
         ("connect-four", "examples/connect-four/connect-four.rules", 2),

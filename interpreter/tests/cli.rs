@@ -83,6 +83,25 @@ fn a_human_typing_1_finishes_every_variant_for_2_3_and_4_players() {
     }
 }
 
+/// Issues 3 and 4: a human plays a whole match of Hasp and of Hansa in the
+/// terminal against bots, for 2, 3 and 4 players, and sees others' cards or the
+/// goods stacks only as hidden.
+#[test]
+fn a_human_finishes_hasp_and_hansa_for_2_3_and_4_players() {
+    for (game, first_seat, secret) in [("hasp", "north", "hidden card"), ("hansa", "grey", "hidden goods")] {
+        for players in 2..=4 {
+            let f = root().join(format!("rulesets/{game}/{game}.rules")).display().to_string();
+            let n = players.to_string();
+            let r = cli(&["play", &f, "--players", &n, "--seed", "5"], &ones(5000));
+            assert_eq!(r.code, 0, "{game} with {players}: {}\n{}", r.err, &r.out[r.out.len().saturating_sub(2000)..]);
+            assert!(r.out.contains("final standings"), "{game} {players}");
+            assert_eq!(table_scores(&r.out).len(), players, "{game} {players}");
+            assert!(r.out.contains(&format!("{first_seat}> ")), "the human was asked");
+            assert!(r.out.contains(secret), "{game} {players}: the human's view hides {secret}");
+        }
+    }
+}
+
 #[test]
 fn bad_input_gets_a_message_and_the_same_question_again() {
     let f = ahup(BASE);

@@ -134,3 +134,55 @@ fn other_seats_see_a_drawn_tile_as_hidden_in_labels() {
     }
     assert!(found, "some game draws a tile");
 }
+
+/// Plays whole seeded games and checks, at every decision and for every seat,
+/// that each piece in a zone `secret(zone, seat)` names is shown to that seat
+/// as hidden unless the rules revealed it. The check reads the state, not the
+/// engine's own visibility function.
+fn assert_secret(rel: &str, players: usize, games: u64, secret: &dyn Fn(&str, &str) -> bool) {
+    let game = load(rel);
+    let mut checked = 0usize;
+    for seed in 0..games {
+        let mut m = Match::new(game.clone(), &Setup::new(players, seed)).unwrap();
+        let mut bot = ChaCha8Rng::seed_from_u64(seed);
+        loop {
+            for seat in 0..players {
+                let me = &game.seats[seat];
+                let view = m.view(Some(seat));
+                for z in &view.zones {
+                    if !secret(&z.zone, me) {
+                        continue;
+                    }
+                    let id = (0..game.nzones).find(|&id| game.zone_name(id) == z.zone).unwrap();
+                    for (k, &piece) in m.state.zones.slice(id).iter().enumerate() {
+                        let shown = !z.pieces[k].starts_with("hidden ");
+                        assert_eq!(shown, m.state.revealed[piece as usize], "{rel}: {me} sees `{}` in {} (seed {seed})", z.pieces[k], z.zone);
+                        checked += 1;
+                    }
+                }
+            }
+            let Some((_, n)) = m.pending() else { break };
+            m.apply(bot.gen_range(0..n)).unwrap();
+        }
+    }
+    assert!(checked > 1000, "{rel}: only {checked} secret pieces were checked");
+}
+
+/// HASP-14: a hand is seen only by its owner (bar cards shown by a prediction);
+/// the deck and the set-aside cards by nobody — over whole matches, 2–4 players.
+#[test]
+fn hasp_no_seat_sees_another_hand_or_the_deck() {
+    for players in 2..=4 {
+        assert_secret("rulesets/hasp/hasp.rules", players, 8, &|zone, me| {
+            zone == "deck" || zone == "aside" || (zone.ends_with(".hand") && !zone.starts_with(&format!("{me}.")))
+        });
+    }
+}
+
+/// HANSA-14.1: the goods stacks are face down to everyone.
+#[test]
+fn hansa_goods_stacks_are_hidden_from_everyone() {
+    for players in 2..=4 {
+        assert_secret("rulesets/hansa/hansa.rules", players, 3, &|zone, _| zone.starts_with("stack"));
+    }
+}

@@ -1,6 +1,7 @@
-//! Soak: 2,000 seeded random games per player count and variant of Auf Heller
-//! und Pfennig finish with no run-time error and with the declared invariants
-//! holding after every decision (AHUP conservation of tiles, one piece per cell).
+//! Soak: 2,000 seeded random games per player count and variant of every
+//! published ruleset finish with no run-time error and with the rulesets'
+//! declared invariants holding after every decision (pieces conserved — tiles,
+//! cards, goods — money conserved and never negative, one piece per cell).
 
 use rayon::prelude::*;
 use regel::check;
@@ -51,4 +52,14 @@ fn soak_open_tiles() {
 #[test]
 fn soak_open_ended_open_tiles() {
     soak("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules");
+}
+
+#[test]
+fn soak_hasp() {
+    soak("rulesets/hasp/hasp.rules");
+}
+
+#[test]
+fn soak_hansa() {
+    soak("rulesets/hansa/hansa.rules");
 }
