@@ -55,6 +55,8 @@ pub struct Visibility {
 #[derive(Clone, Debug, Serialize)]
 pub enum TypeRef {
     Named(Ident),
+    /// `zone of KIND`
+    ZoneOf(Ident, Span),
     List(Box<TypeRef>, Span),
 }
 

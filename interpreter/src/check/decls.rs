@@ -246,6 +246,18 @@ impl<'a> Ck<'a> {
 
     pub fn resolve_type(&mut self, t: &TypeRef) -> Ty {
         match t {
+            TypeRef::ZoneOf(kind, _) => match self.global_sym(&kind.name) {
+                Some(Sym::Kind(k)) => Ty::one(Scalar::Zone(Some(k))),
+                _ => {
+                    let d = err("E0212", kind.span, format!("unknown piece kind `{}`", kind.name), "not a piece kind");
+                    let d = match similar(&kind.name, self.g.kinds.iter().map(|k| k.name.as_str())) {
+                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                        None => d.help("`zone of KIND` names a kind declared with `piece KIND { … }`"),
+                    };
+                    self.error(d);
+                    Ty::ERR
+                }
+            },
             TypeRef::List(inner, span) => {
                 let e = self.resolve_type(inner);
                 if e.list {

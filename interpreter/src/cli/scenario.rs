@@ -66,6 +66,8 @@ pub struct Expect {
     pub over: Option<bool>,
     /// The run must stop with a run-time error containing this text.
     pub error: Option<String>,
+    /// The seats that share first place in the standings (score, then tiebreaks, teams).
+    pub winners: Option<Vec<String>>,
     /// Check the ruleset's invariants at the end (default true). A scenario
     /// that builds an artificial position may turn this off, saying why.
     pub invariants: Option<bool>,
@@ -283,6 +285,20 @@ fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &
     if let Some(want) = ex.over {
         if want != m.is_over() {
             failures.push(format!("expected the game {}to be over", if want { "" } else { "not " }));
+        }
+    }
+    if let Some(want) = &ex.winners {
+        match m.standings() {
+            Ok(st) => {
+                let mut got: Vec<String> = st.iter().filter(|s| s.winner).map(|s| s.seat.clone()).collect();
+                let mut want = want.clone();
+                got.sort();
+                want.sort();
+                if got != want {
+                    failures.push(format!("expected the winners {want:?}, actual {got:?}"));
+                }
+            }
+            Err(e) => failures.push(format!("standings failed: {}", e.message)),
         }
     }
     if ex.invariants.unwrap_or(true) {

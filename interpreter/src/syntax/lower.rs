@@ -301,6 +301,7 @@ impl Ctx {
         let c = kids(p).next().unwrap();
         match c.as_rule() {
             Rule::list_type => TypeRef::List(Box::new(self.type_ref(kids(c).next().unwrap())), span),
+            Rule::zone_type => TypeRef::ZoneOf(self.ident(kids(c).next().unwrap()), span),
             _ => TypeRef::Named(self.ident(c)),
         }
     }

@@ -172,6 +172,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::team_decl => "`team(p) = …`",
         Rule::invariant_decl => "an invariant",
         Rule::type_ref => "a type",
+        Rule::zone_type => "`zone of KIND`",
         Rule::list_type => "`list of TYPE`",
         Rule::block => "a block `{ … }`",
         Rule::stmt => "a statement",
