@@ -140,11 +140,13 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
             }
         }
     }
-    if !sections.contains_key("grid") && !sections.contains_key("node") {
+    // A file may hold only component sets (a card game's deck); a file with
+    // neither nodes nor pieces describes nothing.
+    if !sections.contains_key("grid") && !sections.contains_key("node") && !sections.contains_key("pieces") {
         cx.push(
-            Diagnostic::error("E0516", "the board has no nodes")
-                .at(Span::new(file, 0, 0), "no [grid] and no [[node]] in this file")
-                .help("add a `[grid]` table or at least one `[[node]]` table"),
+            Diagnostic::error("E0516", "the board file has no nodes and no pieces")
+                .at(Span::new(file, 0, 0), "no [grid], no [[node]] and no [[pieces.…]] in this file")
+                .help("add a `[grid]` table or `[[node]]` tables for a board, or `[[pieces.KIND]]` groups for components"),
         );
     }
     let node_attrs = columns(

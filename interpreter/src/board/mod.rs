@@ -32,7 +32,7 @@
 //! | E0513 | two edges have the same id | `id = "a-b"` twice |
 //! | E0514 | a reserved name is used as an attribute or field (`id`; also `from`/`to` in edge defaults) | `[defaults.node]` `id = "x"` |
 //! | E0515 | a required key is missing | `[[node]]` without `id` |
-//! | E0516 | the board has no nodes at all | a file with only `[board]` |
+//! | E0516 | the file has neither nodes nor pieces | a file with only `[board]` |
 //! | E0517 | an attribute, field or piece kind name is not an identifier the rules can name | `"two words" = 1` |
 
 use crate::diag::{Diagnostics, Sources, Span};
