@@ -42,17 +42,19 @@ impl<'a> Cx<'a> {
             if self.st.pending.is_some() || self.st.status != Status::Running {
                 return Ok(());
             }
-            let Some(&frame) = self.st.frames.last() else {
+            let Some(frame) = self.st.frames.last_mut() else {
                 self.st.status = Status::Finished;
                 return Ok(());
             };
             let block = &self.g.blocks[frame.block as usize];
-            if frame.pc as usize >= block.len() {
+            let pc = frame.pc as usize;
+            if pc >= block.len() {
+                let frame = *frame;
                 self.end_of_block(frame)?;
                 continue;
             }
-            let stmt = &block[frame.pc as usize];
-            self.st.frames.last_mut().unwrap().pc += 1;
+            frame.pc += 1;
+            let stmt = &block[pc];
             self.st.steps += 1;
             if self.st.steps > self.st.budget {
                 return Err(Box::new(RunError {

@@ -68,14 +68,14 @@ impl Zones {
             // The piece travels right: everything between shifts left by one.
             let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
             self.arena[pos..dest].rotate_left(1);
-            for z in from_u + 1..=to_u {
-                self.start[z] -= 1;
+            for s in &mut self.start[from_u + 1..=to_u] {
+                *s -= 1;
             }
         } else {
             let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
             self.arena[dest..=pos].rotate_right(1);
-            for z in to_u + 1..=from_u {
-                self.start[z] += 1;
+            for s in &mut self.start[to_u + 1..=from_u] {
+                *s += 1;
             }
         }
         self.zone_of[p as usize] = to;
