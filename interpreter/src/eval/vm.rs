@@ -185,19 +185,26 @@ impl<'a> Cx<'a> {
                 }
             }
             S::For(slot, c, b) => {
-                let mark = self.st.scratch.len();
-                self.coll(c, span)?;
-                let len = self.st.scratch.len() - mark;
-                if len > 0 {
-                    let items = self.st.items.len();
+                let items = self.st.items.len();
+                let len = if let C::Zone(z) = c {
+                    // A plain zone goes straight to the loop's items: most loops
+                    // in rules walk a zone, often of one piece.
+                    let id = self.zone_id(z, span)?;
+                    let st = &mut *self.st;
+                    st.items.extend(st.zones.slice(id).iter().map(|&p| p as Val));
+                    st.items.len() - items
+                } else {
+                    let mark = self.st.scratch.len();
+                    self.coll(c, span)?;
                     let st = &mut *self.st;
                     st.items.extend_from_slice(&st.scratch[mark..]);
                     st.scratch.truncate(mark);
+                    st.items.len() - items
+                };
+                if len > 0 {
                     let first = self.st.items[items];
                     self.set_local(*slot, first);
                     self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::Loop { slot: *slot, items: items as u32, idx: 0, len: len as u32 } });
-                } else {
-                    self.st.scratch.truncate(mark);
                 }
             }
             _ => self.exec_rare(stmt)?,
