@@ -258,67 +258,24 @@ fn param_mask(ps: &[ActionParam], visit: impl FnOnce(&mut dyn FnMut(u16))) -> u3
     mask
 }
 
-/// Calls `f` with every local slot an expression reads.
+/// Calls `f` with every local slot an expression reads. It walks a copy with
+/// the mutable walker (`inline.rs`), so that one function knows the shape of
+/// the IR; this runs only at check time.
 pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
-    match e {
-        E::Const(_) | E::NodesZoneAgg(..) => {}
-        E::Local(s) => f(*s),
-        E::Var(_, i) => {
-            if let Some(i) = i {
-                visit_e(i, f)
-            }
+    let mut copy = e.clone();
+    super::inline::walk_e(&mut copy, &mut |x| {
+        if let E::Local(s) = x {
+            f(*s)
         }
-        E::Field(_, a) | E::Owner(a) | E::NodeAttr(_, a) | E::EdgeAttr(_, a) | E::EdgeFrom(a) | E::EdgeTo(a) | E::Neg(a) | E::Not(a) | E::IsKind(a, _) => visit_e(a, f),
-        E::Zone(z) | E::ZoneLen(z) | E::ZoneEmpty(z) => visit_z(z, f),
-        E::Agg { coll, body, .. } => {
-            visit_c(coll, f);
-            if let Some(b) = body {
-                visit_e(b, f);
-            }
-        }
-        E::Bin(_, a, b) => {
-            visit_e(a, f);
-            visit_e(b, f);
-        }
-        E::In(a, c) => {
-            visit_e(a, f);
-            visit_c(c, f);
-        }
-        E::If(a, b, c) => {
-            visit_e(a, f);
-            visit_e(b, f);
-            visit_e(c, f);
-        }
-        E::Call { args, .. } => args.iter().for_each(|a| visit_e(a, f)),
-        E::Builtin(_, args, c, _) => {
-            args.iter().for_each(|a| visit_e(a, f));
-            if let Some(c) = c {
-                visit_c(c, f);
-            }
-        }
-    }
+    });
 }
 
-fn visit_z(z: &ZoneRef, f: &mut dyn FnMut(u16)) {
-    match &z.index {
-        ZIndex::Global => {}
-        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) | ZIndex::Value(e) => visit_e(e, f),
-    }
-}
-
+/// As [`visit_e`], for a collection.
 pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
-    match c {
-        C::Zone(z) => visit_z(z, f),
-        C::Players | C::Nodes | C::Edges | C::NodesWhereZones(_) => {}
-        C::PlayersFrom(e) | C::Opponents(e) | C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) | C::NodesWithAttr(_, e) => visit_e(e, f),
-        C::Range(a, b) => {
-            visit_e(a, f);
-            visit_e(b, f);
+    let mut copy = c.clone();
+    super::inline::walk_c(&mut copy, &mut |x| {
+        if let E::Local(s) = x {
+            f(*s)
         }
-        C::List(es) => es.iter().for_each(|e| visit_e(e, f)),
-        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) => {
-            visit_c(c, f);
-            visit_e(e, f);
-        }
-    }
+    });
 }
