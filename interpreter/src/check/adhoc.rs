@@ -12,7 +12,7 @@ use crate::diag::{Diagnostics, Sources};
 pub fn compile_expr(game: &Game, sources: &Sources, file: u32) -> Result<(Game, E, Ty, u16), Diagnostics> {
     let text = &sources.get(file).text;
     let ast = crate::syntax::parse_hole(file, text, 0).map_err(|d| vec![d])?;
-    let mut ck = Ck::resume(sources, game);
+    let mut ck = Ck::resume(game);
     ck.body = Body::default();
     ck.body.scopes.push(vec![]);
     let (e, ty) = ck.expr(&ast);

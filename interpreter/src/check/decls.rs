@@ -46,10 +46,7 @@ pub(super) struct Body {
     pub loops: u32,
 }
 
-pub(super) struct Ck<'a> {
-    /// Bodies borrow nothing from the sources today; the lifetime keeps the
-    /// door open for checks that quote source text.
-    pub _sources: std::marker::PhantomData<&'a Sources>,
+pub(super) struct Ck {
     pub errors: Diagnostics,
     pub warnings: Diagnostics,
     pub globals: IndexMap<String, (Sym, Span)>,
@@ -92,7 +89,6 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
     };
 
     let mut ck = Ck {
-        _sources: std::marker::PhantomData,
         errors: vec![],
         warnings: vec![],
         globals: IndexMap::new(),
@@ -158,7 +154,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
     }
 }
 
-impl<'a> Ck<'a> {
+impl Ck {
     fn symbols(&self) -> Symbols {
         Symbols {
             globals: self.globals.clone(),
@@ -173,10 +169,9 @@ impl<'a> Ck<'a> {
     }
 
     /// A checker over an already checked game, for compiling more expressions.
-    pub(super) fn resume(_sources: &'a Sources, g: &Game) -> Ck<'a> {
+    pub(super) fn resume(g: &Game) -> Ck {
         let s = g.symbols.clone();
         Ck {
-            _sources: std::marker::PhantomData,
             errors: vec![],
             warnings: vec![],
             globals: s.globals,

@@ -8,7 +8,7 @@ use super::{err, similar};
 use crate::ast::{self, BinOp, ExprKind, Scope};
 use crate::diag::Span;
 
-impl<'a> Ck<'a> {
+impl Ck {
     pub fn type_name(&self, t: Ty) -> String {
         crate::eval::type_name(&self.g, t)
     }

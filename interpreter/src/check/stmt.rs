@@ -5,7 +5,7 @@ use super::err;
 use super::ir::*;
 use crate::ast::{self, AssignOp, StmtKind};
 
-impl<'a> Ck<'a> {
+impl Ck {
     pub fn block(&mut self, b: &ast::Block) -> BlockId {
         self.body.scopes.push(vec![]);
         let stmts: Vec<Stmt> = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();

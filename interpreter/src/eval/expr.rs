@@ -129,8 +129,7 @@ impl<'a> Cx<'a> {
     /// node of every expression.
     fn eval_node(&mut self, e: &E, span: Span) -> R<Val> {
         Ok(match e {
-            E::Const(v) => *v,
-            E::Local(s) => self.local(*s),
+            E::Const(_) | E::Local(_) | E::ZoneLen(_) | E::ZoneEmpty(_) | E::Not(_) => unreachable!("answered by `eval`"),
             E::Var(base, idx) => {
                 let i = match idx {
                     None => 0,
@@ -182,7 +181,6 @@ impl<'a> Cx<'a> {
                 (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
             }
             E::Zone(z) => self.zone_id(z, span)? as Val,
-            E::ZoneLen(_) | E::ZoneEmpty(_) => unreachable!("answered by `eval`"),
             E::NodesZoneAgg(op, p) => {
                 let z = &self.st.zones;
                 let n = self.g.board.nodes.len() as u32;
@@ -194,18 +192,11 @@ impl<'a> Cx<'a> {
             }
             E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
             E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
-            E::Not(a) => (self.eval(a, span)? == 0) as Val,
+            // `eval` answers the connectives, comparisons, `+` and `-`.
             E::Bin(op, a, b) => {
-                match op {
-                    BinOp::And => return Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
-                    BinOp::Or => return Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
-                    _ => {}
-                }
                 let x = self.eval(a, span)?;
                 let y = self.eval(b, span)?;
                 match op {
-                    BinOp::Add => x.wrapping_add(y),
-                    BinOp::Sub => x.wrapping_sub(y),
                     BinOp::Mul => x.wrapping_mul(y),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
@@ -217,13 +208,7 @@ impl<'a> Cx<'a> {
                             x.wrapping_rem(y)
                         }
                     }
-                    BinOp::Eq => (x == y) as Val,
-                    BinOp::Ne => (x != y) as Val,
-                    BinOp::Lt => (x < y) as Val,
-                    BinOp::Le => (x <= y) as Val,
-                    BinOp::Gt => (x > y) as Val,
-                    BinOp::Ge => (x >= y) as Val,
-                    BinOp::And | BinOp::Or | BinOp::In => unreachable!(),
+                    _ => unreachable!("answered by `eval`, or lowered to `E::In`"),
                 }
             }
             E::In(a, c) => self.contains(a, c, span)?,
@@ -506,6 +491,9 @@ impl<'a> Cx<'a> {
                 let st = &mut *self.st;
                 let n = self.g.board.nodes.len() as u32;
                 if let ZPred::AllEmpty(bases) = p {
+                    // Free cells, the commonest query of all: read the zone
+                    // starts in place instead of calling `zpred` per node
+                    // (measured: 14 % of a game's instructions).
                     let start = &st.zones.start;
                     for node in 0..n {
                         if bases.iter().all(|&b| start[(b + node) as usize] == start[(b + node) as usize + 1]) {

@@ -212,6 +212,8 @@ pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct ZoneView {
     pub zone: String,
+    /// A zone of a board node (drawn in the grid when there is one).
+    pub on_node: bool,
     pub count: usize,
     /// Labels bottom to top; `hidden KIND` where the viewer may not look.
     pub pieces: Vec<String>,
@@ -249,7 +251,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 continue;
             }
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
-            zones.push(ZoneView { zone: g.zone_name(id), count: ps.len(), pieces });
+            zones.push(ZoneView { zone: g.zone_name(id), on_node: z.scope == Scope::Node, count: ps.len(), pieces });
         }
     }
     let mut vars = vec![];
@@ -327,7 +329,8 @@ impl View {
             if z.zone.contains('.') && z.count == 0 {
                 continue;
             }
-            if self.grid.is_some() && z.pieces.len() <= 1 && z.zone.starts_with('r') && z.zone.contains('c') && z.zone.contains('.') {
+            // The grid already shows what lies on each node.
+            if self.grid.is_some() && z.on_node {
                 continue;
             }
             s.push_str(&format!("{} ({}): {}\n", z.zone, z.count, z.pieces.join(" ")));
