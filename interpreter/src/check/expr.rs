@@ -568,7 +568,7 @@ impl Ck {
         let ty = match op {
             AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max => Ty::INT,
             AggOp::Any | AggOp::All => Ty::BOOL,
-            AggOp::Best | AggOp::Worst => et,
+            AggOp::Best | AggOp::Worst | AggOp::First => et,
         };
         (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
     }

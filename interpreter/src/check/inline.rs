@@ -17,7 +17,16 @@ pub(super) fn inline_game(g: &mut Game) {
         walk_e(&mut fd.body, &mut |e: &mut E| inline_call(e, &first, 0));
     }
     let fns: Vec<FnDecl> = g.fns.clone();
-    let mut f = |e: &mut E| inline_call(e, &fns, 0);
+    let tables = Static {
+        nodes: g.node_attrs.iter().map(|a| a.2.clone()).collect(),
+        edges: g.edge_attrs.iter().map(|a| a.2.clone()).collect(),
+        nnodes: g.board.nodes.len(),
+        nedges: g.board.edges.len(),
+    };
+    let mut f = |e: &mut E| {
+        inline_call(e, &fns, 0);
+        fold_static(e, &tables);
+    };
     for b in g.blocks.iter_mut() {
         for st in b.iter_mut() {
             walk_s(&mut st.s, &mut f);
@@ -47,6 +56,86 @@ pub(super) fn inline_game(g: &mut Game) {
     for (e, _) in g.tiebreaks.iter_mut() {
         walk_e(e, &mut f);
     }
+}
+
+/// The board's attribute tables: what an expression may read and still be
+/// the same in every match.
+struct Static {
+    nodes: Vec<Vec<Val>>,
+    edges: Vec<Vec<Val>>,
+    nnodes: usize,
+    nedges: usize,
+}
+
+/// An aggregate over all nodes or edges whose body reads only the bound
+/// element's attributes (`max(c in nodes: c.row)`) has one value for the
+/// board: it is computed here, once, instead of in every match.
+fn fold_static(e: &mut E, t: &Static) {
+    let E::Agg { op, coll, slot, body: Some(body) } = e else { return };
+    let (n, on_nodes) = match **coll {
+        C::Nodes => (t.nnodes, true),
+        C::Edges => (t.nedges, false),
+        _ => return,
+    };
+    if n == 0 || !matches!(op, AggOp::Count | AggOp::Sum | AggOp::Any | AggOp::All | AggOp::Min | AggOp::Max) {
+        return;
+    }
+    let mut vals = Vec::with_capacity(n);
+    for x in 0..n as Val {
+        match static_val(body, *slot, x, on_nodes, t) {
+            Some(v) => vals.push(v),
+            None => return,
+        }
+    }
+    let v = match op {
+        AggOp::Count => vals.iter().filter(|&&v| v != 0).count() as Val,
+        AggOp::Sum => vals.iter().fold(0, |a: Val, &v| a.wrapping_add(v)),
+        AggOp::Any => vals.iter().any(|&v| v != 0) as Val,
+        AggOp::All => vals.iter().all(|&v| v != 0) as Val,
+        AggOp::Min => *vals.iter().min().unwrap(),
+        _ => *vals.iter().max().unwrap(),
+    };
+    *e = E::Const(v);
+}
+
+/// The value of `e` with local `slot` bound to node or edge `x`, if `e`
+/// reads nothing but constants and that element's attributes.
+fn static_val(e: &E, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option<Val> {
+    let sv = |a: &E| static_val(a, slot, x, on_nodes, t);
+    Some(match e {
+        E::Const(v) => *v,
+        E::Local(s) if *s == slot => x,
+        E::NodeAttr(i, a) if on_nodes && matches!(**a, E::Local(s) if s == slot) => t.nodes[*i as usize][x as usize],
+        E::EdgeAttr(i, a) if !on_nodes && matches!(**a, E::Local(s) if s == slot) => t.edges[*i as usize][x as usize],
+        E::Neg(a) => sv(a)?.wrapping_neg(),
+        E::Not(a) => (sv(a)? == 0) as Val,
+        E::If(c, a, b) => {
+            if sv(c)? != 0 {
+                sv(a)?
+            } else {
+                sv(b)?
+            }
+        }
+        E::Bin(op, a, b) => {
+            let (x, y) = (sv(a)?, sv(b)?);
+            match op {
+                BinOp::Add => x.wrapping_add(y),
+                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.wrapping_mul(y),
+                BinOp::Eq => (x == y) as Val,
+                BinOp::Ne => (x != y) as Val,
+                BinOp::Lt => (x < y) as Val,
+                BinOp::Le => (x <= y) as Val,
+                BinOp::Gt => (x > y) as Val,
+                BinOp::Ge => (x >= y) as Val,
+                BinOp::And => (x != 0 && y != 0) as Val,
+                BinOp::Or => (x != 0 || y != 0) as Val,
+                // Division keeps its run-time error for a zero divisor.
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
 }
 
 fn simple(e: &E) -> bool {
@@ -123,8 +212,21 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
     specialize_e(e);
 }
 
-/// `any`/`all`/`count` over all nodes with a zone-only test (see [`specialize`]).
+/// `any`/`all`/`count` over all nodes with a zone-only test (see [`specialize`]);
+/// `first` and `empty` of a filter stop at the first element that passes.
 fn specialize_e(e: &mut E) {
+    if let E::Builtin(b @ (Builtin::First | Builtin::Empty), _, Some(c), _) = e {
+        if let C::Filter(inner, slot, cond) = &mut **c {
+            let agg = E::Agg {
+                op: if *b == Builtin::First { AggOp::First } else { AggOp::Any },
+                coll: Box::new(std::mem::replace(&mut **inner, C::Players)),
+                slot: *slot,
+                body: Some(Box::new(std::mem::replace(cond, E::Const(0)))),
+            };
+            *e = if *b == Builtin::First { agg } else { E::Not(Box::new(agg)) };
+            return;
+        }
+    }
     let E::Agg { op, coll, slot, body: Some(body) } = e else { return };
     if !matches!(**coll, C::Nodes) || !matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
         return;

@@ -71,6 +71,9 @@ pub enum AggOp {
     /// The first element whose body is largest (`best`) or smallest (`worst`).
     Best,
     Worst,
+    /// The first element whose body holds, or `none` (no surface syntax:
+    /// `first(c where p)` becomes this so that the search stops at a match).
+    First,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

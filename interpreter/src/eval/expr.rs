@@ -184,6 +184,9 @@ impl<'a> Cx<'a> {
             E::NodesZoneAgg(op, p) => {
                 let z = &self.st.zones;
                 let n = self.g.board.nodes.len() as u32;
+                if let ZPred::AllEmpty(bases) = p {
+                    return Ok(agg_all_empty(*op, bases, &z.start, n as usize));
+                }
                 match op {
                     AggOp::Any => (0..n).any(|node| zpred(p, z, node)) as Val,
                     AggOp::All => (0..n).all(|node| zpred(p, z, node)) as Val,
@@ -334,6 +337,17 @@ impl<'a> Cx<'a> {
                     None => p,
                 }
             }
+            Builtin::Random if matches!(c, Some(C::Zone(_))) => {
+                // Drawing from a plain zone reads it in place.
+                let Some(C::Zone(z)) = c else { unreachable!() };
+                let id = self.zone_id(z, span)?;
+                let len = self.st.zones.len(id);
+                if len == 0 {
+                    return Err(fail(span, "`random` of an empty collection"));
+                }
+                let i = self.st.rng.gen_range(0..len as u32) as usize;
+                self.st.zones.slice(id)[i] as Val
+            }
             Builtin::Random | Builtin::First | Builtin::Empty | Builtin::Count | Builtin::SumList => {
                 let mark = self.st.scratch.len();
                 self.coll(c.expect("collection builtins carry their collection"), span)?;
@@ -387,7 +401,7 @@ impl<'a> Cx<'a> {
             AggOp::All => 1,
             AggOp::Min => Val::MAX,
             AggOp::Max => Val::MIN,
-            AggOp::Best | AggOp::Worst => NONE,
+            AggOp::Best | AggOp::Worst | AggOp::First => NONE,
         };
         let mut best_key: Option<Val> = None;
         for i in mark..end {
@@ -409,6 +423,12 @@ impl<'a> Cx<'a> {
                 AggOp::All => {
                     if v == 0 {
                         acc = 0;
+                        break;
+                    }
+                }
+                AggOp::First => {
+                    if v != 0 {
+                        acc = x;
                         break;
                     }
                 }
@@ -494,12 +514,7 @@ impl<'a> Cx<'a> {
                     // Free cells, the commonest query of all: read the zone
                     // starts in place instead of calling `zpred` per node
                     // (measured: 14 % of a game's instructions).
-                    let start = &st.zones.start;
-                    for node in 0..n {
-                        if bases.iter().all(|&b| start[(b + node) as usize] == start[(b + node) as usize + 1]) {
-                            st.scratch.push(node as Val);
-                        }
-                    }
+                    push_all_empty(bases, &st.zones.start, n as usize, &mut st.scratch);
                 } else {
                     for node in 0..n {
                         if zpred(p, &st.zones, node) {
@@ -571,6 +586,66 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The zone sizes of every node for the per-node zones at `bases`, one
+/// window of `start` per base: `start[b + i + 1] - start[b + i]` is the size
+/// of node `i`'s zone. Slicing once lets the compiler drop the bounds checks.
+#[inline]
+fn windows(start: &[u32], b: u32, n: usize) -> &[u32] {
+    &start[b as usize..][..n + 1]
+}
+
+/// Pushes the nodes whose zones at `bases` are all empty (a free cell).
+/// Branch-free: every node is written and the write position advances only
+/// past the free ones.
+fn push_all_empty(bases: &[u32], start: &[u32], n: usize, out: &mut Vec<Val>) {
+    let mark = out.len();
+    out.resize(mark + n, 0);
+    let buf = &mut out[mark..];
+    let mut w = 0;
+    match *bases {
+        [a] => {
+            let sa = windows(start, a, n);
+            for i in 0..n {
+                buf[w] = i as Val;
+                w += (sa[i] == sa[i + 1]) as usize;
+            }
+        }
+        [a, b] => {
+            let (sa, sb) = (windows(start, a, n), windows(start, b, n));
+            for i in 0..n {
+                buf[w] = i as Val;
+                // Both sizes are zero exactly when their bitwise or is.
+                w += (((sa[i + 1] - sa[i]) | (sb[i + 1] - sb[i])) == 0) as usize;
+            }
+        }
+        _ => {
+            for i in 0..n {
+                buf[w] = i as Val;
+                w += bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1]) as usize;
+            }
+        }
+    }
+    out.truncate(mark + w);
+}
+
+/// `any`, `all` or `count` over all nodes of "every zone at `bases` is empty".
+fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
+    let free = |i: usize| bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1]);
+    match (op, bases) {
+        (AggOp::Count, &[a, b]) => {
+            let (sa, sb) = (windows(start, a, n), windows(start, b, n));
+            (0..n).filter(|&i| ((sa[i + 1] - sa[i]) | (sb[i + 1] - sb[i])) == 0).count() as Val
+        }
+        (AggOp::Any, &[a, b]) => {
+            let (sa, sb) = (windows(start, a, n), windows(start, b, n));
+            (0..n).any(|i| ((sa[i + 1] - sa[i]) | (sb[i + 1] - sb[i])) == 0) as Val
+        }
+        (AggOp::Any, _) => (0..n).any(free) as Val,
+        (AggOp::All, _) => (0..n).all(free) as Val,
+        _ => (0..n).filter(|&i| free(i)).count() as Val,
     }
 }
 
