@@ -38,32 +38,56 @@ impl<'a> Cx<'a> {
     /// Runs until a decision with two or more options, the end of the game,
     /// or an error.
     pub fn run(&mut self) -> R<()> {
+        let g = self.g;
         loop {
             if self.st.pending.is_some() || self.st.status != Status::Running {
                 return Ok(());
             }
-            let Some(frame) = self.st.frames.last_mut() else {
+            let Some(frame) = self.st.frames.last() else {
                 self.st.status = Status::Finished;
                 return Ok(());
             };
-            let block = &self.g.blocks[frame.block as usize];
-            let pc = frame.pc as usize;
-            if pc >= block.len() {
-                let frame = *frame;
-                self.end_of_block(frame)?;
-                continue;
+            let block: &'a [Stmt] = &g.blocks[frame.block as usize];
+            let mut pc = frame.pc as usize;
+            // Statements that touch neither the frames nor the pending
+            // decision run back to back with the block and `pc` held here;
+            // the frame's `pc` is written back before anything else runs.
+            loop {
+                let Some(stmt) = block.get(pc) else {
+                    let f = self.st.frames.last_mut().expect("a frame is running");
+                    f.pc = pc as u32;
+                    let f = *f;
+                    self.end_of_block(f)?;
+                    break;
+                };
+                pc += 1;
+                self.st.steps += 1;
+                if self.st.steps > self.st.budget {
+                    return Err(Box::new(RunError {
+                        message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
+                        span: Some(stmt.span),
+                        help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
+                    }));
+                }
+                match &stmt.s {
+                    S::Let(slot, e) => {
+                        let v = self.eval(e, stmt.span)?;
+                        self.set_local(*slot, v);
+                    }
+                    S::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
+                    S::If(c, _, None) if self.eval(c, stmt.span)? == 0 => {}
+                    S::If(_, t, None) => {
+                        self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
+                        self.push_block(*t);
+                        break;
+                    }
+                    _ => {
+                        self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
+                        self.exec(stmt)?;
+                        break;
+                    }
+                }
             }
-            frame.pc += 1;
-            let stmt = &block[pc];
-            self.st.steps += 1;
-            if self.st.steps > self.st.budget {
-                return Err(Box::new(RunError {
-                    message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
-                    span: Some(stmt.span),
-                    help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
-                }));
-            }
-            self.exec(stmt)?;
         }
     }
 
@@ -111,6 +135,34 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
+    #[inline(always)]
+    fn assign(&mut self, place: &Place, op: AssignOp, e: &E, span: Span) -> R<()> {
+        let v = self.eval(e, span)?;
+        let idx = match place {
+            Place::Local(s) => self.base + *s as usize,
+            Place::Var(base, i) => {
+                let i = match i {
+                    Some(x) => self.eval(x, span)?,
+                    None => 0,
+                };
+                if i < 0 {
+                    return Err(fail(span, "a variable of `none` was assigned"));
+                }
+                *base as usize + i as usize
+            }
+        };
+        let cell = match place {
+            Place::Local(_) => &mut self.st.locals[idx],
+            Place::Var(..) => &mut self.st.vars[idx],
+        };
+        match op {
+            AssignOp::Set => *cell = v,
+            AssignOp::Add => *cell = cell.wrapping_add(v),
+            AssignOp::Sub => *cell = cell.wrapping_sub(v),
+        }
+        Ok(())
+    }
+
     fn push_block(&mut self, block: BlockId) {
         self.st.frames.push(Frame { block, pc: 0, kind: FrameKind::Block });
     }
@@ -131,31 +183,7 @@ impl<'a> Cx<'a> {
                 let v = self.eval(e, span)?;
                 self.set_local(*slot, v);
             }
-            S::Assign(place, op, e) => {
-                let v = self.eval(e, span)?;
-                let idx = match place {
-                    Place::Local(s) => self.base + *s as usize,
-                    Place::Var(base, i) => {
-                        let i = match i {
-                            Some(x) => self.eval(x, span)?,
-                            None => 0,
-                        };
-                        if i < 0 {
-                            return Err(fail(span, "a variable of `none` was assigned"));
-                        }
-                        *base as usize + i as usize
-                    }
-                };
-                let cell = match place {
-                    Place::Local(_) => &mut self.st.locals[idx],
-                    Place::Var(..) => &mut self.st.vars[idx],
-                };
-                match op {
-                    AssignOp::Set => *cell = v,
-                    AssignOp::Add => *cell = cell.wrapping_add(v),
-                    AssignOp::Sub => *cell = cell.wrapping_sub(v),
-                }
-            }
+            S::Assign(place, op, e) => self.assign(place, *op, e, span)?,
             S::If(c, t, e) => {
                 // An `else if` chain is followed without a frame per level.
                 let (mut c, mut t, mut e, mut span) = (c, *t, *e, span);
@@ -471,6 +499,17 @@ impl<'a> Cx<'a> {
                 let start = self.st.opt_vals.len();
                 let mark = self.st.scratch.len();
                 self.coll(&prm.domain, span)?;
+                if !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
+                    // No requirement reads this parameter alone: the whole
+                    // domain is legal and is copied in one go.
+                    let st = &mut *self.st;
+                    st.opt_vals.extend_from_slice(&st.scratch[mark..]);
+                    st.scratch.truncate(mark);
+                    let len = st.opt_vals.len() - start;
+                    dims.push((start as u32, len as u32));
+                    count *= len as u64;
+                    continue;
+                }
                 for k in mark..self.st.scratch.len() {
                     let v = self.st.scratch[k];
                     self.set_local(prm.slot, v);
