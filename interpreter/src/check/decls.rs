@@ -148,6 +148,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         ck.g.texts = ck.texts.keys().cloned().collect();
         ck.g.symbols = ck.symbols();
         super::inline::inline_game(&mut ck.g);
+        super::splice::splice_game(&mut ck.g);
         Ok((ck.g, ck.warnings))
     } else {
         Err(ck.errors)

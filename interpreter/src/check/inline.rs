@@ -312,7 +312,7 @@ fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
     }
 }
 
-fn walk_s(s: &mut S, f: &mut dyn FnMut(&mut E)) {
+pub(super) fn walk_s(s: &mut S, f: &mut dyn FnMut(&mut E)) {
     match s {
         S::Let(_, e) | S::Require(e) | S::Reveal(e, _) => walk_e(e, f),
         S::Assign(p, _, e) => {

@@ -10,6 +10,7 @@ mod adhoc;
 mod decls;
 mod expr;
 mod inline;
+mod splice;
 pub mod ir;
 pub mod load;
 mod stmt;

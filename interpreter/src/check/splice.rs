@@ -1,0 +1,213 @@
+//! Splicing: a call to a small procedure becomes, at check time, `let`s that
+//! bind its parameters to fresh locals of the caller followed by a copy of
+//! its body with every local renumbered into that fresh range. The match
+//! then runs the same statements without a call frame, which is most of the
+//! cost of a small procedure called in a loop (a scoring rule called per
+//! cell).
+//!
+//! Only procedures whose meaning cannot change are spliced: not phases (their
+//! calls are logged), and no body that decides (`choose`, `act`: a decision
+//! point would be duplicated in the summary), writes to the log (templates
+//! are numbered by the callee's locals) or `return`s (it would leave the
+//! caller). Locals need no fresh zeroes: the checker lets no local be read
+//! before it is bound.
+
+use super::inline::walk_s;
+use super::ir::*;
+use super::Game;
+
+/// Statements, counted through nested blocks, above which a body is called
+/// rather than copied.
+const MAX_STATEMENTS: usize = 40;
+/// Rounds of splicing: a body spliced in may itself call small procedures.
+/// Bounded so that mutual recursion ends.
+const ROUNDS: usize = 4;
+
+/// Whose locals a block uses.
+#[derive(Clone, Copy)]
+enum Owner {
+    Proc(usize),
+    Action(usize),
+    Play,
+    Setup,
+    None,
+}
+
+/// Splices calls to small procedures everywhere in the game.
+pub(super) fn splice_game(g: &mut Game) {
+    let mut owner = vec![Owner::None; g.blocks.len()];
+    let mut roots: Vec<(BlockId, Owner)> = vec![(g.play.0, Owner::Play)];
+    if let Some((b, _)) = g.setup {
+        roots.push((b, Owner::Setup));
+    }
+    roots.extend(g.procs.iter().enumerate().map(|(i, p)| (p.body, Owner::Proc(i))));
+    roots.extend(g.actions.iter().enumerate().map(|(i, a)| (a.body, Owner::Action(i))));
+    for (b, o) in roots {
+        for nb in nested(g, b) {
+            owner[nb as usize] = o;
+        }
+    }
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        let mut b = 0;
+        while b < g.blocks.len() {
+            if !matches!(owner[b], Owner::None) && g.blocks[b].iter().any(|s| matches!(&s.s, S::Call(p, _) if spliceable(g, *p as usize))) {
+                splice_block(g, b, &mut owner);
+                changed = true;
+            }
+            b += 1;
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// A block and every block nested in it.
+fn nested(g: &Game, b: BlockId) -> Vec<BlockId> {
+    let mut out = vec![b];
+    let mut i = 0;
+    while i < out.len() {
+        for st in &g.blocks[out[i] as usize] {
+            match &st.s {
+                S::If(_, t, e) => {
+                    out.push(*t);
+                    out.extend(e);
+                }
+                S::While(_, b) | S::For(_, _, b) => out.push(*b),
+                S::Act { els: Some(b), .. } => out.push(*b),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn spliceable(g: &Game, p: usize) -> bool {
+    let pd = &g.procs[p];
+    if pd.is_phase {
+        return false;
+    }
+    let blocks = nested(g, pd.body);
+    let mut size = 0;
+    for b in &blocks {
+        for st in &g.blocks[*b as usize] {
+            size += 1;
+            match &st.s {
+                S::Choose { .. } | S::Act { .. } | S::Log(_) | S::Return => return false,
+                S::Call(q, _) if *q as usize == p => return false,
+                _ => {}
+            }
+        }
+    }
+    size <= MAX_STATEMENTS
+}
+
+fn nlocals(g: &mut Game, o: Owner) -> Option<&mut u16> {
+    match o {
+        Owner::Proc(i) => Some(&mut g.procs[i].nlocals),
+        Owner::Action(i) => Some(&mut g.actions[i].nlocals),
+        Owner::Play => Some(&mut g.play.1),
+        Owner::Setup => g.setup.as_mut().map(|s| &mut s.1),
+        Owner::None => None,
+    }
+}
+
+/// Replaces each call to a spliceable procedure in block `b`.
+fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
+    let o = owner[b];
+    let old = std::mem::take(&mut g.blocks[b]);
+    let mut out = Vec::with_capacity(old.len());
+    for st in old {
+        let S::Call(p, args) = &st.s else {
+            out.push(st);
+            continue;
+        };
+        let p = *p as usize;
+        let callee_locals = g.procs[p].nlocals;
+        let ok = spliceable(g, p);
+        let Some(n) = nlocals(g, o) else {
+            out.push(st);
+            continue;
+        };
+        let off = *n;
+        if !ok || off.checked_add(callee_locals).is_none() {
+            out.push(st);
+            continue;
+        }
+        *n += callee_locals;
+        // Arguments are evaluated in the caller's locals, into fresh slots.
+        for (a, (slot, _)) in args.iter().zip(&g.procs[p].params) {
+            out.push(Stmt { s: S::Let(off + slot, a.clone()), span: st.span });
+        }
+        let body = g.procs[p].body;
+        let copied = copy_block(g, body, off, o, owner);
+        out.extend(copied);
+    }
+    g.blocks[b] = out;
+}
+
+/// The statements of block `b` with locals moved up by `off`; nested blocks
+/// are copied as new blocks owned by `o`.
+fn copy_block(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>) -> Vec<Stmt> {
+    let mut stmts = g.blocks[b as usize].clone();
+    for st in stmts.iter_mut() {
+        match &mut st.s {
+            S::If(_, t, e) => {
+                *t = copy_new(g, *t, off, o, owner);
+                if let Some(e) = e {
+                    *e = copy_new(g, *e, off, o, owner);
+                }
+            }
+            S::While(_, nb) | S::For(_, _, nb) => *nb = copy_new(g, *nb, off, o, owner),
+            _ => {}
+        }
+        shift_stmt(&mut st.s, off);
+    }
+    stmts
+}
+
+fn copy_new(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>) -> BlockId {
+    let stmts = copy_block(g, b, off, o, owner);
+    g.blocks.push(stmts);
+    owner.push(o);
+    (g.blocks.len() - 1) as BlockId
+}
+
+/// Moves every local a statement binds or reads up by `off`.
+fn shift_stmt(s: &mut S, off: u16) {
+    match s {
+        S::Let(slot, _) | S::For(slot, _, _) => *slot += off,
+        S::Assign(Place::Local(slot), _, _) => *slot += off,
+        _ => {}
+    }
+    match s {
+        S::For(_, c, _) | S::Move(MoveWhat::All(c) | MoveWhat::N(_, c), _, _) => shift_c(c, off),
+        _ => {}
+    }
+    walk_s(s, &mut |e: &mut E| shift_e(e, off));
+}
+
+/// One expression node (the walker visits them all, inside collections too).
+fn shift_e(e: &mut E, off: u16) {
+    match e {
+        E::Local(s) => *s += off,
+        E::Agg { coll, slot, .. } => {
+            *slot += off;
+            shift_c(coll, off);
+        }
+        E::In(_, c) => shift_c(c, off),
+        E::Builtin(_, _, Some(c), _) => shift_c(c, off),
+        _ => {}
+    }
+}
+
+/// The slots that collections bind (`where`, `map`, …); their expressions
+/// are reached by the walker.
+fn shift_c(c: &mut C, off: u16) {
+    if let C::Filter(inner, slot, _) | C::Map(inner, slot, _) | C::Distinct(inner, slot, _) | C::Sorted(inner, slot, _) = c {
+        *slot += off;
+        shift_c(inner, off);
+    }
+}
