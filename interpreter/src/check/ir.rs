@@ -178,14 +178,14 @@ pub type BlockId = u32;
 #[derive(Clone, Debug)]
 pub enum Place {
     Local(u16),
-    Var(u32, Option<E>),
+    Var(u32, Option<Box<E>>),
 }
 
 #[derive(Clone, Debug)]
 pub enum MoveWhat {
     One(E),
-    All(C),
-    N(E, C),
+    All(Box<C>),
+    N(E, Box<C>),
 }
 
 #[derive(Clone, Debug)]
@@ -193,14 +193,14 @@ pub enum S {
     Let(u16, E),
     Assign(Place, AssignOp, E),
     If(E, BlockId, Option<BlockId>),
-    For(u16, C, BlockId),
+    For(u16, Box<C>, BlockId),
     While(E, BlockId),
     Break,
     Continue,
     Return,
-    Move(MoveWhat, ZoneRef, MovePos),
+    Move(MoveWhat, Box<ZoneRef>, MovePos),
     Shuffle(ZoneRef),
-    Choose { slot: u16, player: E, from: C, label: Option<u32>, ty: Ty },
+    Choose { slot: u16, player: E, from: Box<C>, label: Option<u32>, ty: Ty },
     Act { player: E, actions: Vec<u16>, els: Option<BlockId> },
     Call(u16, Vec<E>),
     Log(u32),

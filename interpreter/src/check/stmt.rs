@@ -28,7 +28,7 @@ impl Ck {
                 let (c, et) = self.coll(from);
                 let slot = self.bind(&name.name, et);
                 let label = label.as_ref().map(|t| self.template(t));
-                S::Choose { slot, player: p, from: c, label, ty: et }
+                S::Choose { slot, player: p, from: Box::new(c), label, ty: et }
             }
             StmtKind::Assign { place, op, value } => {
                 let (pe, pt) = self.expr(place);
@@ -39,7 +39,7 @@ impl Ck {
                         if self.g.vars.iter().any(|d| d.is_option && d.base == base) {
                             self.error(err("E0260", place.span, "options cannot be changed during a game", "read-only").help("declare a `var` and copy the option into it in `setup`"));
                         }
-                        Place::Var(base, idx.map(|b| *b))
+                        Place::Var(base, idx)
                     }
                     // The place already has an error of its own.
                     _ if pt.scalar == Scalar::Error => return None,
@@ -81,7 +81,7 @@ impl Ck {
                 let b = self.block(body);
                 self.body.loops -= 1;
                 self.body.scopes.pop();
-                S::For(slot, c, b)
+                S::For(slot, Box::new(c), b)
             }
             StmtKind::Break | StmtKind::Continue => {
                 if self.body.loops == 0 {
@@ -103,13 +103,13 @@ impl Ck {
                     }
                     ast::MoveWhat::All(c) => {
                         let (x, t) = self.coll(c);
-                        (MoveWhat::All(x), t, c.span)
+                        (MoveWhat::All(Box::new(x)), t, c.span)
                     }
                     ast::MoveWhat::N(n, c) => {
                         let (ne, nt) = self.expr(n);
                         self.expect(nt, Ty::INT, n.span);
                         let (x, t) = self.coll(c);
-                        (MoveWhat::N(ne, x), t, c.span)
+                        (MoveWhat::N(ne, Box::new(x)), t, c.span)
                     }
                 };
                 match pk.scalar {
@@ -135,7 +135,7 @@ impl Ck {
                         self.error(d);
                     }
                 }
-                S::Move(w, zr, *pos)
+                S::Move(w, Box::new(zr), *pos)
             }
             StmtKind::Shuffle(z) => {
                 let (zr, _) = self.zone(z);

@@ -88,6 +88,7 @@ impl<'a> Cx<'a> {
         match e {
             E::Const(v) => Ok(*v),
             E::Local(s) => Ok(self.local(*s)),
+            E::Var(base, None) => Ok(self.st.vars[*base as usize]),
             E::ZoneEmpty(z) => {
                 let id = self.zone_id(z, span)?;
                 Ok((self.st.zones.len(id) == 0) as Val)

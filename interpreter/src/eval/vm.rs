@@ -214,7 +214,7 @@ impl<'a> Cx<'a> {
             }
             S::For(slot, c, b) => {
                 let items = self.st.items.len();
-                let len = if let C::Zone(z) = c {
+                let len = if let C::Zone(z) = &**c {
                     // A plain zone goes straight to the loop's items: most loops
                     // in rules walk a zone, often of one piece.
                     let id = self.zone_id(z, span)?;
@@ -318,7 +318,7 @@ impl<'a> Cx<'a> {
                                 help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
                             }));
                         }
-                        let from_zone = matches!(c, C::Zone(_));
+                        let from_zone = matches!(&**c, C::Zone(_));
                         for k in 0..take {
                             let i = if from_zone && limit.is_some() { mark + len - 1 - k } else { mark + k };
                             let p = self.st.scratch[i];
