@@ -124,6 +124,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             procs: vec![],
             actions: vec![],
             blocks: vec![],
+            code: vec![],
             templates: vec![],
             setup: None,
             play: (0, 0),
@@ -149,6 +150,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         ck.g.symbols = ck.symbols();
         super::inline::inline_game(&mut ck.g);
         super::splice::splice_game(&mut ck.g);
+        super::flatten::flatten_game(&mut ck.g);
         Ok((ck.g, ck.warnings))
     } else {
         Err(ck.errors)

@@ -321,7 +321,7 @@ pub(super) fn walk_s(s: &mut S, f: &mut dyn FnMut(&mut E)) {
             }
             walk_e(e, f);
         }
-        S::If(e, _, _) | S::While(e, _) => walk_e(e, f),
+        S::If(e, _, _) | S::While(e, _) | S::JumpUnless(e, _) => walk_e(e, f),
         S::For(_, c, _) => walk_c(c, f),
         S::Move(w, z, _) => {
             match w {
@@ -341,6 +341,6 @@ pub(super) fn walk_s(s: &mut S, f: &mut dyn FnMut(&mut E)) {
         }
         S::Act { player, .. } => walk_e(player, f),
         S::Call(_, args) => args.iter_mut().for_each(|a| walk_e(a, f)),
-        S::Break | S::Continue | S::Return | S::Log(_) | S::EndGame => {}
+        S::Break | S::Continue | S::Return | S::Log(_) | S::EndGame | S::Jump(_) => {}
     }
 }

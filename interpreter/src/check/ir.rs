@@ -207,6 +207,11 @@ pub enum S {
     EndGame,
     Reveal(E, bool),
     Require(E),
+    /// In executable code only ([`crate::check::Game::code`]): go to
+    /// statement `.1` of this block unless the condition holds.
+    JumpUnless(E, u32),
+    /// In executable code only: go to statement `.0` of this block.
+    Jump(u32),
 }
 
 #[derive(Clone, Debug)]

@@ -9,6 +9,7 @@
 mod adhoc;
 mod decls;
 mod expr;
+mod flatten;
 mod inline;
 mod splice;
 pub mod ir;
@@ -57,7 +58,11 @@ pub struct Game {
     pub fns: Vec<FnDecl>,
     pub procs: Vec<ProcDecl>,
     pub actions: Vec<ActionDecl>,
+    /// The blocks as the rules wrote them: statements with nested blocks.
     pub blocks: Vec<Vec<Stmt>>,
+    /// What the executor runs: each block with its `if`s laid out as jumps
+    /// (see `check/flatten.rs`), under the same ids as `blocks`.
+    pub code: Vec<Vec<Stmt>>,
     pub templates: Vec<Template>,
     pub setup: Option<(BlockId, u16)>,
     pub play: (BlockId, u16),

@@ -53,7 +53,7 @@ pub(super) fn pending_span(m: &Match) -> Option<Span> {
         PendingKind::Choose { block, pc, .. } => (block, pc),
         PendingKind::Act { block, pc } => (block, pc),
     };
-    m.game.blocks.get(block as usize)?.get(pc as usize).map(|s| s.span)
+    m.game.code.get(block as usize)?.get(pc as usize).map(|s| s.span)
 }
 
 /// `span` without the whitespace at its end (a statement's span may reach

@@ -162,7 +162,7 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
-            let S::Choose { label, ty, .. } = &g.blocks[block as usize][pc as usize].s else { return v.to_string() };
+            let S::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].s else { return v.to_string() };
             match label {
                 Some(t) => {
                     let old = cx.st.locals[slot as usize];

@@ -47,7 +47,7 @@ impl<'a> Cx<'a> {
                 self.st.status = Status::Finished;
                 return Ok(());
             };
-            let block: &'a [Stmt] = &g.blocks[frame.block as usize];
+            let block: &'a [Stmt] = &g.code[frame.block as usize];
             let mut pc = frame.pc as usize;
             // Statements that touch neither the frames nor the pending
             // decision run back to back with the block and `pc` held here;
@@ -75,12 +75,12 @@ impl<'a> Cx<'a> {
                         self.set_local(*slot, v);
                     }
                     S::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
-                    S::If(c, _, None) if self.eval(c, stmt.span)? == 0 => {}
-                    S::If(_, t, None) => {
-                        self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
-                        self.push_block(*t);
-                        break;
+                    S::JumpUnless(c, to) => {
+                        if self.eval(c, stmt.span)? == 0 {
+                            pc = *to as usize;
+                        }
                     }
+                    S::Jump(to) => pc = *to as usize,
                     _ => {
                         self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
                         self.exec(stmt)?;
@@ -110,7 +110,7 @@ impl<'a> Cx<'a> {
                 }
             }
             FrameKind::While { of, pc } => {
-                let stmt = &self.g.blocks[of as usize][pc as usize];
+                let stmt = &self.g.code[of as usize][pc as usize];
                 let S::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
@@ -193,7 +193,7 @@ impl<'a> Cx<'a> {
                         break;
                     }
                     let Some(eb) = e else { break };
-                    match self.g.blocks[eb as usize].as_slice() {
+                    match self.g.code[eb as usize].as_slice() {
                         [Stmt { s: S::If(c2, t2, e2), span: s2 }] => {
                             self.st.steps += 1;
                             (c, t, e, span) = (c2, *t2, *e2, *s2);
@@ -256,7 +256,7 @@ impl<'a> Cx<'a> {
                             }
                             self.st.frames.pop();
                         } else {
-                            let len = self.g.blocks[f.block as usize].len() as u32;
+                            let len = self.g.code[f.block as usize].len() as u32;
                             self.st.frames.last_mut().unwrap().pc = len;
                         }
                         break;
@@ -454,7 +454,7 @@ impl<'a> Cx<'a> {
                     }));
                 }
             }
-            _ => unreachable!("common statements are executed by `exec`"),
+            S::Let(..) | S::Assign(..) | S::If(..) | S::While(..) | S::For(..) | S::JumpUnless(..) | S::Jump(_) => unreachable!("common statements are executed by `run` and `exec`"),
         }
         Ok(())
     }
