@@ -625,16 +625,22 @@ fn push_all_empty(bases: &[u32], start: &[u32], n: usize, out: &mut Vec<Val>) {
         _ => {
             for i in 0..n {
                 buf[w] = i as Val;
-                w += bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1]) as usize;
+                w += all_empty_at(bases, start, i) as usize;
             }
         }
     }
     out.truncate(mark + w);
 }
 
+/// Whether node `i`'s zones at `bases` are all empty.
+#[inline]
+fn all_empty_at(bases: &[u32], start: &[u32], i: usize) -> bool {
+    bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1])
+}
+
 /// `any`, `all` or `count` over all nodes of "every zone at `bases` is empty".
 fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
-    let free = |i: usize| bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1]);
+    let free = |i: usize| all_empty_at(bases, start, i);
     match (op, bases) {
         (AggOp::Count, &[a, b]) => {
             let (sa, sb) = (windows(start, a, n), windows(start, b, n));

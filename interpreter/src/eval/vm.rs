@@ -179,32 +179,6 @@ impl<'a> Cx<'a> {
     fn exec(&mut self, stmt: &'a Stmt) -> R<()> {
         let span = stmt.span;
         match &stmt.s {
-            S::Let(slot, e) => {
-                let v = self.eval(e, span)?;
-                self.set_local(*slot, v);
-            }
-            S::Assign(place, op, e) => self.assign(place, *op, e, span)?,
-            S::If(c, t, e) => {
-                // An `else if` chain is followed without a frame per level.
-                let (mut c, mut t, mut e, mut span) = (c, *t, *e, span);
-                loop {
-                    if self.eval(c, span)? != 0 {
-                        self.push_block(t);
-                        break;
-                    }
-                    let Some(eb) = e else { break };
-                    match self.g.code[eb as usize].as_slice() {
-                        [Stmt { s: S::If(c2, t2, e2), span: s2 }] => {
-                            self.st.steps += 1;
-                            (c, t, e, span) = (c2, *t2, *e2, *s2);
-                        }
-                        _ => {
-                            self.push_block(eb);
-                            break;
-                        }
-                    }
-                }
-            }
             S::While(c, b) => {
                 if self.eval(c, span)? != 0 {
                     let f = self.st.frames.last().unwrap();
@@ -454,6 +428,8 @@ impl<'a> Cx<'a> {
                     }));
                 }
             }
+            // `run` answers lets, assignments and jumps; `if` exists only in
+            // the structured blocks, never in the code that runs.
             S::Let(..) | S::Assign(..) | S::If(..) | S::While(..) | S::For(..) | S::JumpUnless(..) | S::Jump(_) => unreachable!("common statements are executed by `run` and `exec`"),
         }
         Ok(())
