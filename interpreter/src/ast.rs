@@ -89,7 +89,8 @@ pub struct ActionParam {
 pub enum ItemKind {
     Players { min: i64, max: i64 },
     Seats(Vec<Ident>),
-    Board { path: String },
+    /// `board "x.toml" [for MIN..MAX]`: the range limits the board to those player counts.
+    Board { path: String, players: Option<(i64, i64, Span)> },
     Option { name: Ident, ty: TypeRef, value: Expr },
     Const { name: Ident, value: Expr },
     Enum { name: Ident, members: Vec<Ident> },
@@ -114,7 +115,7 @@ impl ItemKind {
         match self {
             ItemKind::Players { .. } => ("players", String::new()),
             ItemKind::Seats(_) => ("seats", String::new()),
-            ItemKind::Board { .. } => ("board", String::new()),
+            ItemKind::Board { players, .. } => ("board", players.map(|(a, b, _)| format!("for {a}..{b}")).unwrap_or_default()),
             ItemKind::Option { name, .. } => ("option", name.name.clone()),
             ItemKind::Const { name, .. } => ("const", name.name.clone()),
             ItemKind::Enum { name, .. } => ("enum", name.name.clone()),

@@ -65,9 +65,12 @@ pub(super) struct Ck {
 }
 
 pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Result<(Game, Diagnostics), Diagnostics> {
+    if let Some(per_board) = super::boards::check_per_board(sources, read, &m) {
+        return per_board;
+    }
     // The board comes first: node attributes and piece sets are part of the namespace.
     let board_item = m.items.iter().find_map(|it| match &it.kind {
-        ItemKind::Board { path } => Some((path.clone(), it.span)),
+        ItemKind::Board { path, .. } => Some((path.clone(), it.span)),
         _ => None,
     });
     let board = match board_item {
@@ -134,6 +137,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             invariants: vec![],
             box_zone: 0,
             symbols: Symbols::default(),
+            by_players: vec![],
         },
         fn_sigs: vec![],
         proc_sigs: vec![],

@@ -606,6 +606,13 @@ impl Ck {
                 let (ce, ct) = self.expr(cond);
                 self.unbind_elem();
                 self.expect(ct, Ty::BOOL, cond.span);
+                // `pieces where it is KIND` keeps pieces of that kind only, so
+                // the result is typed by the kind (its fields can be read, and
+                // it can move into a zone of that kind).
+                let et = match (et.scalar, is_kind_test(&ce, slot)) {
+                    (Scalar::Piece(None), Some(k)) => Ty { scalar: Scalar::Piece(Some(k)), list: et.list },
+                    _ => et,
+                };
                 (indexed(C::Filter(Box::new(c2), slot, ce)), et)
             }
             ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
@@ -735,4 +742,13 @@ fn indexed(c: C) -> C {
         }
     }
     C::Filter(inner, slot, cond)
+}
+
+/// The kind `K` when a filter's condition is `it is K` (or starts with `it is K and …`).
+fn is_kind_test(cond: &E, slot: u16) -> Option<u16> {
+    match cond {
+        E::IsKind(x, k) if matches!(**x, E::Local(l) if l == slot) => Some(*k),
+        E::Bin(crate::ast::BinOp::And, l, _) => is_kind_test(l, slot),
+        _ => None,
+    }
 }

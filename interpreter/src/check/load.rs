@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 pub type Reader<'a> = &'a dyn Fn(&Path) -> std::io::Result<String>;
 
 /// A ruleset after variant merging, ready for checking.
+#[derive(Clone)]
 pub struct Merged {
     pub game_name: String,
     /// Variant names from the outermost inwards.
@@ -80,6 +81,13 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
     let mut errors = vec![];
     for item in variant {
         let key = item.kind.key();
+        // `override board "x.toml"` replaces every board of the base, also a
+        // base that names one board per range of player counts.
+        if item.is_override && key.0 == "board" && key.1.is_empty() && base.iter().any(|b| b.kind.key().0 == "board") {
+            base.retain(|b| b.kind.key().0 != "board");
+            base.push(item);
+            continue;
+        }
         let found = base.iter().position(|b| b.kind.key() == key);
         match (item.is_override, found) {
             (true, Some(i)) => base[i] = item,

@@ -7,6 +7,7 @@
 //! (an empty zone drawn from, the step budget).
 
 mod adhoc;
+mod boards;
 mod decls;
 mod expr;
 mod flatten;
@@ -76,6 +77,18 @@ pub struct Game {
     /// The checker's symbol tables, kept so that expressions can be compiled
     /// against a checked game later (scenario expectations, debug views).
     pub symbols: decls::Symbols,
+    /// A ruleset with a board per range of player counts (`board "…" for
+    /// 2..3`): the game compiled for each range, `(min, max, game)`. Empty for
+    /// a ruleset with one board; `Match::new` picks by player count.
+    pub by_players: Vec<(usize, usize, Arc<Game>)>,
+}
+
+impl Game {
+    /// The compiled game for `players` players: itself, unless the ruleset
+    /// names a board per range of player counts.
+    pub fn for_players(self: &Arc<Game>, players: usize) -> Arc<Game> {
+        self.by_players.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&players)).map(|g| g.2.clone()).unwrap_or_else(|| self.clone())
+    }
 }
 
 impl Game {

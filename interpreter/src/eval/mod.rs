@@ -189,6 +189,12 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        if !game.by_players.is_empty() {
+            let own = game.for_players(setup.players);
+            if !Arc::ptr_eq(&own, &game) {
+                return Match::new(own, setup);
+            }
+        }
         let g = &*game;
         let n = setup.players;
         if n < g.min_players || n > g.max_players {

@@ -139,7 +139,16 @@ impl Ctx {
                 ItemKind::Players { min, max }
             }
             Rule::seats_decl => ItemKind::Seats(k.into_iter().map(|c| self.ident(c)).collect()),
-            Rule::board_decl => ItemKind::Board { path: unquote(&k[0]) },
+            Rule::board_decl => {
+                let players = k.get(1).map(|r| {
+                    let span = self.span(r);
+                    let ints: Vec<P> = r.clone().into_inner().filter(|x| x.as_rule() == Rule::int).collect();
+                    let min = self.int(&ints[0]);
+                    let max = if ints.len() > 1 { self.int(&ints[1]) } else { min };
+                    (min, max, span)
+                });
+                ItemKind::Board { path: unquote(&k[0]), players }
+            }
             Rule::option_decl => {
                 let value = self.expr(k.pop().unwrap());
                 let ty = self.type_ref(k.pop().unwrap());

@@ -136,6 +136,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::players_decl => "`players N..M`",
         Rule::seats_decl => "`seats a, b, …`",
         Rule::board_decl => "`board \"file.toml\"`",
+        Rule::board_players => "`for MIN..MAX` (the player counts a board is for)",
         Rule::option_decl => "an option",
         Rule::const_decl => "a constant",
         Rule::enum_decl => "an enumeration",
