@@ -220,7 +220,12 @@ impl Ck {
                     Sym::Kind(_) => "a piece kind",
                     _ => "not a value",
                 };
-                self.error(err("E0232", id.span, format!("`{}` is {what}, not a value", id.name), "used as a value"));
+                let mut d = err("E0232", id.span, format!("`{}` is {what}, not a value", id.name), "used as a value");
+                if let Sym::Enum(en) = other {
+                    let first = self.g.enums[en as usize].members[0].clone();
+                    d = d.help(format!("as a collection it is its members (`for m in {0}`, `random({0})`); one member is written `{first}` or `{0}.{first}`", id.name));
+                }
+                self.error(d);
                 return (E::Const(0), Ty::ERR);
             }
             None => {}
@@ -580,6 +585,12 @@ impl Ck {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (C::Players, Ty::PLAYER),
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (C::Nodes, Ty::NODE),
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (C::Edges, Ty::EDGE),
+            // An enumeration's name is its members in declaration order.
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::Enum(_))) => {
+                let Some(Sym::Enum(en)) = self.global_sym(&id.name) else { unreachable!() };
+                let last = self.g.enums[en as usize].members.len() as Val - 1;
+                (C::Range(E::Const(0), E::Const(last)), Ty::one(Scalar::Enum(en)))
+            }
             ExprKind::Range(a, b) => {
                 let (x, xt) = self.expr(a);
                 let (y, yt) = self.expr(b);
