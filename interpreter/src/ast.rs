@@ -36,6 +36,27 @@ pub enum Scope {
     Player,
     Node,
     Edge,
+    /// Declared `per ENUM` or with two dimensions (`per player per ENUM`):
+    /// the declaration's `dims` say what indexes it.
+    Indexed,
+}
+
+/// One dimension of `per A [per B]`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub enum Dim {
+    Player(Span),
+    Node(Span),
+    Edge(Span),
+    Enum(Ident),
+}
+
+impl Dim {
+    pub fn span(&self) -> Span {
+        match self {
+            Dim::Player(s) | Dim::Node(s) | Dim::Edge(s) => *s,
+            Dim::Enum(id) => id.span,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
@@ -95,8 +116,9 @@ pub enum ItemKind {
     Const { name: Ident, value: Expr },
     Enum { name: Ident, members: Vec<Ident> },
     Piece { name: Ident, per_player: bool, fields: Vec<Param>, start: Option<Ident>, label: Option<Template>, instances: Option<Vec<Instance>> },
-    Zone { name: Ident, scope: Scope, kind: Option<Ident>, vis: Option<Visibility> },
-    Var { name: Ident, scope: Scope, ty: TypeRef, init: Option<Expr>, vis: Option<Visibility> },
+    /// `scope` is `Global`, a single `per player`/`node`/`edge`, or `Indexed` (see `dims`).
+    Zone { name: Ident, scope: Scope, dims: Vec<Dim>, kind: Option<Ident>, vis: Option<Visibility> },
+    Var { name: Ident, scope: Scope, dims: Vec<Dim>, ty: TypeRef, init: Option<Expr>, vis: Option<Visibility> },
     Fn { name: Ident, params: Vec<Param>, ret: TypeRef, body: Expr },
     Proc { name: Ident, params: Vec<Param>, body: Block },
     Phase { name: Ident, body: Block },
@@ -257,6 +279,8 @@ pub enum ExprKind {
     Node(Ident),
     Name(Ident),
     Field(Box<Expr>, Ident),
+    /// `x[i]`
+    Index(Box<Expr>, Box<Expr>),
     Call(Ident, Vec<Expr>),
     /// `name(x in coll: body)`
     Agg { func: Ident, binder: Ident, coll: Box<Expr>, body: Option<Box<Expr>> },

@@ -29,6 +29,8 @@ pub struct Symbols {
     pub(super) player_members: IndexMap<String, Sym>,
     pub(super) node_members: IndexMap<String, Sym>,
     pub(super) edge_members: IndexMap<String, Sym>,
+    /// State declared `per ENUM per B`, by enumeration and name (`m.NAME[b]`).
+    pub(super) enum_members: IndexMap<(u16, String), Sym>,
     pub(super) members: IndexMap<String, Vec<(u16, u16)>>,
     pub(super) fn_sigs: Vec<(Vec<Ty>, Ty)>,
     pub(super) proc_sigs: Vec<Vec<Ty>>,
@@ -53,6 +55,7 @@ pub(super) struct Ck {
     pub player_members: IndexMap<String, Sym>,
     pub node_members: IndexMap<String, Sym>,
     pub edge_members: IndexMap<String, Sym>,
+    pub enum_members: IndexMap<(u16, String), Sym>,
     pub members: IndexMap<String, Vec<(u16, u16)>>,
     pub board: Arc<Board>,
     pub body: Body,
@@ -98,6 +101,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         player_members: IndexMap::new(),
         node_members: IndexMap::new(),
         edge_members: IndexMap::new(),
+        enum_members: IndexMap::new(),
         members: IndexMap::new(),
         board: Arc::new(board),
         body: Body::default(),
@@ -168,6 +172,7 @@ impl Ck {
             player_members: self.player_members.clone(),
             node_members: self.node_members.clone(),
             edge_members: self.edge_members.clone(),
+            enum_members: self.enum_members.clone(),
             members: self.members.clone(),
             fn_sigs: self.fn_sigs.clone(),
             proc_sigs: self.proc_sigs.clone(),
@@ -185,6 +190,7 @@ impl Ck {
             player_members: s.player_members,
             node_members: s.node_members,
             edge_members: s.edge_members,
+            enum_members: s.enum_members,
             members: s.members,
             board: g.board.clone(),
             body: Body::default(),
@@ -228,7 +234,7 @@ impl Ck {
             Scope::Player => &mut self.player_members,
             Scope::Node => &mut self.node_members,
             Scope::Edge => &mut self.edge_members,
-            Scope::Global => return self.define(name, sym),
+            Scope::Global | Scope::Indexed => return self.define(name, sym),
         };
         if table.contains_key(&name.name) {
             let d = err("E0202", name.span, format!("`{}` is declared twice for the same scope", name.name), "declared again here")
@@ -362,7 +368,7 @@ impl Ck {
         }
         // The built-in box holds every piece that the rules have not put anywhere.
         self.g.box_zone = 0;
-        self.g.zones.push(ZoneDecl { name: "box".into(), scope: Scope::Global, kind: None, vis: VisKind::Hidden, unless: None, base: 0, count: 1, span: Span::default() });
+        self.g.zones.push(ZoneDecl { name: "box".into(), scope: Scope::Global, dims: vec![], stride: 1, kind: None, vis: VisKind::Hidden, unless: None, base: 0, count: 1, span: Span::default() });
         self.g.nzones = 1;
         self.globals.insert("box".into(), (Sym::Zone(0), Span::default()));
         for it in items {
@@ -399,7 +405,8 @@ impl Ck {
         }
         for it in items {
             match &it.kind {
-                ItemKind::Zone { name, scope, kind, vis } => {
+                ItemKind::Zone { name, scope, dims, kind, vis } => {
+                    let dims = self.resolve_dims(dims);
                     let kind_id = kind.as_ref().and_then(|k| match self.globals.get(&k.name).map(|x| x.0) {
                         Some(Sym::Kind(id)) => Some(id),
                         _ => {
@@ -412,11 +419,11 @@ impl Ck {
                             None
                         }
                     });
-                    let count = self.scope_count(*scope);
+                    let (count, stride) = self.dims_count(&dims);
                     let id = self.g.zones.len();
                     let (vk, unless) = match vis {
                         Some(v) => {
-                            if v.kind == VisKind::Owner && *scope != Scope::Player {
+                            if v.kind == VisKind::Owner && dims.first() != Some(&Dim::Player) {
                                 self.error(err("E0213", it.span, "only per-player zones can be visible to their owner", "`owner` needs `per player`")
                                     .help("use `public` or `hidden`, or declare the zone `per player`"));
                             }
@@ -430,11 +437,12 @@ impl Ck {
                         }
                         None => (VisKind::Public, None),
                     };
-                    self.g.zones.push(ZoneDecl { name: name.name.clone(), scope: *scope, kind: kind_id, vis: vk, unless, base: self.g.nzones, count, span: name.span });
+                    self.g.zones.push(ZoneDecl { name: name.name.clone(), scope: *scope, dims: dims.clone(), stride, kind: kind_id, vis: vk, unless, base: self.g.nzones, count, span: name.span });
                     self.g.nzones += count;
-                    self.define_member(*scope, name, Sym::Zone(id));
+                    self.define_dims(*scope, &dims, name, Sym::Zone(id));
                 }
-                ItemKind::Var { name, scope, ty, init: _, vis } => {
+                ItemKind::Var { name, scope, dims, ty, init: _, vis } => {
+                    let dims = self.resolve_dims(dims);
                     let ty = self.resolve_type(ty);
                     if ty.list {
                         self.error(err("E0214", name.span, "variables cannot hold lists", "list-typed variable").help("use a zone for a collection of pieces, or a local `let`"));
@@ -446,15 +454,15 @@ impl Ck {
                         self.error(err("E0228", span, "`unless` applies to zones, not variables", "not supported on a variable")
                             .help("a variable is `public` (the default), `hidden` from every view, or `owner` (per-player variables)"));
                     }
-                    if owner_only && *scope != Scope::Player {
+                    if owner_only && dims.first() != Some(&Dim::Player) {
                         self.error(err("E0213", name.span, "only per-player variables can be visible to their owner", "`owner` needs `per player`")
                             .help("use `public` or `hidden`, or declare the variable `per player`"));
                     }
-                    let count = self.scope_count(*scope);
+                    let (count, stride) = self.dims_count(&dims);
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, hidden, span: name.span });
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, dims: dims.clone(), stride, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, hidden, span: name.span });
                     self.g.nvars += count;
-                    self.define_member(*scope, name, Sym::Var(id));
+                    self.define_dims(*scope, &dims, name, Sym::Var(id));
                 }
                 ItemKind::Option { name, ty, value: _ } => {
                     let ty = self.resolve_type(ty);
@@ -462,7 +470,7 @@ impl Ck {
                         self.error(err("E0215", name.span, "options must be `int`, `bool` or an enumeration", "unsupported option type").help("options are set from the command line as `--option name=value`"));
                     }
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, hidden: false, span: name.span });
+                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, dims: vec![], stride: 1, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, hidden: false, span: name.span });
                     self.g.nvars += 1;
                     self.g.options.insert(name.name.clone(), id);
                     self.define(name, Sym::Var(id));
@@ -513,12 +521,76 @@ impl Ck {
         (ty, vals)
     }
 
-    pub fn scope_count(&self, scope: Scope) -> u32 {
-        match scope {
-            Scope::Global => 1,
-            Scope::Player => self.g.max_players as u32,
-            Scope::Node => self.board.nodes.len() as u32,
-            Scope::Edge => self.board.edges.len() as u32,
+    /// The dimensions of `per A [per B]`: enumerations resolved, the same
+    /// dimension twice refused.
+    fn resolve_dims(&mut self, dims: &[ast::Dim]) -> Vec<Dim> {
+        let mut out = vec![];
+        for d in dims {
+            let dim = match d {
+                ast::Dim::Player(_) => Dim::Player,
+                ast::Dim::Node(_) => Dim::Node,
+                ast::Dim::Edge(_) => Dim::Edge,
+                ast::Dim::Enum(id) => match self.global_sym(&id.name) {
+                    Some(Sym::Enum(e)) => Dim::Enum(e),
+                    _ => {
+                        let mut d = err("E0206", id.span, format!("`per {}`: `{}` is not an enumeration", id.name, id.name), "not an enumeration");
+                        let enums: Vec<String> = self.g.enums.iter().map(|e| e.name.clone()).collect();
+                        d = d.help(match similar(&id.name, enums.iter().map(|s| s.as_str())) {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None => "state is declared `per player`, `per node`, `per edge` or `per ENUM` (an enumeration declared with `enum`)".into(),
+                        });
+                        self.error(d);
+                        continue;
+                    }
+                },
+            };
+            if out.contains(&dim) {
+                self.error(err("E0238", d.span(), "the same dimension twice", "already a dimension of this declaration")
+                    .help("two dimensions must differ: `per player per node`, `per player per ENUM`, …"));
+                continue;
+            }
+            out.push(dim);
+        }
+        out
+    }
+
+    /// How many values a dimension has (players: the most the game takes).
+    pub fn dim_len(&self, d: Dim) -> u32 {
+        match d {
+            Dim::Player => self.g.max_players as u32,
+            Dim::Node => self.board.nodes.len() as u32,
+            Dim::Edge => self.board.edges.len() as u32,
+            Dim::Enum(e) => self.g.enums[e as usize].members.len() as u32,
+        }
+    }
+
+    /// The number of slots of a declaration and its stride (slots per value
+    /// of the first dimension).
+    fn dims_count(&self, dims: &[Dim]) -> (u32, u32) {
+        let stride = dims.iter().skip(1).map(|&d| self.dim_len(d)).product::<u32>();
+        let first = dims.first().map(|&d| self.dim_len(d)).unwrap_or(1);
+        (first * stride, stride)
+    }
+
+    /// Declares a zone or variable in the namespace its dimensions give it:
+    /// a global name (none, or `per ENUM`), a member of players, nodes or
+    /// edges (`p.NAME`, `p.NAME[b]`), or of an enumeration's members (`m.NAME[b]`).
+    fn define_dims(&mut self, scope: Scope, dims: &[Dim], name: &ast::Ident, sym: Sym) {
+        match (scope, dims) {
+            (Scope::Indexed, [Dim::Enum(_)] | []) => self.define(name, sym),
+            (Scope::Indexed, [Dim::Player, _]) => self.define_member(Scope::Player, name, sym),
+            (Scope::Indexed, [Dim::Node, _]) => self.define_member(Scope::Node, name, sym),
+            (Scope::Indexed, [Dim::Edge, _]) => self.define_member(Scope::Edge, name, sym),
+            (Scope::Indexed, [Dim::Enum(e), _]) => {
+                let key = (*e, name.name.clone());
+                if self.enum_members.contains_key(&key) {
+                    self.error(err("E0202", name.span, format!("`{}` is declared twice for the same scope", name.name), "declared again here")
+                        .help("state per the same enumeration shares one namespace"));
+                    return;
+                }
+                self.enum_members.insert(key, sym);
+            }
+            _ => self.define_member(scope, name, sym),
         }
     }
 
@@ -544,10 +616,11 @@ impl Ck {
                     }
                     self.g.vars[id].init = Some(e);
                 }
-                ItemKind::Var { name, scope, init, .. } => {
-                    let id = match self.lookup_member(*scope, &name.name) {
-                        Some(Sym::Var(v)) => v,
-                        _ => continue,
+                ItemKind::Var { name, init, .. } => {
+                    // The declaration of this item (names may clash, spans do not).
+                    let id = match self.g.vars.iter().position(|d| !d.is_option && d.span == name.span) {
+                        Some(v) => v,
+                        None => continue,
                     };
                     if let Some(init) = init {
                         self.body = Body::default();
@@ -564,6 +637,12 @@ impl Ck {
                     if let Some(z) = start {
                         let zs = if *per_player { self.lookup_member(Scope::Player, &z.name).or_else(|| self.global_sym(&z.name)) } else { self.global_sym(&z.name) };
                         match zs {
+                            Some(Sym::Zone(zi)) if self.g.zones[zi].scope == Scope::Indexed => {
+                                let zd = &self.g.zones[zi];
+                                let d = err("E0239", z.span, format!("zone `{}` is indexed by {}: a piece cannot start in it", z.name, self.g.dims_text(&zd.dims)), "needs an index")
+                                    .help("start the pieces in a global or per-player zone, and move them in `setup`");
+                                self.error(d);
+                            }
                             Some(Sym::Zone(zi)) => {
                                 let zd = &self.g.zones[zi];
                                 if zd.kind.is_some() && zd.kind != Some(k) {
@@ -794,7 +873,7 @@ impl Ck {
             Scope::Player => self.player_members.get(name).copied(),
             Scope::Node => self.node_members.get(name).copied(),
             Scope::Edge => self.edge_members.get(name).copied(),
-            Scope::Global => self.global_sym(name),
+            Scope::Global | Scope::Indexed => self.global_sym(name),
         }
     }
 

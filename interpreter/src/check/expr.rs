@@ -81,6 +81,7 @@ impl Ck {
             },
             ExprKind::Name(id) => self.name(id),
             ExprKind::Field(obj, f) => self.field(obj, f),
+            ExprKind::Index(obj, i) => self.index(obj, i, span),
             ExprKind::Call(name, args) => self.call(name, args, span),
             ExprKind::Agg { func, binder, coll, body } => self.agg(func, binder, coll, body.as_deref(), span),
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => {
@@ -176,7 +177,7 @@ impl Ck {
         // Bare field names of the element a `where` is filtering.
         for i in (0..self.body.implicit.len()).rev() {
             let (slot, ty) = self.body.implicit[i];
-            if let Some(r) = self.member_of(E::Local(slot), ty, &id.name) {
+            if let Some(r) = self.member_of(E::Local(slot), ty, id) {
                 return r;
             }
         }
@@ -200,16 +201,17 @@ impl Ck {
         }
         match self.global_sym(&id.name) {
             Some(Sym::Const(v, t)) => return (E::Const(v), t),
-            Some(Sym::Var(v)) => {
+            Some(Sym::Var(v)) if self.g.vars[v].scope == Scope::Global => {
                 let d = &self.g.vars[v];
-                if d.scope == Scope::Global {
-                    return (E::Var(d.base, None), d.ty);
-                }
-                unreachable!()
+                return (E::Var(d.base, None), d.ty);
             }
-            Some(Sym::Zone(z)) => {
+            Some(Sym::Zone(z)) if self.g.zones[z].scope == Scope::Global => {
                 let zd = &self.g.zones[z];
                 return (E::Zone(ZoneRef { base: zd.base, index: ZIndex::Global }), Ty::one(Scalar::Zone(zd.kind)));
+            }
+            Some(sym @ (Sym::Var(_) | Sym::Zone(_))) => {
+                self.missing_index(sym, None, id);
+                return (E::Const(0), Ty::ERR);
             }
             Some(other) => {
                 let what = match other {
@@ -255,17 +257,15 @@ impl Ck {
     }
 
     /// `obj.name` for an object of type `ty`, if that member exists.
-    fn member_of(&mut self, obj: E, ty: Ty, name: &str) -> Option<(E, Ty)> {
+    fn member_of(&mut self, obj: E, ty: Ty, id: &ast::Ident) -> Option<(E, Ty)> {
+        let name = id.name.as_str();
         if ty.list {
             return None;
         }
-        let sym = match ty.scalar {
-            Scalar::Player => self.player_members.get(name).copied(),
-            Scalar::Node => self.node_members.get(name).copied(),
-            Scalar::Edge => self.edge_members.get(name).copied(),
-            _ => None,
-        };
-        if let Some(sym) = sym {
+        if let Some(sym) = self.member_sym(ty, name) {
+            if self.sym_dims(sym).len() == 2 {
+                return Some(self.missing_index(sym, Some(ty), id));
+            }
             let idx = |o: E| match ty.scalar {
                 Scalar::Player => ZIndex::Player(Box::new(o)),
                 Scalar::Node => ZIndex::Node(Box::new(o)),
@@ -327,7 +327,12 @@ impl Ck {
             }
         }
         let (o, ty) = self.expr(obj);
-        match self.member_of(o, ty, &f.name) {
+        self.field_of(o, ty, f)
+    }
+
+    /// `o.f` for an already checked object `o` of type `ty`.
+    fn field_of(&mut self, o: E, ty: Ty, f: &ast::Ident) -> (E, Ty) {
+        match self.member_of(o, ty, f) {
             Some(r) => r,
             None => {
                 let tn = self.type_name(ty);
@@ -352,6 +357,155 @@ impl Ck {
                 (E::Const(0), Ty::ERR)
             }
         }
+    }
+
+    /// The dimensions of a zone or variable symbol.
+    fn sym_dims(&self, sym: Sym) -> &[Dim] {
+        match sym {
+            Sym::Var(v) => &self.g.vars[v].dims,
+            Sym::Zone(z) => &self.g.zones[z].dims,
+            _ => &[],
+        }
+    }
+
+    /// Reports state declared `per ENUM` (or with two dimensions) used
+    /// without its index, saying what to write.
+    fn missing_index(&mut self, sym: Sym, obj: Option<Ty>, id: &ast::Ident) -> (E, Ty) {
+        let dims = self.sym_dims(sym).to_vec();
+        let last = *dims.last().unwrap_or(&Dim::Player);
+        let var = match last {
+            Dim::Player => "p".to_string(),
+            Dim::Node => "n".to_string(),
+            Dim::Edge => "e".to_string(),
+            Dim::Enum(e) => self.g.enums[e as usize].members[0].clone(),
+        };
+        let what = self.g.dims_text(&dims);
+        let write = match (obj, dims.len()) {
+            (_, 1) => format!("{}[{var}]", id.name),
+            (Some(t), _) => format!("{}.{}[{var}]", match t.scalar { Scalar::Player => "p", Scalar::Node => "n", Scalar::Edge => "e", _ => "x" }, id.name),
+            (None, _) => format!("x.{}[{var}]", id.name),
+        };
+        self.error(err("E0237", id.span, format!("`{}` is declared per {what}: it needs an index", id.name), "which one?")
+            .help(format!("write `{write}`")));
+        (E::Const(0), Ty::ERR)
+    }
+
+    /// The zone or variable declared `per A per B` that `x.name` names, for
+    /// `x` of type `ty` (the first dimension).
+    fn two_dim_member(&self, ty: Ty, name: &str) -> Option<Sym> {
+        let sym = self.member_sym(ty, name)?;
+        (self.sym_dims(sym).len() == 2).then_some(sym)
+    }
+
+    /// The zone or variable `x.name` names for `x` of type `ty`, if any.
+    fn member_sym(&self, ty: Ty, name: &str) -> Option<Sym> {
+        if ty.list {
+            return None;
+        }
+        match ty.scalar {
+            Scalar::Player => self.player_members.get(name).copied(),
+            Scalar::Node => self.node_members.get(name).copied(),
+            Scalar::Edge => self.edge_members.get(name).copied(),
+            Scalar::Enum(e) => self.enum_members.get(&(e, name.to_string())).copied(),
+            _ => None,
+        }
+    }
+
+    /// The type of a dimension's values.
+    fn dim_ty(d: Dim) -> Ty {
+        match d {
+            Dim::Player => Ty::PLAYER,
+            Dim::Node => Ty::NODE,
+            Dim::Edge => Ty::EDGE,
+            Dim::Enum(e) => Ty::one(Scalar::Enum(e)),
+        }
+    }
+
+    /// Reads slot `at` of a zone or variable declaration.
+    fn slot_of(&self, sym: Sym, at: E) -> (E, Ty) {
+        match sym {
+            Sym::Var(v) => {
+                let d = &self.g.vars[v];
+                (E::Var(d.base, Some(Box::new(at))), d.ty)
+            }
+            Sym::Zone(z) => {
+                let zd = &self.g.zones[z];
+                (E::Zone(ZoneRef { base: zd.base, index: ZIndex::At(Box::new(at), zd.count) }), Ty::one(Scalar::Zone(zd.kind)))
+            }
+            _ => unreachable!("only zones and variables have dimensions"),
+        }
+    }
+
+    /// A checked index of dimension `d`.
+    fn dim_index(&mut self, d: Dim, i: &ast::Expr) -> E {
+        let (ie, it) = self.expr(i);
+        let want = Self::dim_ty(d);
+        if !self.assignable(it, want) {
+            let d = err("E0240", i.span, format!("expected {} as the index, found {}", self.type_name(want), self.type_name(it)), format!("this is {}", self.type_name(it)))
+                .help(format!("this state is indexed by {}", self.type_name(want)));
+            self.error(d);
+        }
+        ie
+    }
+
+    /// `x[i]`: state declared `per ENUM` (`NAME[m]`) or `per A per B`
+    /// (`x.NAME[y]`).
+    fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (E, Ty) {
+        match &obj.kind {
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() => {
+                if let Some(sym @ (Sym::Var(_) | Sym::Zone(_))) = self.global_sym(&id.name) {
+                    if let [d @ Dim::Enum(_)] = *self.sym_dims(sym) {
+                        let at = self.dim_index(d, i);
+                        return self.slot_of(sym, at);
+                    }
+                }
+                // A bare member of the element a `where` filters: `desk[a]`.
+                for k in (0..self.body.implicit.len()).rev() {
+                    let (slot, ty) = self.body.implicit[k];
+                    if let Some(sym) = self.two_dim_member(ty, &id.name) {
+                        return self.pair(sym, E::Local(slot), i);
+                    }
+                }
+            }
+            ExprKind::Field(x, f) if !self.is_enum_name(x) => {
+                let (xe, xt) = self.expr(x);
+                if let Some(sym) = self.two_dim_member(xt, &f.name) {
+                    return self.pair(sym, xe, i);
+                }
+                let (o, ot) = self.field_of(xe, xt, f);
+                return self.index_value(o, ot, obj.span, i, span);
+            }
+            _ => {}
+        }
+        let (o, ot) = self.expr(obj);
+        self.index_value(o, ot, obj.span, i, span)
+    }
+
+    fn is_enum_name(&self, e: &ast::Expr) -> bool {
+        matches!(&e.kind, ExprKind::Name(n) if self.lookup_local(&n.name).is_none() && matches!(self.global_sym(&n.name), Some(Sym::Enum(_))))
+    }
+
+    /// `x.NAME[i]` for a two-dimensional declaration, `x` already checked.
+    fn pair(&mut self, sym: Sym, x: E, i: &ast::Expr) -> (E, Ty) {
+        let dims = self.sym_dims(sym).to_vec();
+        let ie = self.dim_index(dims[1], i);
+        let stride = match sym {
+            Sym::Var(v) => self.g.vars[v].stride,
+            Sym::Zone(z) => self.g.zones[z].stride,
+            _ => 1,
+        };
+        self.slot_of(sym, E::Pos2(Box::new(x), Box::new(ie), stride))
+    }
+
+    /// Indexing a value that is not indexed state.
+    fn index_value(&mut self, o: E, ot: Ty, ospan: Span, i: &ast::Expr, span: Span) -> (E, Ty) {
+        let _ = (o, i, span);
+        if ot.scalar != Scalar::Error {
+            let d = err("E0251", ospan, format!("{} cannot be indexed", self.type_name(ot)), "indexed here")
+                .help("`[…]` indexes state declared `per ENUM` or `per A per B`");
+            self.error(d);
+        }
+        (E::Const(0), Ty::ERR)
     }
 
     fn args(&mut self, args: &[ast::Expr]) -> Vec<(E, Ty, Span)> {

@@ -187,7 +187,7 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
                 walk_e(b, f);
             }
         }
-        E::Bin(_, a, b) => {
+        E::Bin(_, a, b) | E::Pos2(a, b, _) => {
             walk_e(a, f);
             walk_e(b, f);
         }
@@ -239,7 +239,7 @@ fn specialize_e(e: &mut E) {
 fn walk_z(z: &mut ZoneRef, f: &mut dyn FnMut(&mut E)) {
     match &mut z.index {
         ZIndex::Global => {}
-        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) | ZIndex::Value(e) => walk_e(e, f),
+        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) | ZIndex::Value(e) | ZIndex::At(e, _) => walk_e(e, f),
     }
 }
 

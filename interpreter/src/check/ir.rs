@@ -101,12 +101,24 @@ pub enum Builtin {
     Sees,
 }
 
+/// One dimension of a zone or variable declared `per A [per B]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dim {
+    Player,
+    Node,
+    Edge,
+    Enum(u16),
+}
+
 #[derive(Clone, Debug)]
 pub enum ZIndex {
     Global,
     Player(Box<E>),
     Node(Box<E>),
     Edge(Box<E>),
+    /// State declared `per ENUM` or with two dimensions: the slot within the
+    /// declaration (an enum member, or [`E::Pos2`]), and how many slots it has.
+    At(Box<E>, u32),
     /// A zone-typed value (a local or parameter holding a zone id).
     Value(Box<E>),
 }
@@ -139,6 +151,9 @@ pub enum E {
     Call { func: u16, args: Vec<E>, span: Span },
     Builtin(Builtin, Vec<E>, Option<Box<C>>, Span),
     IsKind(Box<E>, u16),
+    /// The slot of a two-dimensional declaration: `a * stride + b`, where
+    /// `a` and `b` must not be `none`.
+    Pos2(Box<E>, Box<E>, u32),
     /// The number of pieces in a zone (`count(z)` of a plain zone).
     ZoneLen(ZoneRef),
     /// Whether a zone is empty (`empty(z)` of a plain zone).
@@ -235,6 +250,11 @@ pub struct Template {
 pub struct ZoneDecl {
     pub name: String,
     pub scope: Scope,
+    /// What indexes it: none (global), one or two dimensions.
+    pub dims: Vec<Dim>,
+    /// The number of slots per value of the first dimension (1 for one
+    /// dimension): slot `i` belongs to first index `i / stride`.
+    pub stride: u32,
     pub kind: Option<u16>,
     pub vis: VisKind,
     pub unless: Option<E>,
@@ -247,6 +267,8 @@ pub struct ZoneDecl {
 pub struct VarDecl {
     pub name: String,
     pub scope: Scope,
+    pub dims: Vec<Dim>,
+    pub stride: u32,
     pub ty: Ty,
     pub init: Option<E>,
     pub base: u32,

@@ -95,16 +95,53 @@ impl Game {
     pub fn zone_name(&self, zone_id: u32) -> String {
         for z in &self.zones {
             if zone_id >= z.base && zone_id < z.base + z.count {
-                let i = zone_id - z.base;
-                return match z.scope {
-                    crate::ast::Scope::Global => z.name.clone(),
-                    crate::ast::Scope::Player => format!("{}.{}", self.seats[i as usize], z.name),
-                    crate::ast::Scope::Node => format!("{}.{}", self.board.nodes[i as usize].id, z.name),
-                    crate::ast::Scope::Edge => format!("{}.{}", self.board.edges[i as usize].id, z.name),
-                };
+                return self.slot_name(&z.name, &z.dims, z.stride, zone_id - z.base);
             }
         }
         format!("zone#{zone_id}")
+    }
+
+    /// How slot `i` of a zone or variable is written: `NAME`, `x.NAME`,
+    /// `NAME[m]` or `x.NAME[y]`.
+    pub fn slot_name(&self, name: &str, dims: &[Dim], stride: u32, i: u32) -> String {
+        match dims {
+            [] => name.to_string(),
+            [Dim::Enum(_)] => format!("{name}[{}]", self.dim_value(dims[0], i)),
+            [d] => format!("{}.{name}", self.dim_value(*d, i)),
+            [a, b, ..] => format!("{}.{name}[{}]", self.dim_value(*a, i / stride), self.dim_value(*b, i % stride)),
+        }
+    }
+
+    /// The name of value `v` of a dimension.
+    pub fn dim_value(&self, d: Dim, v: u32) -> String {
+        let v = v as usize;
+        match d {
+            Dim::Player => self.seats[v].clone(),
+            Dim::Node => self.board.nodes[v].id.clone(),
+            Dim::Edge => self.board.edges[v].id.clone(),
+            Dim::Enum(e) => self.enums[e as usize].members[v].clone(),
+        }
+    }
+
+    /// Whether slot `i` exists in a match of `nplayers`: its player indices
+    /// name seats in play.
+    pub fn slot_live(&self, dims: &[Dim], stride: u32, i: u32, nplayers: u32) -> bool {
+        match dims {
+            [Dim::Player, ..] if i / stride >= nplayers => false,
+            [_, Dim::Player] => i % stride < nplayers,
+            _ => true,
+        }
+    }
+
+    /// `per player per ability` and the like, for messages.
+    pub fn dims_text(&self, dims: &[Dim]) -> String {
+        let words: Vec<String> = dims.iter().map(|d| match d {
+            Dim::Player => "player".to_string(),
+            Dim::Node => "node".to_string(),
+            Dim::Edge => "edge".to_string(),
+            Dim::Enum(e) => format!("`{}`", self.enums[*e as usize].name),
+        }).collect();
+        words.join(" and ")
     }
     /// The zone declaration that a zone id belongs to, and its index within it.
     pub fn zone_decl(&self, zone_id: u32) -> (usize, u32) {
@@ -139,7 +176,12 @@ pub fn summary(g: &Game) -> String {
     }).collect();
     let _ = writeln!(s, "pieces: {}", kinds.join(", "));
     let zones: Vec<String> = g.zones.iter().filter(|z| z.name != "box").map(|z| {
-        let scope = match z.scope { crate::ast::Scope::Global => "", crate::ast::Scope::Player => "per player ", crate::ast::Scope::Node => "per node ", crate::ast::Scope::Edge => "per edge " };
+        let scope: String = z.dims.iter().map(|d| match d {
+            Dim::Player => "per player ".to_string(),
+            Dim::Node => "per node ".to_string(),
+            Dim::Edge => "per edge ".to_string(),
+            Dim::Enum(e) => format!("per {} ", g.enums[*e as usize].name),
+        }).collect();
         let vis = match z.vis { crate::ast::VisKind::Public => "public", crate::ast::VisKind::Hidden => "hidden", crate::ast::VisKind::Owner => "owner" };
         format!("{scope}{} ({vis}{})", z.name, if z.unless.is_some() { ", conditional" } else { "" })
     }).collect();

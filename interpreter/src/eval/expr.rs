@@ -64,6 +64,7 @@ impl<'a> Cx<'a> {
                 }
                 return Ok(v as u32);
             }
+            ZIndex::At(e, n) => (self.eval(e, span)?, *n as Val),
             ZIndex::Player(e) => (self.eval(e, span)?, self.st.nplayers as Val),
             ZIndex::Node(e) => (self.eval(e, span)?, self.g.board.nodes.len() as Val),
             ZIndex::Edge(e) => (self.eval(e, span)?, self.g.board.edges.len() as Val),
@@ -182,6 +183,13 @@ impl<'a> Cx<'a> {
                 (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
             }
             E::Zone(z) => self.zone_id(z, span)? as Val,
+            E::Pos2(a, b, stride) => {
+                let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
+                if x < 0 || y < 0 {
+                    return Err(fail(span, "`none` used as an index"));
+                }
+                x * *stride as Val + y
+            }
             E::NodesZoneAgg(op, p) => {
                 let z = &self.st.zones;
                 let n = self.g.board.nodes.len() as u32;

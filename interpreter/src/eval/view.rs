@@ -71,7 +71,8 @@ pub(crate) fn visible(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
     match g.zones[d].vis {
         VisKind::Public => true,
         VisKind::Hidden => false,
-        VisKind::Owner => viewer == Viewer::Seat(i as usize),
+        // The owner is the first index (`per player [per …]`).
+        VisKind::Owner => viewer == Viewer::Seat((i / g.zones[d].stride) as usize),
     }
 }
 
@@ -243,11 +244,15 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         if z.name == "box" {
             continue;
         }
-        let count = if z.scope == Scope::Player { n } else { z.count };
-        for i in 0..count {
+        // Zones of nodes and edges are many: only those holding pieces are listed.
+        let skip_empty = z.scope == Scope::Node || z.scope == Scope::Indexed && z.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
+        for i in 0..z.count {
+            if !g.slot_live(&z.dims, z.stride, i, n) {
+                continue;
+            }
             let id = z.base + i;
             let ps: Vec<u32> = cx.st.zones.slice(id).to_vec();
-            if ps.is_empty() && z.scope == Scope::Node {
+            if ps.is_empty() && skip_empty {
                 continue;
             }
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
@@ -256,14 +261,16 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
     }
     let mut vars = vec![];
     for d in g.vars.iter().filter(|d| !d.is_option) {
-        let count = match d.scope {
-            Scope::Player => n,
-            Scope::Global => 1,
-            _ => continue,
-        };
-        for i in 0..count {
-            let name = if d.scope == Scope::Player { format!("{}.{}", g.seats[i as usize], d.name) } else { d.name.clone() };
-            let hidden = d.hidden || d.owner_only && who != Viewer::Seat(i as usize);
+        // Variables of nodes and edges are not listed (there are too many).
+        if d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge)) {
+            continue;
+        }
+        for i in 0..d.count {
+            if !g.slot_live(&d.dims, d.stride, i, n) {
+                continue;
+            }
+            let name = g.slot_name(&d.name, &d.dims, d.stride, i);
+            let hidden = d.hidden || d.owner_only && who != Viewer::Seat((i / d.stride) as usize);
             if d.hidden {
                 continue;
             }

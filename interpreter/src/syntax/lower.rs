@@ -180,23 +180,23 @@ impl Ctx {
                 ItemKind::Piece { name, per_player, fields, start, label, instances }
             }
             Rule::zone_decl => {
-                let (mut scope, mut name, mut kind, mut vis) = (Scope::Global, None, None, None);
+                let (mut scope, mut dims, mut name, mut kind, mut vis) = (Scope::Global, vec![], None, None, None);
                 for c in k {
                     match c.as_rule() {
-                        Rule::scope => scope = self.scope(c),
+                        Rule::scope => (scope, dims) = self.scope(c),
                         Rule::ident if name.is_none() => name = Some(self.ident(c)),
                         Rule::ident => kind = Some(self.ident(c)),
                         Rule::visibility => vis = Some(self.visibility(c)),
                         _ => {}
                     }
                 }
-                ItemKind::Zone { name: name.unwrap(), scope, kind, vis }
+                ItemKind::Zone { name: name.unwrap(), scope, dims, kind, vis }
             }
             Rule::var_decl => {
-                let (mut scope, mut name, mut ty, mut init, mut vis) = (Scope::Global, None, None, None, None);
+                let (mut scope, mut dims, mut name, mut ty, mut init, mut vis) = (Scope::Global, vec![], None, None, None, None);
                 for c in k {
                     match c.as_rule() {
-                        Rule::scope => scope = self.scope(c),
+                        Rule::scope => (scope, dims) = self.scope(c),
                         Rule::ident => name = Some(self.ident(c)),
                         Rule::type_ref => ty = Some(self.type_ref(c)),
                         Rule::expr => init = Some(self.expr(c)),
@@ -204,7 +204,7 @@ impl Ctx {
                         _ => {}
                     }
                 }
-                ItemKind::Var { name: name.unwrap(), scope, ty: ty.unwrap(), init, vis }
+                ItemKind::Var { name: name.unwrap(), scope, dims, ty: ty.unwrap(), init, vis }
             }
             Rule::fn_decl => {
                 let body = self.expr(k.pop().unwrap());
@@ -287,12 +287,28 @@ impl Ctx {
         }
     }
 
-    fn scope(&mut self, p: P) -> Scope {
-        match kids(p).next().unwrap().as_rule() {
-            Rule::scope_player => Scope::Player,
-            Rule::scope_node => Scope::Node,
-            _ => Scope::Edge,
-        }
+    /// The dimensions of `per A [per B]`, and the scope they make: one
+    /// player/node/edge dimension keeps its own scope, anything else is `Indexed`.
+    fn scope(&mut self, p: P) -> (Scope, Vec<Dim>) {
+        let dims: Vec<Dim> = kids(p)
+            .map(|d| {
+                let c = kids(d).next().unwrap();
+                let span = self.span(&c);
+                match c.as_rule() {
+                    Rule::scope_player => Dim::Player(span),
+                    Rule::scope_node => Dim::Node(span),
+                    Rule::scope_edge => Dim::Edge(span),
+                    _ => Dim::Enum(self.ident(kids(c).next().unwrap())),
+                }
+            })
+            .collect();
+        let scope = match dims.as_slice() {
+            [Dim::Player(_)] => Scope::Player,
+            [Dim::Node(_)] => Scope::Node,
+            [Dim::Edge(_)] => Scope::Edge,
+            _ => Scope::Indexed,
+        };
+        (scope, dims)
     }
 
     fn visibility(&mut self, p: P) -> Visibility {
@@ -646,6 +662,14 @@ impl Ctx {
         let mut it = kids(p);
         let mut e = self.primary(it.next().unwrap());
         for f in it {
+            if f.as_rule() == Rule::expr {
+                // `]` ends the index; the span stops at the expression's end plus one.
+                let ispan = self.span(&f);
+                let span = Span::new(e.span.file, e.span.start as usize, ispan.end as usize + 1);
+                let i = self.expr(f);
+                e = self.mk(ExprKind::Index(Box::new(e), Box::new(i)), span);
+                continue;
+            }
             let field = self.ident(f);
             let span = e.span.to(field.span);
             e = self.mk(ExprKind::Field(Box::new(e), field), span);
