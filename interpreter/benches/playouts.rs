@@ -46,6 +46,9 @@ fn playouts(c: &mut Criterion) {
     bench_game(c, "auf-heller-und-pfennig", ahup, 2, &[]);
     bench_game(c, "hasp", "rulesets/hasp/hasp.rules", 4, &[]);
     bench_game(c, "hansa", "rulesets/hansa/hansa.rules", 4, &[]);
+    let ht = "rulesets/hansa-teutonica/hansa-teutonica.rules";
+    bench_game(c, "hansa-teutonica", ht, 3, &[]);
+    bench_game(c, "hansa-teutonica", ht, 5, &[]);
     for (name, path, players) in [
         ("tic-tac-toe", "examples/tic-tac-toe/tic-tac-toe.rules", 2),
         ("connect-four", "examples/connect-four/connect-four.rules", 2),
