@@ -13,6 +13,8 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug)]
 pub enum Sym {
     Const(Val, Ty),
+    /// A constant list: its index in `Game::lists` and its items' type.
+    List(u32, Ty),
     Var(usize),
     Zone(usize),
     Enum(u16),
@@ -113,6 +115,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             seats: vec![],
             board: Arc::new(crate::board::empty()),
             enums: vec![],
+            lists: vec![],
             texts: vec![],
             kinds: vec![],
             zones: vec![],
@@ -373,6 +376,26 @@ impl Ck {
         self.globals.insert("box".into(), (Sym::Zone(0), Span::default()));
         for it in items {
             match &it.kind {
+                ItemKind::Const { name, value: ast::Expr { kind: ast::ExprKind::List(items), .. } } => {
+                    // `const NAME = [a, b, …]`: a list of constant items.
+                    self.body = Body::default();
+                    let (c, ty) = self.coll(value_of(it));
+                    let C::List(es) = c else { unreachable!("a list literal lowers to a list") };
+                    let mut vals = vec![];
+                    for (e, src) in es.iter().zip(items) {
+                        match const_eval(e) {
+                            Some(v) => vals.push(v),
+                            None => {
+                                self.error(err("E0210", src.span, "a constant list's items must be computable before the game starts", "not constant")
+                                    .help("use numbers, `true`/`false`, text, enumeration members and other constants"));
+                                vals.push(0);
+                            }
+                        }
+                    }
+                    let id = self.g.lists.len() as u32;
+                    self.g.lists.push(vals);
+                    self.define(name, Sym::List(id, ty));
+                }
                 ItemKind::Const { name, value } => {
                     self.body = Body::default();
                     let (e, ty) = self.expr(value);
@@ -902,6 +925,14 @@ impl Ck {
                 self.warnings.push(Diagnostic::warning("W0002", format!("{what} `{}` is never called", p.name)).at(p.span, "unreachable").help("call it from `play`, `setup` or another body, or remove it"));
             }
         }
+    }
+}
+
+/// The value expression of a `const` item.
+fn value_of(it: &ast::Item) -> &ast::Expr {
+    match &it.kind {
+        ItemKind::Const { value, .. } => value,
+        _ => unreachable!("called on constants only"),
     }
 }
 

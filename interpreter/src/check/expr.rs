@@ -201,6 +201,11 @@ impl Ck {
         }
         match self.global_sym(&id.name) {
             Some(Sym::Const(v, t)) => return (E::Const(v), t),
+            Some(Sym::List(..)) => {
+                self.error(err("E0242", id.span, format!("`{}` is a list where a single value is expected", id.name), "this is a list")
+                    .help(format!("take one item with `{}[i]` (1-based), or use it as a collection: `count({0})`, `sum({0})`, `for x in {0}`", id.name)));
+                return (E::Const(0), Ty::ERR);
+            }
             Some(Sym::Var(v)) if self.g.vars[v].scope == Scope::Global => {
                 let d = &self.g.vars[v];
                 return (E::Var(d.base, None), d.ty);
@@ -451,6 +456,12 @@ impl Ck {
     /// `x[i]`: state declared `per ENUM` (`NAME[m]`) or `per A per B`
     /// (`x.NAME[y]`).
     fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (E, Ty) {
+        if self.is_list(obj) {
+            let (c, et) = self.coll(obj);
+            let (ie, it) = self.expr(i);
+            self.expect(it, Ty::INT, i.span);
+            return (E::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span), et.elem());
+        }
         match &obj.kind {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() => {
                 if let Some(sym @ (Sym::Var(_) | Sym::Zone(_))) = self.global_sym(&id.name) {
@@ -481,6 +492,17 @@ impl Ck {
         self.index_value(o, ot, obj.span, i, span)
     }
 
+    /// Whether `e` is written as a list: a constant list's name, a list
+    /// literal, a range, a filter or `list`/`sorted`/`distinct`.
+    fn is_list(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(n) => self.lookup_local(&n.name).is_none() && matches!(self.global_sym(&n.name), Some(Sym::List(..))),
+            ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => true,
+            ExprKind::Agg { func, .. } => matches!(func.name.as_str(), "distinct" | "list" | "sorted"),
+            _ => false,
+        }
+    }
+
     fn is_enum_name(&self, e: &ast::Expr) -> bool {
         matches!(&e.kind, ExprKind::Name(n) if self.lookup_local(&n.name).is_none() && matches!(self.global_sym(&n.name), Some(Sym::Enum(_))))
     }
@@ -499,13 +521,21 @@ impl Ck {
 
     /// Indexing a value that is not indexed state.
     fn index_value(&mut self, o: E, ot: Ty, ospan: Span, i: &ast::Expr, span: Span) -> (E, Ty) {
-        let _ = (o, i, span);
-        if ot.scalar != Scalar::Error {
-            let d = err("E0251", ospan, format!("{} cannot be indexed", self.type_name(ot)), "indexed here")
-                .help("`[…]` indexes state declared `per ENUM` or `per A per B`");
-            self.error(d);
+        let (ie, it) = self.expr(i);
+        match ot.scalar {
+            // `z[i]`: the i-th piece from the bottom, or none.
+            Scalar::Zone(k) if !ot.list => {
+                self.expect(it, Ty::INT, i.span);
+                (E::Builtin(Builtin::ZoneAt, vec![o, ie], None, span), Ty::one(Scalar::Piece(k)))
+            }
+            Scalar::Error => (E::Const(0), Ty::ERR),
+            _ => {
+                let d = err("E0251", ospan, format!("{} cannot be indexed", self.type_name(ot)), "indexed here")
+                    .help("`[…]` indexes zones (`z[1]` is the bottom piece), constant lists and list literals (1-based), and state declared `per ENUM` or `per A per B`");
+                self.error(d);
+                (E::Const(0), Ty::ERR)
+            }
         }
-        (E::Const(0), Ty::ERR)
     }
 
     fn args(&mut self, args: &[ast::Expr]) -> Vec<(E, Ty, Span)> {
@@ -600,6 +630,15 @@ impl Ck {
                 }
                 (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
             }
+            "index" => {
+                if !self.arity(name, args, 2, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let (x, xt) = self.expr(&args[0]);
+                let (c, et) = self.coll(&args[1]);
+                self.unify(xt, et, span);
+                (E::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span), Ty::INT)
+            }
             "zone_of" | "node_of" | "revealed" => {
                 if !self.arity(name, args, 1, span) {
                     return (E::Const(0), Ty::INT);
@@ -648,7 +687,7 @@ impl Ck {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "index", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -739,6 +778,11 @@ impl Ck {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (C::Players, Ty::PLAYER),
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (C::Nodes, Ty::NODE),
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (C::Edges, Ty::EDGE),
+            // A constant list is its items.
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::List(..))) => {
+                let Some(Sym::List(l, ty)) = self.global_sym(&id.name) else { unreachable!() };
+                (C::List(self.g.lists[l as usize].iter().map(|&v| E::Const(v)).collect()), ty)
+            }
             // An enumeration's name is its members in declaration order.
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::Enum(_))) => {
                 let Some(Sym::Enum(en)) = self.global_sym(&id.name) else { unreachable!() };

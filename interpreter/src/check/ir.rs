@@ -99,6 +99,14 @@ pub enum Builtin {
     Team,
     /// Whether a seat may see a piece (`sees(p, x)`).
     Sees,
+    /// The last element of a collection, or none (`-1`).
+    Last,
+    /// `C[i]`: the i-th element (1-based) of a list; out of range is a run-time error.
+    ListAt,
+    /// `z[i]`: the i-th piece of a zone from the bottom (1-based), or none.
+    ZoneAt,
+    /// `index(x, C)`: the 1-based position of `x` in a collection, 0 when absent.
+    IndexOf,
 }
 
 /// One dimension of a zone or variable declared `per A [per B]`.

@@ -37,6 +37,8 @@ pub struct Game {
     pub seats: Vec<String>,
     pub board: Arc<Board>,
     pub enums: Vec<EnumDecl>,
+    /// The items of constant lists (`const NAME = [2, 3, 5]`).
+    pub lists: Vec<Vec<Val>>,
     pub texts: Vec<String>,
     pub kinds: Vec<KindDecl>,
     pub zones: Vec<ZoneDecl>,

@@ -357,7 +357,44 @@ impl<'a> Cx<'a> {
                 let i = self.st.rng.gen_range(0..len as u32) as usize;
                 self.st.zones.slice(id)[i] as Val
             }
-            Builtin::Random | Builtin::First | Builtin::Empty | Builtin::Count | Builtin::SumList => {
+            Builtin::ZoneAt => {
+                let z = self.eval(&args[0], span)?;
+                let i = self.eval(&args[1], span)?;
+                let s = self.st.zones.slice(z as u32);
+                if i >= 1 && i as usize <= s.len() {
+                    s[i as usize - 1] as Val
+                } else {
+                    NONE
+                }
+            }
+            Builtin::IndexOf if matches!(c, Some(C::Zone(_))) => {
+                // In a plain zone: where the piece lies says whether it is there.
+                let Some(C::Zone(z)) = c else { unreachable!() };
+                let x = self.eval(&args[0], span)?;
+                let id = self.zone_id(z, span)?;
+                if x < 0 || x as usize >= self.g.piece_kind.len() || self.st.zones.zone_of[x as usize] != id {
+                    0
+                } else {
+                    self.st.zones.slice(id).iter().position(|&p| p as Val == x).map(|i| i as Val + 1).unwrap_or(0)
+                }
+            }
+            Builtin::ListAt | Builtin::IndexOf => {
+                let x = self.eval(&args[0], span)?;
+                let mark = self.st.scratch.len();
+                self.coll(c.expect("collection builtins carry their collection"), span)?;
+                let len = (self.st.scratch.len() - mark) as Val;
+                let r = if b == Builtin::IndexOf {
+                    self.st.scratch[mark..].iter().position(|&v| v == x).map(|i| i as Val + 1).unwrap_or(0)
+                } else if x >= 1 && x <= len {
+                    self.st.scratch[mark + x as usize - 1]
+                } else {
+                    self.st.scratch.truncate(mark);
+                    return Err(fail(span, format!("index {x} is outside the list (1..{len})")));
+                };
+                self.st.scratch.truncate(mark);
+                r
+            }
+            Builtin::Random | Builtin::First | Builtin::Last | Builtin::Empty | Builtin::Count | Builtin::SumList => {
                 let mark = self.st.scratch.len();
                 self.coll(c.expect("collection builtins carry their collection"), span)?;
                 let len = self.st.scratch.len() - mark;
@@ -371,6 +408,7 @@ impl<'a> Cx<'a> {
                             self.st.scratch[mark]
                         }
                     }
+                    Builtin::Last => self.st.scratch[mark..].last().copied().unwrap_or(NONE),
                     Builtin::SumList => self.st.scratch[mark..].iter().fold(0i64, |a, &x| a.wrapping_add(x)),
                     _ => {
                         if len == 0 {
