@@ -867,6 +867,26 @@ impl Ck {
             (AttrValue::Int(i), Scalar::Int) => *i,
             (AttrValue::Bool(b), Scalar::Bool) => *b as Val,
             (AttrValue::Str(s), Scalar::Text) => self.intern(s),
+            // A `node` or `edge` field names a node or edge of the board by its id.
+            (AttrValue::Str(s), Scalar::Node | Scalar::Edge) => {
+                let board = self.board.clone();
+                let node = ty.scalar == Scalar::Node;
+                let found = if node { board.node_index.get(s).copied() } else { board.edges.iter().position(|e| &e.id == s).map(|e| e as u32) };
+                match found {
+                    Some(i) => i as Val,
+                    None => {
+                        let what = if node { "node" } else { "edge" };
+                        let mut d = err("E0229", span, format!("the board has no {what} `{s}` (field `{field}`)"), format!("unknown {what}"));
+                        let near = if node { similar(s, board.nodes.iter().map(|n| n.id.as_str())) } else { similar(s, board.edges.iter().map(|e| e.id.as_str())) };
+                        d = d.help(match near {
+                            Some(n) => format!("did you mean `{n}`?"),
+                            None => format!("{} `{what}` field names one of the board's {what} ids; `regel board` lists them", if node { "a" } else { "an" }),
+                        });
+                        self.error(d);
+                        0
+                    }
+                }
+            }
             (AttrValue::Str(s), Scalar::Enum(e)) => {
                 let en = &self.g.enums[e as usize];
                 match en.members.iter().position(|m| m == s) {

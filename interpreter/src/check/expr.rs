@@ -69,6 +69,11 @@ impl Ck {
             ExprKind::Str(s) => (E::Const(self.intern(s)), Ty::TEXT),
             ExprKind::Node(id) => match self.board.node_index.get(&id.name) {
                 Some(&n) => (E::Const(n as Val), Ty::NODE),
+                // `@id` of an edge (a node of the same id comes first).
+                None if self.board.edges.iter().any(|e| e.id == id.name) => {
+                    let e = self.board.edges.iter().position(|e| e.id == id.name).unwrap_or(0);
+                    (E::Const(e as Val), Ty::EDGE)
+                }
                 None => {
                     let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
                     d = match similar(&id.name, self.board.node_index.keys().map(|s| s.as_str())) {

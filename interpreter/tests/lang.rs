@@ -1,0 +1,76 @@
+//! Language features that need a board of their own: piece fields of type
+//! `node` or `edge` filled from the board file, and the network queries
+//! `reachable` and `distance`. Each test serves a rules file and a board
+//! file from memory, plays the match with logging on, and compares the log
+//! with what the rules must compute.
+
+use regel::diag::Sources;
+use regel::eval::{Match, Setup};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Checks `rules` (with `board` as `board.toml` beside it), runs a match of
+/// two players that needs no decision, and returns its log.
+fn run(rules: &str, board: &str) -> Vec<String> {
+    let dir = PathBuf::from("/memory");
+    let (rules_path, board_path) = (dir.join("game.rules"), dir.join("board.toml"));
+    let (rules_text, board_text) = (rules.to_string(), board.to_string());
+    let (rp, bp) = (rules_path.clone(), board_path.clone());
+    let reader = move |p: &Path| -> std::io::Result<String> {
+        if p == rp {
+            Ok(rules_text.clone())
+        } else if p == bp {
+            Ok(board_text.clone())
+        } else {
+            Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not served"))
+        }
+    };
+    let mut sources = Sources::default();
+    let game = match regel::check::check(&mut sources, &reader, &rules_path) {
+        Ok((g, _)) => Arc::new(g),
+        Err(d) => panic!("check failed:\n{}", regel::diag::render(&sources, &d, false, 100)),
+    };
+    let mut setup = Setup::new(2, 1);
+    setup.log = true;
+    let m = Match::new(game, &setup).unwrap_or_else(|e| panic!("run failed: {}", e.message));
+    assert!(m.is_over(), "the test rules take no decisions");
+    m.state.log.clone()
+}
+
+/// Five nodes: a - b - c in a line, d - e apart; on a directed board the
+/// arcs run a→b→c and d→e.
+fn line_board(directed: bool) -> String {
+    let mut s = format!("[board]\nname = \"line\"\ndirected = {directed}\n");
+    for n in ["a", "b", "c", "d", "e"] {
+        s.push_str(&format!("[[node]]\nid = \"{n}\"\n"));
+    }
+    for (f, t) in [("a", "b"), ("b", "c"), ("d", "e")] {
+        s.push_str(&format!("[[edge]]\nid = \"{f}{t}\"\nfrom = \"{f}\"\nto = \"{t}\"\n"));
+    }
+    s.push_str("[[pieces.office]]\ncity = \"c\"\nroad = \"bc\"\n");
+    s.push_str("[[pieces.office]]\ncount = 2\ncity = \"a\"\nroad = \"ab\"\n");
+    s
+}
+
+fn lines(log: &[String]) -> Vec<&str> {
+    log.iter().map(|s| s.as_str()).filter(|s| !s.starts_with('#')).collect()
+}
+
+#[test]
+fn piece_fields_of_type_node_and_edge_come_from_the_board() {
+    let rules = r#"
+game "Offices"
+players 2
+board "board.toml"
+piece office { city: node, road: edge } in stock label "office in {city}"
+zone stock: office
+play {
+  for o in stock {
+    log "{o} on {o.road} from {o.road.from}"
+  }
+  log "{count(o in stock: o.city == @a)} in a"
+}
+"#;
+    let log = run(rules, &line_board(false));
+    assert_eq!(lines(&log), ["office in c on bc from b", "office in a on ab from a", "office in a on ab from a", "2 in a"]);
+}
