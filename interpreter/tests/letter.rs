@@ -190,7 +190,7 @@ const HANSA_SALE: &str = r#"
 /// view, Grey's own included; with `sold_face_up` (HANSA-AMB-19) they show.
 #[test]
 fn hansa_sold_goods_are_face_down_in_every_view() {
-    let d = ["sell orange 1+2+3", "also sell brown 2+3", "lose orange-1"];
+    let d = ["sell orange", "sell orange 1+2+3", "also sell brown", "lose orange-1"];
     let m = position("hansa", 3, 0, &["fixed_removal=true"], HANSA_SALE, &d);
     for s in ["grey", "yellow", "purple"] {
         let v = view_of(&m, s);
@@ -205,22 +205,26 @@ fn hansa_sold_goods_are_face_down_in_every_view() {
     assert!(zone(&view_of(&m, "yellow"), "grey.sold").pieces.contains(&"orange-3".to_string()));
 }
 
-/// HANSA-8.8, HANSA-8.9: the sale is one line per question asked, the loss is
-/// the loser's answer, and the sale's worth is summed up once.
+/// HANSA-8.8, HANSA-8.9: the sale is one line per question asked (a colour,
+/// then its tiles; a set with no alternative is taken at once and marked
+/// forced), the loss is the loser's answer, and the sale's worth is summed up
+/// once.
 #[test]
 fn hansa_logs_a_sale_once() {
-    let d = ["sell orange 1+2+3", "also sell brown 2+3", "lose orange-1"];
+    let d = ["sell orange", "sell orange 1+2+3", "also sell brown", "lose orange-1"];
     let mut m = position("hansa", 3, 0, &["fixed_removal=true"], HANSA_SALE, &d);
     let log = m.take_log();
-    let at = log.iter().position(|l| l == "grey: sell orange 1+2+3").unwrap_or_else(|| panic!("{log:#?}"));
+    let at = log.iter().position(|l| l == "grey: sell orange").unwrap_or_else(|| panic!("{log:#?}"));
     let want = [
+        "grey: sell orange",
         "grey: sell orange 1+2+3",
-        "grey: also sell brown 2+3",
+        "grey: also sell brown",
+        "grey: sell brown 2+3 (forced)",
         "grey: complete the sale (forced)",
         "yellow: lose orange-1",
         "grey sells 5 goods worth 16 points",
     ];
-    assert_eq!(&log[at..at + 5], &want.map(String::from)[..], "{log:#?}");
+    assert_eq!(&log[at..at + 7], &want.map(String::from)[..], "{log:#?}");
 }
 
 /// Issue 12's audit logs for Hansa: income, every payment and who receives
@@ -268,7 +272,15 @@ fn hansa_logs_the_tie_break() {
     let mut m = position("hansa", 2, 0, &["fixed_removal=true"], given, &[]);
     let log = m.take_log();
     assert!(log.contains(&"grey: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 9 stalls on the map".to_string()), "{log:#?}");
-    assert!(log.contains(&"tie on 8 points: grey wins with the most stalls on the map (9)".to_string()), "{log:#?}");
+    assert!(log.contains(&"yellow: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 7 stalls on the map".to_string()), "{log:#?}");
+    assert!(log.contains(&"highest score 8: a tie, broken by the most stalls on the map".to_string()), "{log:#?}");
+    // The same points and stalls: a shared win (HANSA-AMB-14); one alone: no tie.
+    let shared = "put_stalls(grey, @danzig, 5)\n  put_stalls(yellow, @reval, 5)\n  final_scoring()";
+    let mut m = position("hansa", 2, 0, &["fixed_removal=true"], shared, &[]);
+    assert!(m.take_log().contains(&"highest score 4: a tie on points and on stalls on the map: the tied players share the win".to_string()));
+    let alone = "put_stalls(grey, @danzig, 5)\n  final_scoring()";
+    let mut m = position("hansa", 2, 0, &["fixed_removal=true"], alone, &[]);
+    assert!(m.take_log().contains(&"highest score 4: no tie".to_string()));
 }
 
 // ------------------------------------------------------------------ Auf Heller und Pfennig
@@ -287,23 +299,24 @@ fn ahup_log_names_the_private_tile_when_played() {
     assert!(log.contains(&"white's private tile: EYE (Böser Blick) at r4c2".to_string()), "{log:#?}");
 }
 
-/// AHUP-6, AHUP-AT-05: round scoring is logged per row and column, each
-/// player's items times the segment's base; the example's row 1 and column 2.
+/// AHUP-6, AHUP-AT-05: round scoring is logged per row and column: after each
+/// line, every player's income so far, so that a line's value is the
+/// difference from the line before. The example's rows (-3, 0, 20 in all for
+/// white, grey and black: "Righe -3 0 20") and totals (41, 12, 39).
 #[test]
 fn ahup_round_scoring_is_logged_per_row_and_column() {
     let mut m = position("auf-heller-und-pfennig", 3, 0, &[], "example_board()\n  score_round()", &[]);
     let log = m.take_log();
     for want in [
-        "row 1: white 5 items x -3 = -15",
-        "row 1: grey 1 item x -3 = -3",
-        "row 1: black 1 item x -3 = -3",
-        "row 4: white 2 items x 0 = 0",
-        "row 4: grey 1 item x 5 = 5",
-        "column 2: grey 1 item x -6 = -6",
+        "row 1: so far white -15, grey -3, black -3",
+        "row 5: so far white -3, grey 0, black 20",
+        "column 6: so far white 41, grey 12, black 39",
         "round 1: white earns 41, has 91",
         "round 1: grey earns 12, has 62",
         "round 1: black earns 39, has 89",
     ] {
         assert!(log.iter().any(|l| l == want), "missing `{want}` in {log:#?}");
     }
+    let lines = log.iter().filter(|l| l.starts_with("row ") || l.starts_with("column ")).count();
+    assert_eq!(lines, 11, "one line per row and column: {log:#?}");
 }
