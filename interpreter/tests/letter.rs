@@ -108,22 +108,22 @@ fn hasp_public_history_option_shows_won_tricks() {
 }
 
 /// HASP-5.3: no trump is shown before the announcement; "no trump" after it;
-/// the internal `trump` (where `village` stands for no trump) and the
+/// the suit the rules use, `trump_suit` (`village` stands for no trump), and the
 /// bookkeeping variables are not in the view.
 #[test]
 fn hasp_view_shows_the_trump_only_once_announced() {
     let given = "dealer = north\n  deal_round()\n  predict(leader)";
     let m = position("hasp", 2, 0, &[], given, &[]);
     let v = view_of(&m, "east");
-    assert_eq!(var(&v, "trump_call"), Some(""), "{:?}", v.vars);
-    for hidden in ["trump", "round_over", "north.played", "north.predicted", "north.did_minor", "north.did_major", "north.made"] {
+    assert_eq!(var(&v, "trump"), Some(""), "{:?}", v.vars);
+    for hidden in ["trump_suit", "round_over", "north.played", "north.predicted", "north.did_minor", "north.did_major", "north.made"] {
         assert_eq!(var(&v, hidden), None, "`{hidden}` is bookkeeping: {:?}", v.vars);
     }
     assert!(!v.to_text().contains("village"), "{}", v.to_text());
     let m = position("hasp", 2, 0, &[], given, &["no trump"]);
-    assert_eq!(var(&view_of(&m, "north"), "trump_call"), Some("no trump"));
+    assert_eq!(var(&view_of(&m, "north"), "trump"), Some("no trump"));
     let m = position("hasp", 2, 0, &[], given, &["trump rocks"]);
-    assert_eq!(var(&view_of(&m, "north"), "trump_call"), Some("rocks"));
+    assert_eq!(var(&view_of(&m, "north"), "trump"), Some("rocks"));
 }
 
 /// HASP-6.3, HASP-6.5: a prediction is logged once (the choice itself), the
