@@ -320,3 +320,18 @@ fn ahup_round_scoring_is_logged_per_row_and_column() {
     let lines = log.iter().filter(|l| l.starts_with("row ") || l.starts_with("column ")).count();
     assert_eq!(lines, 11, "one line per row and column: {log:#?}");
 }
+
+/// AHUP-8.2 and HASP-AMB-12 (issue 12's audit logs): the end of the game says
+/// whether the top was tied; the seeded game logs show the untied case.
+#[test]
+fn the_game_end_says_whether_the_top_is_tied() {
+    let given = "white.money = 70\n  grey.money = 70\n  black.money = 12\n  log \"{end_text()}\"";
+    let mut m = position("auf-heller-und-pfennig", 3, 0, &[], given, &[]);
+    assert_eq!(m.take_log().last().map(String::as_str), Some("a tie at the top: the tied players share the win"));
+    let given = "north.vp = 12\n  east.vp = 12\n  south.vp = 7\n  log \"{end_text()}\"";
+    let mut m = position("hasp", 3, 0, &[], given, &[]);
+    assert_eq!(m.take_log().last().map(String::as_str), Some("a tie at the top: the tied sides share the win"));
+    let given = "north.vp = 12\n  south.vp = 12\n  log \"{end_text()}\"";
+    let mut m = position("hasp", 4, 0, &[], given, &[]);
+    assert_eq!(m.take_log().last().map(String::as_str), Some("the highest total wins"), "partners are one side");
+}
