@@ -305,7 +305,7 @@ fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
             walk_e(b, f);
         }
         C::List(es) => es.iter_mut().for_each(|e| walk_e(e, f)),
-        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) => {
+        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) | C::Reachable(e, c) => {
             walk_c(c, f);
             walk_e(e, f);
         }
