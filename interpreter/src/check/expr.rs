@@ -613,7 +613,7 @@ impl Ck {
                 let op = if name.name == "top" { Builtin::Top } else { Builtin::Bottom };
                 (b(op, vec![e]), Ty::one(Scalar::Piece(kind)))
             }
-            "random" | "first" | "empty" | "count" | "sum" => {
+            "random" | "first" | "last" | "empty" | "count" | "sum" => {
                 if !self.arity(name, args, 1, span) {
                     return (E::Const(0), Ty::INT);
                 }
@@ -621,6 +621,7 @@ impl Ck {
                 let (op, ty) = match name.name.as_str() {
                     "random" => (Builtin::Random, et),
                     "first" => (Builtin::First, et),
+                    "last" => (Builtin::Last, et),
                     "empty" => (Builtin::Empty, Ty::BOOL),
                     "count" => (Builtin::Count, Ty::INT),
                     _ => {
@@ -702,7 +703,7 @@ impl Ck {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -781,7 +782,7 @@ impl Ck {
         let ty = match op {
             AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max => Ty::INT,
             AggOp::Any | AggOp::All => Ty::BOOL,
-            AggOp::Best | AggOp::Worst | AggOp::First => et,
+            AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => et,
         };
         (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
     }

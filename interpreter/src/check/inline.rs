@@ -213,8 +213,22 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
 }
 
 /// `any`/`all`/`count` over all nodes with a zone-only test (see [`specialize`]);
-/// `first` and `empty` of a filter stop at the first element that passes.
+/// `first` and `empty` of a filter stop at the first element that passes;
+/// `last` of a filtered plain zone searches from the top down.
 fn specialize_e(e: &mut E) {
+    if let E::Builtin(Builtin::Last, _, Some(c), _) = e {
+        if let C::Filter(inner, slot, cond) = &mut **c {
+            if matches!(**inner, C::Zone(_)) {
+                *e = E::Agg {
+                    op: AggOp::Last,
+                    coll: Box::new(std::mem::replace(&mut **inner, C::Players)),
+                    slot: *slot,
+                    body: Some(Box::new(std::mem::replace(cond, E::Const(0)))),
+                };
+                return;
+            }
+        }
+    }
     if let E::Builtin(b @ (Builtin::First | Builtin::Empty), _, Some(c), _) = e {
         if let C::Filter(inner, slot, cond) = &mut **c {
             let agg = E::Agg {

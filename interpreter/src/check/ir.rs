@@ -74,6 +74,9 @@ pub enum AggOp {
     /// The first element whose body holds, or `none` (no surface syntax:
     /// `first(c where p)` becomes this so that the search stops at a match).
     First,
+    /// The last element whose body holds, searched from the end (no surface
+    /// syntax: `last(z where p)` of a plain zone becomes this).
+    Last,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -485,6 +485,9 @@ impl<'a> Cx<'a> {
 
     #[inline(never)]
     fn agg(&mut self, op: AggOp, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+        if op == AggOp::Last {
+            return self.agg_last(coll, slot, body, span);
+        }
         let mark = self.st.scratch.len();
         self.coll(coll, span)?;
         let end = self.st.scratch.len();
@@ -493,7 +496,7 @@ impl<'a> Cx<'a> {
             AggOp::All => 1,
             AggOp::Min => Val::MAX,
             AggOp::Max => Val::MIN,
-            AggOp::Best | AggOp::Worst | AggOp::First => NONE,
+            AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => NONE,
         };
         let mut best_key: Option<Val> = None;
         for i in mark..end {
@@ -524,6 +527,7 @@ impl<'a> Cx<'a> {
                         break;
                     }
                 }
+                AggOp::Last => unreachable!("answered by `agg_last`"),
                 AggOp::Min => acc = acc.min(v),
                 AggOp::Max => acc = acc.max(v),
                 AggOp::Best | AggOp::Worst => {
@@ -543,6 +547,28 @@ impl<'a> Cx<'a> {
             return Err(fail(span, format!("`{}` of an empty collection", if op == AggOp::Min { "min" } else { "max" })));
         }
         Ok(acc)
+    }
+
+    /// The last element whose body holds, searching from the end; `none`
+    /// when there is none.
+    fn agg_last(&mut self, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+        let mark = self.st.scratch.len();
+        self.coll(coll, span)?;
+        let mut found = NONE;
+        for i in (mark..self.st.scratch.len()).rev() {
+            let x = self.st.scratch[i];
+            self.set_local(slot, x);
+            let hit = match body {
+                Some(b) => self.eval(b, span)? != 0,
+                None => true,
+            };
+            if hit {
+                found = x;
+                break;
+            }
+        }
+        self.st.scratch.truncate(mark);
+        Ok(found)
     }
 
     /// Pushes the elements of a collection onto `scratch`.
