@@ -74,3 +74,88 @@ play {
     let log = run(rules, &line_board(false));
     assert_eq!(lines(&log), ["office in c on bc from b", "office in a on ab from a", "office in a on ab from a", "2 in a"]);
 }
+
+const NETWORK: &str = r#"
+game "Network"
+players 2
+board "board.toml"
+piece office { city: node, road: edge } in stock
+zone stock: office
+var per node held: bool = false
+play {
+  @a.held = true
+  @b.held = true
+  @c.held = true
+  @d.held = true
+  log "from a: {count(reachable(@a, nodes where held))}"
+  log "from c: {count(reachable(@c, nodes where held))}"
+  log "from e: {count(reachable(@e, nodes where held))}"
+  log "c joined to a: {@c in reachable(@a, nodes where held)}"
+  log "largest group: {max(n in nodes where held: count(reachable(n, nodes where held)))}"
+  for n in reachable(@b, nodes) {
+    log "b reaches {n}"
+  }
+  log "a-c {distance(@a, @c)} c-a {distance(@c, @a)} a-e {distance(@a, @e)} d-d {distance(@d, @d)}"
+  @b.held = false
+  log "without b, c joined to a: {@c in reachable(@a, nodes where held)}"
+}
+"#;
+
+#[test]
+fn reachable_and_distance_on_an_undirected_board() {
+    let log = run(NETWORK, &line_board(false));
+    assert_eq!(
+        lines(&log),
+        [
+            "from a: 3",
+            "from c: 3",
+            "from e: 0",
+            "c joined to a: true",
+            "largest group: 3",
+            "b reaches a",
+            "b reaches b",
+            "b reaches c",
+            "a-c 2 c-a 2 a-e -1 d-d 0",
+            "without b, c joined to a: false",
+        ]
+    );
+}
+
+#[test]
+fn reachable_and_distance_follow_arcs_on_a_directed_board() {
+    let log = run(NETWORK, &line_board(true));
+    assert_eq!(
+        lines(&log),
+        [
+            "from a: 3",
+            "from c: 1",
+            "from e: 0",
+            "c joined to a: true",
+            "largest group: 3",
+            "b reaches b",
+            "b reaches c",
+            "a-c 2 c-a -1 a-e -1 d-d 0",
+            "without b, c joined to a: false",
+        ]
+    );
+}
+
+/// Past the size of the precomputed table, `distance` searches on demand
+/// and gives the same answers.
+#[test]
+fn distance_on_a_board_too_large_for_a_table() {
+    let n = regel::check::DIST_TABLE_MAX + 6;
+    let mut board = String::from("[board]\nname = \"long\"\n");
+    for i in 0..n {
+        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
+    }
+    for i in 1..n {
+        board.push_str(&format!("[[edge]]\nfrom = \"n{}\"\nto = \"n{i}\"\n", i - 1));
+    }
+    let rules = format!(
+        "game \"Long\"\nplayers 2\nboard \"board.toml\"\nplay {{\n  log \"{{distance(@n0, @n{last})}} {{distance(@n{last}, @n3)}} {{distance(@n5, @n5)}} {{count(reachable(@n0, nodes where it != @n10))}}\"\n}}\n",
+        last = n - 1
+    );
+    let log = run(&rules, &board);
+    assert_eq!(lines(&log), [format!("{} {} 0 10", n - 1, n - 4)]);
+}

@@ -67,6 +67,24 @@ pub(super) struct Ck {
     pub proc_used: Vec<bool>,
     pub action_used: Vec<bool>,
     pub texts: IndexMap<String, ()>,
+    /// The rules call `distance`: the board's distance table is worth computing.
+    pub uses_distance: bool,
+}
+
+/// Every node's distance to every other (-1: unreachable), by petgraph's
+/// Dijkstra with unit weights from each node over the board graph (an
+/// undirected board holds both arcs of each edge).
+fn distance_table(b: &Board) -> Vec<i16> {
+    let n = b.nodes.len();
+    let mut t = vec![-1i16; n * n];
+    for from in b.graph.node_indices() {
+        let d = petgraph::algo::dijkstra(&b.graph, from, None, |_| 1i32);
+        let row = b.graph[from] as usize * n;
+        for (to, k) in d {
+            t[row + b.graph[to] as usize] = k as i16;
+        }
+    }
+    t
 }
 
 pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Result<(Game, Diagnostics), Diagnostics> {
@@ -116,6 +134,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             board: Arc::new(crate::board::empty()),
             enums: vec![],
             lists: vec![],
+            dist: vec![],
             texts: vec![],
             kinds: vec![],
             zones: vec![],
@@ -151,6 +170,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         proc_used: vec![],
         action_used: vec![],
         texts: IndexMap::new(),
+        uses_distance: false,
     };
     ck.g.board = ck.board.clone();
     ck.declare_all(&m.items);
@@ -162,6 +182,9 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         super::inline::inline_game(&mut ck.g);
         super::splice::splice_game(&mut ck.g);
         super::flatten::flatten_game(&mut ck.g);
+        if ck.uses_distance && ck.board.nodes.len() <= super::DIST_TABLE_MAX {
+            ck.g.dist = distance_table(&ck.board);
+        }
         Ok((ck.g, ck.warnings))
     } else {
         Err(ck.errors)
@@ -203,6 +226,7 @@ impl Ck {
             proc_used: vec![true; s.proc_sigs.len()],
             action_used: vec![true; g.actions.len()],
             texts: s.texts,
+            uses_distance: false,
         }
     }
 

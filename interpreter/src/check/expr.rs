@@ -613,7 +613,7 @@ impl Ck {
                 let op = if name.name == "top" { Builtin::Top } else { Builtin::Bottom };
                 (b(op, vec![e]), Ty::one(Scalar::Piece(kind)))
             }
-            "random" | "first" | "empty" | "count" | "sum" => {
+            "random" | "first" | "last" | "empty" | "count" | "sum" => {
                 if !self.arity(name, args, 1, span) {
                     return (E::Const(0), Ty::INT);
                 }
@@ -621,6 +621,7 @@ impl Ck {
                 let (op, ty) = match name.name.as_str() {
                     "random" => (Builtin::Random, et),
                     "first" => (Builtin::First, et),
+                    "last" => (Builtin::Last, et),
                     "empty" => (Builtin::Empty, Ty::BOOL),
                     "count" => (Builtin::Count, Ty::INT),
                     _ => {
@@ -643,6 +644,16 @@ impl Ck {
                 let (c, et) = self.coll(&args[1]);
                 self.unify(xt, et, span);
                 (E::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span), Ty::INT)
+            }
+            "distance" => {
+                if !self.arity(name, args, 2, span) {
+                    return (E::Const(0), Ty::INT);
+                }
+                let a = self.args(args);
+                self.expect(a[0].1, Ty::NODE, a[0].2);
+                self.expect(a[1].1, Ty::NODE, a[1].2);
+                self.uses_distance = true;
+                (b(Builtin::Distance, vec![a[0].0.clone(), a[1].0.clone()]), Ty::INT)
             }
             "zone_of" | "node_of" | "revealed" => {
                 if !self.arity(name, args, 1, span) {
@@ -682,7 +693,7 @@ impl Ck {
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
                 (b(Builtin::Team, vec![a[0].0.clone()]), Ty::INT)
             }
-            "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" => {
+            "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" | "reachable" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
                 (E::Const(0), Ty::ERR)
@@ -692,7 +703,7 @@ impl Ck {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "empty", "count", "sum", "index", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -771,7 +782,7 @@ impl Ck {
         let ty = match op {
             AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max => Ty::INT,
             AggOp::Any | AggOp::All => Ty::BOOL,
-            AggOp::Best | AggOp::Worst | AggOp::First => et,
+            AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => et,
         };
         (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
     }
@@ -828,6 +839,16 @@ impl Ck {
                     _ => et,
                 };
                 (indexed(C::Filter(Box::new(c2), slot, ce)), et)
+            }
+            ExprKind::Call(name, args) if name.name == "reachable" && self.global_sym(&name.name).is_none() => {
+                if !self.arity(name, args, 2, span) {
+                    return (C::List(vec![]), Ty::NODE);
+                }
+                let (x, t) = self.expr(&args[0]);
+                self.expect(t, Ty::NODE, args[0].span);
+                let (c, et) = self.coll(&args[1]);
+                self.expect(et, Ty::NODE, args[1].span);
+                (C::Reachable(x, Box::new(c)), Ty::NODE)
             }
             ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
                 if !self.arity(name, args, 1, span) {

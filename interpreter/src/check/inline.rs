@@ -213,8 +213,22 @@ pub(super) fn walk_e(e: &mut E, f: &mut dyn FnMut(&mut E)) {
 }
 
 /// `any`/`all`/`count` over all nodes with a zone-only test (see [`specialize`]);
-/// `first` and `empty` of a filter stop at the first element that passes.
+/// `first` and `empty` of a filter stop at the first element that passes;
+/// `last` of a filtered plain zone searches from the top down.
 fn specialize_e(e: &mut E) {
+    if let E::Builtin(Builtin::Last, _, Some(c), _) = e {
+        if let C::Filter(inner, slot, cond) = &mut **c {
+            if matches!(**inner, C::Zone(_)) {
+                *e = E::Agg {
+                    op: AggOp::Last,
+                    coll: Box::new(std::mem::replace(&mut **inner, C::Players)),
+                    slot: *slot,
+                    body: Some(Box::new(std::mem::replace(cond, E::Const(0)))),
+                };
+                return;
+            }
+        }
+    }
     if let E::Builtin(b @ (Builtin::First | Builtin::Empty), _, Some(c), _) = e {
         if let C::Filter(inner, slot, cond) = &mut **c {
             let agg = E::Agg {
@@ -305,7 +319,7 @@ fn walk_c_children(c: &mut C, f: &mut dyn FnMut(&mut E)) {
             walk_e(b, f);
         }
         C::List(es) => es.iter_mut().for_each(|e| walk_e(e, f)),
-        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) => {
+        C::Filter(c, _, e) | C::Map(c, _, e) | C::Distinct(c, _, e) | C::Sorted(c, _, e) | C::Reachable(e, c) => {
             walk_c(c, f);
             walk_e(e, f);
         }

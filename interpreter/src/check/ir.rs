@@ -74,6 +74,9 @@ pub enum AggOp {
     /// The first element whose body holds, or `none` (no surface syntax:
     /// `first(c where p)` becomes this so that the search stops at a match).
     First,
+    /// The last element whose body holds, searched from the end (no surface
+    /// syntax: `last(z where p)` of a plain zone becomes this).
+    Last,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +110,8 @@ pub enum Builtin {
     ZoneAt,
     /// `index(x, C)`: the 1-based position of `x` in a collection, 0 when absent.
     IndexOf,
+    /// `distance(a, b)`: the fewest edges from node `a` to node `b`, or -1.
+    Distance,
 }
 
 /// One dimension of a zone or variable declared `per A [per B]`.
@@ -185,6 +190,9 @@ pub enum C {
     EdgesOf(E),
     Range(E, E),
     List(Vec<E>),
+    /// `reachable(n, C)`: the nodes of `C` joined to `n` by a path inside
+    /// `C`, in board order.
+    Reachable(E, Box<C>),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, E),
     /// `nodes where P`, where `P` only tests the sizes of the node's own

@@ -39,6 +39,10 @@ pub struct Game {
     pub enums: Vec<EnumDecl>,
     /// The items of constant lists (`const NAME = [2, 3, 5]`).
     pub lists: Vec<Vec<Val>>,
+    /// Node-to-node distances (`n * n`, row = from), computed at check time
+    /// when the rules use `distance` on a board of at most
+    /// [`DIST_TABLE_MAX`] nodes; empty otherwise.
+    pub dist: Vec<i16>,
     pub texts: Vec<String>,
     pub kinds: Vec<KindDecl>,
     pub zones: Vec<ZoneDecl>,
@@ -151,6 +155,9 @@ impl Game {
         (i, zone_id - self.zones[i].base)
     }
 }
+
+/// Boards up to this many nodes get a precomputed distance table.
+pub const DIST_TABLE_MAX: usize = 1024;
 
 /// Checks the ruleset at `path` (a game or a variant), reading files through
 /// `read`. On success returns the game and its warnings.

@@ -209,5 +209,7 @@ fn shift_c(c: &mut C, off: u16) {
     if let C::Filter(inner, slot, _) | C::Map(inner, slot, _) | C::Distinct(inner, slot, _) | C::Sorted(inner, slot, _) = c {
         *slot += off;
         shift_c(inner, off);
+    } else if let C::Reachable(_, inner) = c {
+        shift_c(inner, off);
     }
 }

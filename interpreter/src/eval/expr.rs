@@ -357,6 +357,19 @@ impl<'a> Cx<'a> {
                 let i = self.st.rng.gen_range(0..len as u32) as usize;
                 self.st.zones.slice(id)[i] as Val
             }
+            Builtin::Distance => {
+                let a = self.eval(&args[0], span)?;
+                let b2 = self.eval(&args[1], span)?;
+                if a < 0 || b2 < 0 {
+                    return Err(fail(span, "the distance of `none` was asked for"));
+                }
+                let n = self.g.board.nodes.len();
+                if self.g.dist.is_empty() {
+                    self.distance(a as usize, b2 as usize)
+                } else {
+                    self.g.dist[a as usize * n + b2 as usize] as Val
+                }
+            }
             Builtin::ZoneAt => {
                 let z = self.eval(&args[0], span)?;
                 let i = self.eval(&args[1], span)?;
@@ -425,6 +438,38 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The fewest edges from `a` to `b` (-1: no path), by a breadth-first
+    /// search over the scratch stack: for boards too large for a table.
+    #[inline(never)]
+    fn distance(&mut self, a: usize, b: usize) -> Val {
+        let board = &self.g.board;
+        let n = board.nodes.len();
+        let s = &mut self.st.scratch;
+        let dist = s.len();
+        s.resize(dist + n, -1);
+        s[dist + a] = 0;
+        let queue = s.len();
+        s.push(a as Val);
+        let mut head = queue;
+        let mut r = -1;
+        while head < s.len() {
+            let u = s[head] as usize;
+            head += 1;
+            if u == b {
+                r = s[dist + u];
+                break;
+            }
+            for &v in board.successors(u as u32) {
+                if s[dist + v as usize] < 0 {
+                    s[dist + v as usize] = s[dist + u] + 1;
+                    s.push(v as Val);
+                }
+            }
+        }
+        s.truncate(dist);
+        r
+    }
+
     /// Evaluates `e` with a player bound to local 0 of a fresh frame (scores,
     /// tiebreaks, teams).
     pub fn with_player(&mut self, e: &E, nlocals: u16, p: Val, span: Span) -> R<Val> {
@@ -440,6 +485,9 @@ impl<'a> Cx<'a> {
 
     #[inline(never)]
     fn agg(&mut self, op: AggOp, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+        if op == AggOp::Last {
+            return self.agg_last(coll, slot, body, span);
+        }
         let mark = self.st.scratch.len();
         self.coll(coll, span)?;
         let end = self.st.scratch.len();
@@ -448,7 +496,7 @@ impl<'a> Cx<'a> {
             AggOp::All => 1,
             AggOp::Min => Val::MAX,
             AggOp::Max => Val::MIN,
-            AggOp::Best | AggOp::Worst | AggOp::First => NONE,
+            AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => NONE,
         };
         let mut best_key: Option<Val> = None;
         for i in mark..end {
@@ -479,6 +527,7 @@ impl<'a> Cx<'a> {
                         break;
                     }
                 }
+                AggOp::Last => unreachable!("answered by `agg_last`"),
                 AggOp::Min => acc = acc.min(v),
                 AggOp::Max => acc = acc.max(v),
                 AggOp::Best | AggOp::Worst => {
@@ -498,6 +547,28 @@ impl<'a> Cx<'a> {
             return Err(fail(span, format!("`{}` of an empty collection", if op == AggOp::Min { "min" } else { "max" })));
         }
         Ok(acc)
+    }
+
+    /// The last element whose body holds, searching from the end; `none`
+    /// when there is none.
+    fn agg_last(&mut self, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+        let mark = self.st.scratch.len();
+        self.coll(coll, span)?;
+        let mut found = NONE;
+        for i in (mark..self.st.scratch.len()).rev() {
+            let x = self.st.scratch[i];
+            self.set_local(slot, x);
+            let hit = match body {
+                Some(b) => self.eval(b, span)? != 0,
+                None => true,
+            };
+            if hit {
+                found = x;
+                break;
+            }
+        }
+        self.st.scratch.truncate(mark);
+        Ok(found)
     }
 
     /// Pushes the elements of a collection onto `scratch`.
@@ -570,6 +641,12 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            C::Reachable(e, inner) => {
+                let n = self.eval(e, span)?;
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                reachable(&self.g.board, n, &mut self.st.scratch, mark);
+            }
             C::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
                 let (keys, order) = &self.g.node_attr_index[*i as usize];
@@ -634,6 +711,55 @@ impl<'a> Cx<'a> {
         }
         Ok(())
     }
+}
+
+/// Replaces the nodes of a collection, at `scratch[mark..]`, with those
+/// joined to `start` by a path whose nodes all lie in the collection (arcs
+/// followed from→to; an undirected board has both), in board order. The
+/// breadth-first search keeps its marks and queue on the scratch stack
+/// above the collection, so a call allocates nothing once the stack has
+/// grown.
+fn reachable(b: &crate::board::Board, start: Val, scratch: &mut Vec<Val>, mark: usize) {
+    const OUT: Val = 0;
+    const IN: Val = 1;
+    const SEEN: Val = 2;
+    let n = b.nodes.len();
+    let end = scratch.len();
+    // scratch[flags + v]: whether node v is in the collection, and reached.
+    let flags = end;
+    scratch.resize(end + n, OUT);
+    for i in mark..end {
+        let v = scratch[i];
+        if v >= 0 && (v as usize) < n {
+            scratch[flags + v as usize] = IN;
+        }
+    }
+    if start >= 0 && (start as usize) < n && scratch[flags + start as usize] == IN {
+        scratch[flags + start as usize] = SEEN;
+        let queue = scratch.len();
+        scratch.push(start);
+        let mut head = queue;
+        while head < scratch.len() {
+            let u = scratch[head] as u32;
+            head += 1;
+            for &v in b.successors(u) {
+                if scratch[flags + v as usize] == IN {
+                    scratch[flags + v as usize] = SEEN;
+                    scratch.push(v as Val);
+                }
+            }
+        }
+    }
+    // The output never overtakes the flags: it has at most one entry per
+    // distinct node of the collection, which lies below `flags`.
+    let mut w = mark;
+    for v in 0..n {
+        if scratch[flags + v] == SEEN {
+            scratch[w] = v as Val;
+            w += 1;
+        }
+    }
+    scratch.truncate(w);
 }
 
 /// The zone sizes of every node for the per-node zones at `bases`, one
