@@ -17,6 +17,10 @@ count() { # games file players
 
 measure() { # name file players n
     case "$1" in *"$filter"*) ;; *) return 0 ;; esac
+    if ! "$regel" check "$2" >/dev/null 2>&1; then
+        echo "$1 ($3 players): skipped, $2 does not check"
+        return 0
+    fi
     a=$(count "$4" "$2" "$3")
     b=$(count $(($4 * 2)) "$2" "$3")
     echo "$1 ($3 players): $(((b - a) / $4)) instructions per game (games $4..$(($4 * 2 - 1)))"
@@ -32,3 +36,5 @@ measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pf
 measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules 2 200
 measure hasp rulesets/hasp/hasp.rules 4 200
 measure hansa rulesets/hansa/hansa.rules 4 50
+measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 3 50
+measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 5 50
