@@ -108,6 +108,17 @@ fn tic_tac_toe_and_connect_four() {
     assert_eq!(c.nodes[41].id, "r6c7");
 }
 
+/// Breakthrough's and Reversi's board: a pawn's diagonal step and Reversi's
+/// eight lines start from a neighbour, so every inner square has eight.
+#[test]
+fn board_8x8_with_diagonals() {
+    let b = map("board-8x8.toml");
+    assert_eq!(b.nodes.len(), 64);
+    assert_eq!(b.edges.len(), 2 * 8 * 7 + 2 * 7 * 7);
+    assert_eq!(b.neighbors(b.node_index["r4c5"]).len(), 8);
+    assert_eq!(ids(&b, b.neighbors(b.node_index["r8c8"])), ["r7c7", "r7c8", "r8c7"]);
+}
+
 const DIRECTED: &str = r#"
 [board]
 name = "one way"

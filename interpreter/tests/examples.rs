@@ -1,10 +1,14 @@
 //! The teaching examples in `examples/`: each checks without warnings, plays
 //! 500 seeded random games per supported player count without a run-time
 //! error or a broken invariant, and gets a real outcome right when a game is
-//! played out by option labels.
+//! played out by option labels. The scenario files beside the examples pass,
+//! and the classic games last as long on average as in the other engines
+//! (RBG, Ludii) that they are compared with for speed.
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use regel::check::Game;
-use regel::cli::simulate::play_random;
+use regel::cli::simulate::{bot_seed, play_random};
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
 use std::path::Path;
@@ -13,6 +17,8 @@ use std::sync::Arc;
 const EXAMPLES: &[&str] = &[
     "tic-tac-toe/tic-tac-toe.rules",
     "connect-four/connect-four.rules",
+    "breakthrough/breakthrough.rules",
+    "reversi/reversi.rules",
     "nim/nim.rules",
     "nim/misere.rules",
 ];
@@ -151,4 +157,73 @@ fn nim_offers_only_what_a_heap_holds() {
     let mut m = Match::new(load("nim/nim.rules"), &setup).unwrap();
     m.apply_label("heap 3").unwrap();
     assert_eq!(m.option_labels(), vec!["take 1", "take 2"]);
+}
+
+#[test]
+fn example_scenarios_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files = vec![];
+    for game in std::fs::read_dir(&root).unwrap() {
+        if let Ok(entries) = std::fs::read_dir(game.unwrap().path().join("scenarios")) {
+            files.extend(entries.map(|e| e.unwrap().path()).filter(|p| p.extension().and_then(|x| x.to_str()) == Some("toml")));
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 11, "expected the Breakthrough and Reversi scenarios, found {}", files.len());
+    let mut argv: Vec<String> = vec!["regel".into(), "test".into()];
+    argv.extend(files.iter().map(|f| f.display().to_string()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut input = std::io::Cursor::new(Vec::new());
+    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false };
+    let code = regel::cli::run(&argv, &mut io);
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(code, 0, "scenarios failed:\n{out}\n{}", String::from_utf8_lossy(&err));
+    assert!(out.contains(&format!("{} passed, 0 failed", files.len())), "{out}");
+}
+
+/// The mean number of plies of `games` seeded random games, counted as RBG
+/// counts them: every move a player makes, including a move that was the only
+/// legal one (taken without asking, so not among `decisions`) and a pass. A
+/// pass is the `else` of an `act`, which leaves no decision behind, so it is
+/// counted from the log line the rules write for it (a line with "passes").
+fn mean_plies(rel: &str, games: u64) -> f64 {
+    let game = load(rel);
+    let mut plies = 0u64;
+    for seed in 0..games {
+        let mut setup = Setup::new(2, seed);
+        setup.log = true;
+        let mut m = Match::new(game.clone(), &setup).expect("the match starts");
+        m.playout(&mut ChaCha8Rng::seed_from_u64(bot_seed(seed))).unwrap_or_else(|e| panic!("{rel}, seed {seed}: {}", e.message));
+        let passes = m.take_log().iter().filter(|l| l.contains("passes")).count() as u64;
+        plies += (m.state.decisions + m.state.forced) as u64 + passes;
+    }
+    plies as f64 / games as f64
+}
+
+/// The mean lengths of random games in RBG and Ludii, in plies.
+const PEER_LENGTHS: &[(&str, f64)] = &[
+    ("tic-tac-toe/tic-tac-toe.rules", 7.63),
+    ("connect-four/connect-four.rules", 21.3),
+    ("breakthrough/breakthrough.rules", 64.1),
+    ("reversi/reversi.rules", 60.4),
+];
+
+/// The classic games are the same games as the peers' (the speed comparison
+/// is only fair then): random games last as long, within 2 %.
+#[test]
+fn classic_games_last_as_long_as_the_peers() {
+    for (rel, peer) in PEER_LENGTHS {
+        let mean = mean_plies(rel, 2000);
+        assert!((mean - peer).abs() <= 0.02 * peer, "{rel}: {mean:.2} plies on average, the peers {peer}");
+    }
+}
+
+/// The figures of the closing note: `cargo test --release --test examples -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn classic_game_lengths_over_10000_games() {
+    for (rel, peer) in PEER_LENGTHS {
+        let mean = mean_plies(rel, 10_000);
+        println!("{rel}: {mean:.3} plies over 10000 games (peers {peer}, {:+.2} %)", (mean / peer - 1.0) * 100.0);
+    }
 }
