@@ -356,3 +356,23 @@ fn trace_prints_the_log_and_standings() {
     let again = cli(&["trace", &f, "--players", "2", "--seed", "3"], "");
     assert_eq!(r.out, again.out);
 }
+
+/// Issue 8, HT-7.4, HT-13.5, DP-10/DP-11/DP-21: a human plays a whole game of
+/// Hansa Teutonica against bots for 2 to 5 players, and decides the
+/// relocations when a bot displaces one of its pieces (or, with 2 players, a
+/// neutral piece): the question is asked at the terminal in the middle of the
+/// bot's action. The human answers `2` to everything (mostly: place pieces).
+#[test]
+fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
+    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
+    let answers = "2\n".repeat(40_000);
+    for players in 2..=5 {
+        let n = players.to_string();
+        let r = cli(&["play", &f, "--players", &n, "--seed", "5"], &answers);
+        assert_eq!(r.code, 0, "{players} players: {}", r.err);
+        assert!(r.out.contains("final standings"), "{players} players: the game ended");
+        assert_eq!(table_scores(&r.out).len(), players, "{players} players");
+        assert!(r.out.contains("red> red chose: relocate "), "{players} players: the human relocated a displaced piece");
+        assert!(r.out.contains("hidden token"), "{players} players: the face-down tokens are hidden from the human");
+    }
+}
