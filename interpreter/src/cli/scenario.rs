@@ -164,6 +164,9 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             return fail(path, &sc.rule, "the scenario's rules do not check (see the diagnostics above)");
         }
     };
+    // Expectations are compiled against the game the match will run: with a
+    // board per range of player counts, the one for this scenario's count.
+    let game = game.for_players(sc.players);
     let options = match parse_options(&game, &sc.options) {
         Ok(o) => o,
         Err(e) => return fail(path, &sc.rule, e),
