@@ -87,3 +87,29 @@ fn a_scenario_with_an_unknown_name_reports_a_diagnostic() {
     assert!(err.contains("did you mean `score_round`?"), "{err}");
     assert!(out.contains("do not check"), "{out}");
 }
+
+/// The same for the Hansa Teutonica scenarios: a wrong final score and a
+/// wrong list of legal options each fail, saying what was found.
+#[test]
+fn a_wrong_hansa_teutonica_expectation_fails() {
+    let dir = root().join("rulesets/hansa-teutonica/scenarios");
+    let good = std::fs::read_to_string(dir.join("at-14-final-scoring.toml")).unwrap();
+    let bad = good.replace("\"total(red)\" = 55", "\"total(red)\" = 54");
+    assert_ne!(good, bad);
+    let tmp = dir.join("zz-wrong-total.toml.tmp");
+    std::fs::write(&tmp, bad).unwrap();
+    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("`total(red)`: expected 54, actual 55"), "{out}");
+
+    let good = std::fs::read_to_string(dir.join("at-04-relocation-options.toml")).unwrap();
+    let bad = good.replace("\"relocate blue merchant to r6\"", "\"relocate blue merchant to r5\"");
+    assert_ne!(good, bad);
+    let tmp = dir.join("zz-wrong-options.toml.tmp");
+    std::fs::write(&tmp, bad).unwrap();
+    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("options differ: missing [\"relocate blue merchant to r5\"], unexpected [\"relocate blue merchant to r6\"]"), "{out}");
+}
