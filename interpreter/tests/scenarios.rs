@@ -57,17 +57,26 @@ fn every_scenario_cites_a_rule_id() {
     }
 }
 
+/// Runs a copy of a scenario file with `from` replaced by `to`.
+fn mutated(dir: &str, file: &str, from: &str, to: &str) -> (i32, String, String) {
+    let dir = root().join(dir);
+    let good = std::fs::read_to_string(dir.join(file)).unwrap();
+    let bad = good.replace(from, to);
+    assert_ne!(good, bad, "{file} does not contain {from}");
+    // Tests run in parallel: each copy gets a name of its own.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let tmp = dir.join(format!("zz-mutated-{n}-{file}.tmp"));
+    std::fs::write(&tmp, bad).unwrap();
+    let out = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    out
+}
+
 /// A wrong expectation must fail and say what was expected and what was found.
 #[test]
 fn a_wrong_expectation_fails_with_expected_and_actual() {
-    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
-    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
-    let bad = good.replace("\"white.income\" = -15", "\"white.income\" = -14");
-    assert_ne!(good, bad);
-    let tmp = dir.join("zz-wrong-expectation.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let (code, out, _) = mutated("rulesets/auf-heller-und-pfennig/scenarios", "at-01-row-1.toml", "\"white.income\" = -15", "\"white.income\" = -14");
     assert_eq!(code, 1);
     assert!(out.contains("`white.income`: expected -14, actual -15"), "{out}");
     assert!(out.contains("0 passed, 1 failed"), "{out}");
@@ -75,13 +84,7 @@ fn a_wrong_expectation_fails_with_expected_and_actual() {
 
 #[test]
 fn a_scenario_with_an_unknown_name_reports_a_diagnostic() {
-    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
-    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
-    let bad = good.replace("score_round()", "score_rounds()");
-    let tmp = dir.join("zz-unknown-name.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, err) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let (code, out, err) = mutated("rulesets/auf-heller-und-pfennig/scenarios", "at-01-row-1.toml", "score_round()", "score_rounds()");
     assert_eq!(code, 1);
     assert!(err.contains("unknown procedure `score_rounds`"), "{err}");
     assert!(err.contains("did you mean `score_round`?"), "{err}");
@@ -92,24 +95,11 @@ fn a_scenario_with_an_unknown_name_reports_a_diagnostic() {
 /// wrong list of legal options each fail, saying what was found.
 #[test]
 fn a_wrong_hansa_teutonica_expectation_fails() {
-    let dir = root().join("rulesets/hansa-teutonica/scenarios");
-    let good = std::fs::read_to_string(dir.join("at-14-final-scoring.toml")).unwrap();
-    let bad = good.replace("\"total(red)\" = 55", "\"total(red)\" = 54");
-    assert_ne!(good, bad);
-    let tmp = dir.join("zz-wrong-total.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let dir = "rulesets/hansa-teutonica/scenarios";
+    let (code, out, _) = mutated(dir, "at-14-final-scoring.toml", "\"total(red)\" = 55", "\"total(red)\" = 54");
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("`total(red)`: expected 54, actual 55"), "{out}");
-
-    let good = std::fs::read_to_string(dir.join("at-04-relocation-options.toml")).unwrap();
-    let bad = good.replace("\"relocate blue merchant to r6\"", "\"relocate blue merchant to r5\"");
-    assert_ne!(good, bad);
-    let tmp = dir.join("zz-wrong-options.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let (code, out, _) = mutated(dir, "at-04-relocation-options.toml", "\"relocate blue merchant to r6\"", "\"relocate blue merchant to r5\"");
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("options differ: missing [\"relocate blue merchant to r5\"], unexpected [\"relocate blue merchant to r6\"]"), "{out}");
 }
