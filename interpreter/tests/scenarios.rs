@@ -103,3 +103,33 @@ fn a_wrong_hansa_teutonica_expectation_fails() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("options differ: missing [\"relocate blue merchant to r5\"], unexpected [\"relocate blue merchant to r6\"]"), "{out}");
 }
+
+/// With a board per range of player counts, expectations read the zones of
+/// the board the scenario's player count gets (a per-node zone comes first,
+/// so every later zone sits elsewhere on the larger board).
+#[test]
+fn expectations_use_the_board_for_the_player_count() {
+    let dir = std::env::temp_dir().join(format!("regel-scenario-boards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let maps = root().join("maps");
+    let rules = format!(
+        "game \"Two boards\"\nplayers 2..3\nboard \"{}\" for 2\nboard \"{}\" for 3\n\
+         piece chip {{ }} in pile {{ 3 x {{ }} }}\nzone per node cell: chip\nzone pile: chip\nzone heap: chip\n\
+         play {{\n  move 1 of pile to heap\n}}\n",
+        maps.join("tic-tac-toe.toml").display(),
+        maps.join("connect-four.toml").display()
+    );
+    std::fs::write(dir.join("two.rules"), rules).unwrap();
+    for n in [2, 3] {
+        let scenario = format!(
+            "rule = \"TEST-1\"\nruleset = \"two.rules\"\nplayers = {n}\ngiven = \"move 1 of pile to heap\"\n\
+             [expect]\nvalues = {{ \"count(pile)\" = 2, \"count(heap)\" = 1, \"count(nodes)\" = {} }}\n",
+            if n == 2 { 9 } else { 42 }
+        );
+        let f = dir.join(format!("s{n}.toml"));
+        std::fs::write(&f, scenario).unwrap();
+        let (code, out, err) = regel(&["test", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{n} players:\n{out}\n{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
