@@ -173,9 +173,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
     };
     // Compile every expectation before running, so a typo fails clearly.
     let mut compiled = vec![];
-    // With a board per range of player counts, the zones' slots depend on
-    // the board: compile against the game this many players get.
-    let mut g2 = (*game.for_players(sc.players)).clone();
+    let mut g2 = (*game).clone();
     let exprs: Vec<(String, Option<toml::Value>)> =
         sc.expect.values.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).chain(sc.expect.holds.iter().map(|h| (h.clone(), None))).collect();
     for (src, want) in &exprs {
