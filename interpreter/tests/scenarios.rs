@@ -57,17 +57,26 @@ fn every_scenario_cites_a_rule_id() {
     }
 }
 
+/// Runs a copy of a scenario file with `from` replaced by `to`.
+fn mutated(dir: &str, file: &str, from: &str, to: &str) -> (i32, String, String) {
+    let dir = root().join(dir);
+    let good = std::fs::read_to_string(dir.join(file)).unwrap();
+    let bad = good.replace(from, to);
+    assert_ne!(good, bad, "{file} does not contain {from}");
+    // Tests run in parallel: each copy gets a name of its own.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let tmp = dir.join(format!("zz-mutated-{n}-{file}.tmp"));
+    std::fs::write(&tmp, bad).unwrap();
+    let out = regel(&["test", tmp.to_str().unwrap()]);
+    std::fs::remove_file(&tmp).unwrap();
+    out
+}
+
 /// A wrong expectation must fail and say what was expected and what was found.
 #[test]
 fn a_wrong_expectation_fails_with_expected_and_actual() {
-    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
-    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
-    let bad = good.replace("\"white.income\" = -15", "\"white.income\" = -14");
-    assert_ne!(good, bad);
-    let tmp = dir.join("zz-wrong-expectation.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, _) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let (code, out, _) = mutated("rulesets/auf-heller-und-pfennig/scenarios", "at-01-row-1.toml", "\"white.income\" = -15", "\"white.income\" = -14");
     assert_eq!(code, 1);
     assert!(out.contains("`white.income`: expected -14, actual -15"), "{out}");
     assert!(out.contains("0 passed, 1 failed"), "{out}");
@@ -75,15 +84,52 @@ fn a_wrong_expectation_fails_with_expected_and_actual() {
 
 #[test]
 fn a_scenario_with_an_unknown_name_reports_a_diagnostic() {
-    let dir = root().join("rulesets/auf-heller-und-pfennig/scenarios");
-    let good = std::fs::read_to_string(dir.join("at-01-row-1.toml")).unwrap();
-    let bad = good.replace("score_round()", "score_rounds()");
-    let tmp = dir.join("zz-unknown-name.toml.tmp");
-    std::fs::write(&tmp, bad).unwrap();
-    let (code, out, err) = regel(&["test", tmp.to_str().unwrap()]);
-    std::fs::remove_file(&tmp).unwrap();
+    let (code, out, err) = mutated("rulesets/auf-heller-und-pfennig/scenarios", "at-01-row-1.toml", "score_round()", "score_rounds()");
     assert_eq!(code, 1);
     assert!(err.contains("unknown procedure `score_rounds`"), "{err}");
     assert!(err.contains("did you mean `score_round`?"), "{err}");
     assert!(out.contains("do not check"), "{out}");
+}
+
+/// The same for the Hansa Teutonica scenarios: a wrong final score and a
+/// wrong list of legal options each fail, saying what was found.
+#[test]
+fn a_wrong_hansa_teutonica_expectation_fails() {
+    let dir = "rulesets/hansa-teutonica/scenarios";
+    let (code, out, _) = mutated(dir, "at-14-final-scoring.toml", "\"total(red)\" = 55", "\"total(red)\" = 54");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("`total(red)`: expected 54, actual 55"), "{out}");
+    let (code, out, _) = mutated(dir, "at-04-relocation-options.toml", "\"relocate blue merchant to r6\"", "\"relocate blue merchant to r5\"");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("options differ: missing [\"relocate blue merchant to r5\"], unexpected [\"relocate blue merchant to r6\"]"), "{out}");
+}
+
+/// With a board per range of player counts, expectations read the zones of
+/// the board the scenario's player count gets (a per-node zone comes first,
+/// so every later zone sits elsewhere on the larger board).
+#[test]
+fn expectations_use_the_board_for_the_player_count() {
+    let dir = std::env::temp_dir().join(format!("regel-scenario-boards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let maps = root().join("maps");
+    let rules = format!(
+        "game \"Two boards\"\nplayers 2..3\nboard \"{}\" for 2\nboard \"{}\" for 3\n\
+         piece chip {{ }} in pile {{ 3 x {{ }} }}\nzone per node cell: chip\nzone pile: chip\nzone heap: chip\n\
+         play {{\n  move 1 of pile to heap\n}}\n",
+        maps.join("tic-tac-toe.toml").display(),
+        maps.join("connect-four.toml").display()
+    );
+    std::fs::write(dir.join("two.rules"), rules).unwrap();
+    for n in [2, 3] {
+        let scenario = format!(
+            "rule = \"TEST-1\"\nruleset = \"two.rules\"\nplayers = {n}\ngiven = \"move 1 of pile to heap\"\n\
+             [expect]\nvalues = {{ \"count(pile)\" = 2, \"count(heap)\" = 1, \"count(nodes)\" = {} }}\n",
+            if n == 2 { 9 } else { 42 }
+        );
+        let f = dir.join(format!("s{n}.toml"));
+        std::fs::write(&f, scenario).unwrap();
+        let (code, out, err) = regel(&["test", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{n} players:\n{out}\n{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
