@@ -45,6 +45,7 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged) -
     let mut errors: Vec<(crate::diag::Diagnostic, Vec<Span>)> = vec![];
     let mut warnings: Diagnostics = vec![];
     for &(lo, hi, item, board_span) in &order {
+        let _ = (lo, hi);
         let mut one = m.clone();
         one.items = m
             .items
@@ -52,10 +53,9 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged) -
             .enumerate()
             .filter(|(i, it)| *i == item || !matches!(it.kind, ItemKind::Board { .. }))
             .map(|(_, it)| {
+                // The player range stays the whole game's, so that every
+                // seat exists (and owns its pieces) whichever board is used.
                 let mut it = it.clone();
-                if let ItemKind::Players { .. } = it.kind {
-                    it.kind = ItemKind::Players { min: lo, max: hi };
-                }
                 if let ItemKind::Board { players, .. } = &mut it.kind {
                     *players = None;
                 }
