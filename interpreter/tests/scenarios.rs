@@ -133,3 +133,41 @@ fn expectations_use_the_board_for_the_player_count() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `rolls` fixes the results of the next `random(…)` calls: a number drawn
+/// from numbers is the roll itself, anything else is picked by position. A
+/// roll the collection cannot give stops the run with a clear error.
+#[test]
+fn scripted_rolls_fix_random_results() {
+    let dir = std::env::temp_dir().join(format!("regel-rolls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("dice.rules"),
+        r#"game "Dice"
+players 2
+enum face { blank, star, moon }
+var per player total: int = 0
+var per player sign: face = blank
+play {
+  for p in players {
+    p.total = random(1..6) + random(1..6)
+    p.sign = random(face)
+  }
+}
+score(p) = p.total
+"#,
+    )
+    .unwrap();
+    let scenario = |rolls: &str, expect: &str| {
+        format!("rule = \"HT-0\"\nruleset = \"dice.rules\"\nplayers = 2\nrolls = [{rolls}]\ngiven = \"\"\"\nfor p in players {{\n  p.total = random(1..6) + random(1..6)\n  p.sign = random(face)\n}}\n\"\"\"\n[expect]\n{expect}\n")
+    };
+    std::fs::write(dir.join("good.toml"), scenario("6, 6, 3, 1, 2", "values = { \"p1.total\" = 12, \"p1.sign\" = \"moon\" }\nholds = [\"p2.total == 3\"]")).unwrap();
+    std::fs::write(dir.join("bad.toml"), scenario("7", "error = \"the scripted roll 7 is not among the values (1, 2, 3, 4, 5, 6)\"")).unwrap();
+    std::fs::write(dir.join("position.toml"), scenario("1, 1, 4", "error = \"the scripted roll 4 is not a position in 1..3\"")).unwrap();
+    let files: Vec<String> = ["good.toml", "bad.toml", "position.toml"].iter().map(|f| dir.join(f).display().to_string()).collect();
+    let (code, out, err) = regel(&["test", &files[0], &files[1], &files[2]]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
+}

@@ -634,7 +634,10 @@ impl Ck {
                     let len = E::ZoneLen(zr.clone());
                     return if op == Builtin::Count { (len, ty) } else { (E::ZoneEmpty(zr.clone()), ty) };
                 }
-                (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
+                // `random` says whether a scenario's scripted roll is the
+                // value itself (numbers) or the element's position (anything else).
+                let args = if op == Builtin::Random { vec![E::Const((et.scalar == Scalar::Int) as Val)] } else { vec![] };
+                (E::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
             "index" => {
                 if !self.arity(name, args, 2, span) {

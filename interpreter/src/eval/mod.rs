@@ -102,6 +102,10 @@ pub struct State {
     pub peeked: bool,
     pub log_on: bool,
     pub log: Vec<String>,
+    /// Scripted results for the next `random(…)` calls (scenarios' `rolls`),
+    /// used up from the front; the generator decides once they run out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Val>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -189,6 +193,12 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::scripted(game, setup, vec![])
+    }
+
+    /// As [`Match::new`], with the results of the first `random(…)` calls
+    /// fixed (a scenario's `rolls`).
+    pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
@@ -252,6 +262,7 @@ impl Match {
             peeked: false,
             log_on: setup.log,
             log: vec![],
+            rolls,
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;
