@@ -19,6 +19,14 @@ fn regel(args: &[&str]) -> (i32, String, String) {
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }
 
+/// An empty folder of its own under the system's temporary folder.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn scenario_files() -> Vec<PathBuf> {
     let mut files = vec![];
     for game in std::fs::read_dir(root().join("rulesets")).unwrap() {
@@ -139,9 +147,7 @@ fn expectations_use_the_board_for_the_player_count() {
 /// roll the collection cannot give stops the run with a clear error.
 #[test]
 fn scripted_rolls_fix_random_results() {
-    let dir = std::env::temp_dir().join(format!("regel-rolls-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("regel-rolls");
     std::fs::write(
         dir.join("dice.rules"),
         r#"game "Dice"
@@ -170,4 +176,25 @@ score(p) = p.total
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("3 passed, 0 failed"), "{out}");
+}
+
+/// A decision after the game has ended says so; a run-time error names the
+/// rules' file, line and column and the decisions taken before it.
+#[test]
+fn scenario_errors_point_at_the_rules_and_the_decisions() {
+    let dir = fresh_dir("regel-points");
+    std::fs::write(
+        dir.join("pick.rules"),
+        "game \"Pick\"\nplayers 2\nconst steps = [1, 2]\nvar k: int = 0\naction pick(n in 1..3) label \"pick {n}\" {\n  k = steps[n]\n}\nplay {\n  act p1 with pick\n}\nscore(p) = k\n",
+    )
+    .unwrap();
+    let sc = |decisions: &str| format!("rule = \"HT-0\"\nruleset = \"pick.rules\"\nplayers = 2\ngiven = \"act p1 with pick\"\ndecisions = [{decisions}]\n");
+    std::fs::write(dir.join("ended.toml"), sc("\"pick 1\", \"pick 2\"")).unwrap();
+    std::fs::write(dir.join("range.toml"), sc("\"pick 3\"")).unwrap();
+    let (code, out, _) = regel(&["test", &dir.join("ended.toml").display().to_string(), &dir.join("range.toml").display().to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("decision 2 `pick 2`, after `pick 1`: the game has ended after 1 decision(s): `pick 2` cannot be taken"), "{out}");
+    assert!(out.contains("decision 1 `pick 3`: index 3 is outside the list (1..2) (at "), "{out}");
+    assert!(out.contains("pick.rules:6:7)"), "{out}");
 }
