@@ -19,6 +19,14 @@ fn regel(args: &[&str]) -> (i32, String, String) {
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }
 
+/// An empty folder of its own under the system's temporary folder.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn scenario_files() -> Vec<PathBuf> {
     let mut files = vec![];
     for game in std::fs::read_dir(root().join("rulesets")).unwrap() {
@@ -132,4 +140,61 @@ fn expectations_use_the_board_for_the_player_count() {
         assert_eq!(code, 0, "{n} players:\n{out}\n{err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rolls` fixes the results of the next `random(…)` calls: a number drawn
+/// from numbers is the roll itself, anything else is picked by position. A
+/// roll the collection cannot give stops the run with a clear error.
+#[test]
+fn scripted_rolls_fix_random_results() {
+    let dir = fresh_dir("regel-rolls");
+    std::fs::write(
+        dir.join("dice.rules"),
+        r#"game "Dice"
+players 2
+enum face { blank, star, moon }
+var per player total: int = 0
+var per player sign: face = blank
+play {
+  for p in players {
+    p.total = random(1..6) + random(1..6)
+    p.sign = random(face)
+  }
+}
+score(p) = p.total
+"#,
+    )
+    .unwrap();
+    let scenario = |rolls: &str, expect: &str| {
+        format!("rule = \"HT-0\"\nruleset = \"dice.rules\"\nplayers = 2\nrolls = [{rolls}]\ngiven = \"\"\"\nfor p in players {{\n  p.total = random(1..6) + random(1..6)\n  p.sign = random(face)\n}}\n\"\"\"\n[expect]\n{expect}\n")
+    };
+    std::fs::write(dir.join("good.toml"), scenario("6, 6, 3, 1, 2", "values = { \"p1.total\" = 12, \"p1.sign\" = \"moon\" }\nholds = [\"p2.total == 3\"]")).unwrap();
+    std::fs::write(dir.join("bad.toml"), scenario("7", "error = \"the scripted roll 7 is not among the values (1, 2, 3, 4, 5, 6)\"")).unwrap();
+    std::fs::write(dir.join("position.toml"), scenario("1, 1, 4", "error = \"the scripted roll 4 is not a position in 1..3\"")).unwrap();
+    let files: Vec<String> = ["good.toml", "bad.toml", "position.toml"].iter().map(|f| dir.join(f).display().to_string()).collect();
+    let (code, out, err) = regel(&["test", &files[0], &files[1], &files[2]]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
+}
+
+/// A decision after the game has ended says so; a run-time error names the
+/// rules' file, line and column and the decisions taken before it.
+#[test]
+fn scenario_errors_point_at_the_rules_and_the_decisions() {
+    let dir = fresh_dir("regel-points");
+    std::fs::write(
+        dir.join("pick.rules"),
+        "game \"Pick\"\nplayers 2\nconst steps = [1, 2]\nvar k: int = 0\naction pick(n in 1..3) label \"pick {n}\" {\n  k = steps[n]\n}\nplay {\n  act p1 with pick\n}\nscore(p) = k\n",
+    )
+    .unwrap();
+    let sc = |decisions: &str| format!("rule = \"HT-0\"\nruleset = \"pick.rules\"\nplayers = 2\ngiven = \"act p1 with pick\"\ndecisions = [{decisions}]\n");
+    std::fs::write(dir.join("ended.toml"), sc("\"pick 1\", \"pick 2\"")).unwrap();
+    std::fs::write(dir.join("range.toml"), sc("\"pick 3\"")).unwrap();
+    let (code, out, _) = regel(&["test", &dir.join("ended.toml").display().to_string(), &dir.join("range.toml").display().to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("decision 2 `pick 2`, after `pick 1`: the game has ended after 1 decision(s): `pick 2` cannot be taken"), "{out}");
+    assert!(out.contains("decision 1 `pick 3`: index 3 is outside the list (1..2) (at "), "{out}");
+    assert!(out.contains("pick.rules:6:7)"), "{out}");
 }

@@ -48,6 +48,12 @@ pub(super) struct Body {
     pub implicit: Vec<(u16, Ty)>,
     pub actor: Option<u16>,
     pub loops: u32,
+    /// The name the next collection's elements get (`x` in `count(x in C
+    /// where …)`), taken by the first `where` that [`Ck::coll`] meets.
+    pub elem_name: Option<String>,
+    /// Those names while their `where` is checked: a name that resolves to
+    /// nothing else is the element (`count(x in C where x > 2)`).
+    pub where_names: Vec<(String, u16, Ty)>,
 }
 
 pub(super) struct Ck {

@@ -255,6 +255,10 @@ impl Ck {
             self.error(err("E0234", id.span, format!("`{}` is declared per {owner}", id.name), "which one?").help(format!("write `p.{}` for some {owner} `p`", id.name)));
             return (E::Const(0), Ty::ERR);
         }
+        // The element of a named collection's `where`: `count(x in C where x > 2)`.
+        if let Some(&(_, slot, ty)) = self.body.where_names.iter().rev().find(|w| w.0 == id.name) {
+            return (E::Local(slot), ty);
+        }
         let mut names: Vec<String> = self.body.scopes.iter().flatten().map(|(n, _, _)| n.clone()).collect();
         names.extend(self.globals.keys().cloned());
         names.extend(self.members.keys().cloned());
@@ -634,7 +638,10 @@ impl Ck {
                     let len = E::ZoneLen(zr.clone());
                     return if op == Builtin::Count { (len, ty) } else { (E::ZoneEmpty(zr.clone()), ty) };
                 }
-                (E::Builtin(op, vec![], Some(Box::new(c)), span), ty)
+                // `random` says whether a scenario's scripted roll is the
+                // value itself (numbers) or the element's position (anything else).
+                let args = if op == Builtin::Random { vec![E::Const((et.scalar == Scalar::Int) as Val)] } else { vec![] };
+                (E::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
             "index" => {
                 if !self.arity(name, args, 2, span) {
@@ -758,7 +765,7 @@ impl Ck {
                 return (E::Const(0), Ty::INT);
             }
         };
-        let (c, et) = self.coll(coll);
+        let (c, et) = self.named_coll(coll, &binder.name);
         let slot = self.bind_elem(Some(&binder.name), et);
         let (body_e, bt) = match body {
             Some(b) => {
@@ -787,9 +794,20 @@ impl Ck {
         (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
     }
 
+    /// A collection whose elements are named `name` by what consumes it
+    /// (an aggregate, `for`, an action parameter): its `where` may use that name.
+    pub fn named_coll(&mut self, e: &ast::Expr, name: &str) -> (C, Ty) {
+        self.body.elem_name = Some(name.to_string());
+        let r = self.coll(e);
+        self.body.elem_name = None;
+        r
+    }
+
     /// A collection expression and the type of its elements.
     pub fn coll(&mut self, e: &ast::Expr) -> (C, Ty) {
         let span = e.span;
+        // Only the outermost `where` of a named collection gets the name.
+        let elem_name = self.body.elem_name.take();
         match &e.kind {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (C::Players, Ty::PLAYER),
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (C::Nodes, Ty::NODE),
@@ -828,7 +846,14 @@ impl Ck {
             ExprKind::Where(c, cond) => {
                 let (c2, et) = self.coll(c);
                 let slot = self.bind_elem(None, et);
+                let named = elem_name.is_some();
+                if let Some(n) = elem_name {
+                    self.body.where_names.push((n, slot, et));
+                }
                 let (ce, ct) = self.expr(cond);
+                if named {
+                    self.body.where_names.pop();
+                }
                 self.unbind_elem();
                 self.expect(ct, Ty::BOOL, cond.span);
                 // `pieces where it is KIND` keeps pieces of that kind only, so
@@ -872,7 +897,7 @@ impl Ck {
                 }
             }
             ExprKind::Agg { func, binder, coll, body } if matches!(func.name.as_str(), "distinct" | "list" | "sorted") => {
-                let (c, et) = self.coll(coll);
+                let (c, et) = self.named_coll(coll, &binder.name);
                 let slot = self.bind_elem(Some(&binder.name), et);
                 let r = match body {
                     Some(b) => {

@@ -74,7 +74,7 @@ impl Ck {
                 S::While(c, b)
             }
             StmtKind::For { name, coll, body } => {
-                let (c, et) = self.coll(coll);
+                let (c, et) = self.named_coll(coll, &name.name);
                 self.body.scopes.push(vec![]);
                 let slot = self.bind(&name.name, et);
                 self.body.loops += 1;
@@ -215,7 +215,7 @@ impl Ck {
         self.body.actor = Some(actor);
         let mut ps: Vec<ActionParam> = vec![];
         for p in params {
-            let (c, et) = self.coll(&p.domain);
+            let (c, et) = self.named_coll(&p.domain, &p.name.name);
             let deps = param_mask(&ps, |f| visit_c(&c, f));
             let slot = self.bind(&p.name.name, et);
             ps.push(ActionParam { name: p.name.name.clone(), slot, ty: et, domain: c, deps });

@@ -40,6 +40,9 @@ pub struct Scenario {
     pub given: String,
     #[serde(default)]
     pub decisions: Vec<String>,
+    /// The results of the next `random(…)` calls, in order (from `setup` on).
+    #[serde(default)]
+    pub rolls: Vec<i64>,
     #[serde(default)]
     pub expect: Expect,
 }
@@ -132,7 +135,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         Err(e) => {
             let span = e.span().map(|r| Span::new(file, r.start, r.end)).unwrap_or(Span::new(file, 0, 0));
             let d = Diagnostic::error("E0801", format!("this scenario file is not valid: {}", e.message())).at(span, "here").help(
-                "a scenario has `rule`, `ruleset`, `players`, `given`, and optionally `seed`, `options`, `rules`, `decisions` and an `[expect]` table",
+                "a scenario has `rule`, `ruleset`, `players`, `given`, and optionally `about`, `seed`, `options`, `rules`, `rolls`, `decisions` and an `[expect]` table",
             );
             let _ = write!(io.err, "{}", diag::render(&sources, &[d], io.color, 100));
             return fail(path, "?", "the scenario file is not valid TOML for a scenario");
@@ -192,17 +195,20 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
     let setup = Setup { players: sc.players, seed: sc.seed, options, budget: crate::eval::DEFAULT_BUDGET, log: true };
     let mut failures = vec![];
     let mut run_error = None;
-    let mut m = match Match::new(game.clone(), &setup) {
+    // A run-time error says where the rules were: file:line:col.
+    let at = |e: &crate::eval::RunError| e.span.map(|s| format!(" (at {})", super::replay::location(&sources, s))).unwrap_or_default();
+    let mut m = match Match::scripted(game.clone(), &setup, sc.rolls.clone()) {
         Ok(m) => Some(m),
         Err(e) => {
-            run_error = Some(e.message);
+            run_error = Some(format!("before the first decision: {}{}", e.message, at(&e)));
             None
         }
     };
     if let Some(m) = m.as_mut() {
         for (k, label) in sc.decisions.iter().enumerate() {
             if let Err(e) = m.apply_label(label) {
-                run_error = Some(format!("decision {} `{label}`: {}{}", k + 1, e.message, e.help.map(|h| format!(" ({h})")).unwrap_or_default()));
+                let taken = if k == 0 { String::new() } else { format!(", after {}", sc.decisions[..k].iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")) };
+                run_error = Some(format!("decision {} `{label}`{taken}: {}{}{}", k + 1, e.message, e.help.clone().map(|h| format!(" ({h})")).unwrap_or_default(), at(&e)));
                 break;
             }
         }

@@ -33,6 +33,9 @@ pub struct GameResult {
     pub scores: Vec<i64>,
     pub winners: Vec<usize>,
     pub error: Option<String>,
+    /// Where the rules were when the run-time error happened.
+    #[serde(skip)]
+    pub span: Option<crate::diag::Span>,
     #[serde(skip)]
     pub labels: Vec<String>,
 }
@@ -47,10 +50,11 @@ pub fn bot_seed(seed: u64) -> u64 {
 pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_labels: bool) -> GameResult {
     let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], error: None, labels: vec![] };
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], error: None, span: None, labels: vec![] };
     let mut m = match Match::new(game.clone(), setup) {
         Ok(m) => m,
         Err(e) => {
+            res.span = e.span;
             res.error = Some(e.message);
             return res;
         }
@@ -75,6 +79,8 @@ pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_label
             labels.push(m.option_label(i));
         }
         if let Err(e) = m.apply(i) {
+            res.decisions = m.state.decisions;
+            res.span = e.span;
             res.error = Some(e.message);
             return res;
         }
@@ -115,7 +121,7 @@ struct SeatSummary {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let Some((game, _)) = load_game(&a.file, io) else { return 1 };
+    let Some((game, sources)) = load_game(&a.file, io) else { return 1 };
     let options = match parse_options(&game, &a.options) {
         Ok(o) => o,
         Err(e) => {
@@ -185,7 +191,19 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         })
         .collect();
     let lens: Vec<u32> = ok.iter().map(|r| r.decisions).collect();
-    let errors: Vec<String> = results.iter().filter_map(|r| r.error.as_ref().map(|e| format!("seed {}: {e}", r.seed))).collect();
+    // Each error says where the rules were and how to replay that game.
+    let trace = |seed: u64| {
+        let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
+        format!("regel trace {} --players {n} --seed {seed}{opts}", a.file.display())
+    };
+    let errors: Vec<String> = results
+        .iter()
+        .filter_map(|r| {
+            let e = r.error.as_ref()?;
+            let at = r.span.map(|s| format!("at {}, ", super::replay::location(&sources, s))).unwrap_or_default();
+            Some(format!("seed {}: {e} ({at}after {} decisions; the whole game: `{}`)", r.seed, r.decisions, trace(r.seed)))
+        })
+        .collect();
     let s = Summary {
         ruleset: a.file.display().to_string(),
         players: n,

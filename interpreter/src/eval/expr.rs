@@ -354,7 +354,12 @@ impl<'a> Cx<'a> {
                 if len == 0 {
                     return Err(fail(span, "`random` of an empty collection"));
                 }
-                let i = self.st.rng.gen_range(0..len as u32) as usize;
+                let i = if self.st.rolls.is_empty() {
+                    self.st.rng.gen_range(0..len as u32) as usize
+                } else {
+                    let elems: Vec<Val> = self.st.zones.slice(id).iter().map(|&p| p as Val).collect();
+                    self.scripted(&elems, false, span)?
+                };
                 self.st.zones.slice(id)[i] as Val
             }
             Builtin::Distance => {
@@ -428,7 +433,19 @@ impl<'a> Cx<'a> {
                             self.st.scratch.truncate(mark);
                             return Err(fail(span, "`random` of an empty collection"));
                         }
-                        let i = self.st.rng.gen_range(0..len as u32) as usize;
+                        let i = if self.st.rolls.is_empty() {
+                            self.st.rng.gen_range(0..len as u32) as usize
+                        } else {
+                            let elems = self.st.scratch[mark..].to_vec();
+                            let by_value = matches!(args.first(), Some(E::Const(1)));
+                            match self.scripted(&elems, by_value, span) {
+                                Ok(i) => i,
+                                Err(e) => {
+                                    self.st.scratch.truncate(mark);
+                                    return Err(e);
+                                }
+                            }
+                        };
                         self.st.scratch[mark + i]
                     }
                 };
@@ -468,6 +485,19 @@ impl<'a> Cx<'a> {
         }
         s.truncate(dist);
         r
+    }
+
+    /// The element a scripted roll picks (scenarios' `rolls`): a number
+    /// drawn from numbers is the roll itself; from anything else, the roll
+    /// is the element's 1-based position.
+    #[cold]
+    fn scripted(&mut self, elems: &[Val], by_value: bool, span: Span) -> R<usize> {
+        let roll = self.st.rolls.remove(0);
+        let found = if by_value { elems.iter().position(|&v| v == roll) } else { (roll >= 1 && roll as usize <= elems.len()).then(|| roll as usize - 1) };
+        found.ok_or_else(|| {
+            let what = if by_value { format!("{roll} is not among the values ({})", elems.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")) } else { format!("{roll} is not a position in 1..{}", elems.len()) };
+            fail(span, format!("the scripted roll {what}"))
+        })
     }
 
     /// Evaluates `e` with a player bound to local 0 of a fresh frame (scores,

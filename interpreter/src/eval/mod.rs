@@ -102,6 +102,10 @@ pub struct State {
     pub peeked: bool,
     pub log_on: bool,
     pub log: Vec<String>,
+    /// Scripted results for the next `random(…)` calls (scenarios' `rolls`),
+    /// used up from the front; the generator decides once they run out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Val>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -189,6 +193,12 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::scripted(game, setup, vec![])
+    }
+
+    /// As [`Match::new`], with the results of the first `random(…)` calls
+    /// fixed (a scenario's `rolls`).
+    pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
@@ -252,6 +262,7 @@ impl Match {
             peeked: false,
             log_on: setup.log,
             log: vec![],
+            rolls,
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;
@@ -367,7 +378,7 @@ impl Match {
             None
         };
         let Some(p) = self.state.pending.take() else {
-            return Err(RunError { message: "no decision is pending".into(), span: None, help: None });
+            return Err(self.nothing_pending(format!("option {i}")));
         };
         if i >= self.state.opt_count as usize {
             self.state.pending = Some(p);
@@ -397,6 +408,9 @@ impl Match {
 
     /// Takes the option whose label is `label`.
     pub fn apply_label(&mut self, label: &str) -> Result<(), RunError> {
+        if self.state.pending.is_none() {
+            return Err(self.nothing_pending(format!("`{label}`")));
+        }
         let labels = self.option_labels();
         match labels.iter().position(|l| l == label) {
             Some(i) => self.apply(i),
@@ -406,6 +420,19 @@ impl Match {
                 help: Some(format!("the options are: {}", labels.join(", "))),
             }),
         }
+    }
+
+    /// Why a decision cannot be taken when none is pending: the game has
+    /// ended (or stopped with an error).
+    fn nothing_pending(&self, what: String) -> RunError {
+        let (message, help) = match self.state.status {
+            Status::Finished => (
+                format!("the game has ended after {} decision(s): {what} cannot be taken", self.state.decisions),
+                "no decision is asked after `end game` or the end of `play`; drop the decisions after the last one, or find why the game ended early",
+            ),
+            _ => (format!("no decision is pending: {what} cannot be taken"), "the match stopped (a run-time error) or has not asked anything yet"),
+        };
+        RunError { message, span: None, help: Some(help.into()) }
     }
 
     fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {
