@@ -985,7 +985,7 @@ pub(super) fn const_eval(e: &E) -> Option<Val> {
     use crate::ast::BinOp::*;
     Some(match e {
         E::Const(v) => *v,
-        E::Neg(a) => -const_eval(a)?,
+        E::Neg(a) => const_eval(a)?.checked_neg()?,
         E::Not(a) => (const_eval(a)? == 0) as Val,
         E::If(c, a, b) => {
             if const_eval(c)? != 0 {

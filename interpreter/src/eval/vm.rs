@@ -157,8 +157,8 @@ impl<'a> Cx<'a> {
         };
         match op {
             AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = cell.wrapping_add(v),
-            AssignOp::Sub => *cell = cell.wrapping_sub(v),
+            AssignOp::Add => *cell = cell.checked_add(v).ok_or_else(|| super::expr::overflow(span))?,
+            AssignOp::Sub => *cell = cell.checked_sub(v).ok_or_else(|| super::expr::overflow(span))?,
         }
         Ok(())
     }
