@@ -37,8 +37,6 @@ pub const MAX_PER_KIND: usize = 10_000;
 /// costs a few words of memory in every position.
 pub const MAX_PIECES: u64 = 1_000_000;
 
-/// The most nodes plus edges a board may have (E0518).
-pub const MAX_BOARD_ELEMENTS: usize = 1_000_000;
 
 /// The longest range (`a..b`) evaluated at run time, in numbers.
 pub const MAX_RANGE: i64 = 1_000_000;

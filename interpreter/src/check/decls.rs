@@ -831,7 +831,7 @@ impl Ck {
                     if inst.count < 1 {
                         self.error(err("E0221", inst.span, "an instance count must be at least 1", "here").help("write `N x { … }` with N >= 1"));
                     }
-                    groups.push((inst.count.max(0) as u32, vals));
+                    groups.push((inst.count.clamp(0, u32::MAX.into()) as u32, vals));
                 }
             }
             None => {
@@ -869,6 +869,13 @@ impl Ck {
             }
         }
         let seats = if per_player { self.g.max_players } else { 1 };
+        // Every piece costs memory in every position: the total is capped.
+        let total = self.g.piece_kind.len() as u64 + seats as u64 * groups.iter().map(|g| u64::from(g.0)).sum::<u64>();
+        if total > crate::limits::MAX_PIECES {
+            self.error(err("E0706", span, format!("the game would hold more pieces than the limit of {}", crate::limits::MAX_PIECES), "this kind reaches the limit")
+                .help("piece counts (times the seats, for a piece per player) add up over all kinds; use fewer pieces or a number variable"));
+            return;
+        }
         for seat in 0..seats {
             for (count, vals) in &groups {
                 for _ in 0..*count {

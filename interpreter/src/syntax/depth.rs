@@ -235,7 +235,7 @@ fn children(e: &mut Expr) -> Vec<&mut Expr> {
             }
             v
         }
-        ExprKind::Bin(_, a, b) | ExprKind::Range(a, b) | ExprKind::Where(a, b) => vec![&mut **a, &mut **b],
+        ExprKind::Bin(_, a, b) | ExprKind::Range(a, b) | ExprKind::Where(a, b) | ExprKind::Index(a, b) => vec![&mut **a, &mut **b],
         ExprKind::If(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
     }
 }
