@@ -270,6 +270,11 @@ const TOKENS: &[&str] = &[
     " * 9223372036854775807", "{x}", "{{", "}}", "not ", "if ", " then ", " else ", "let x = ", "for x in 1..1000000 { }", "while true { }",
     "sum(x in 1..1000000: x)", "@", "..", "/", "/dev/zero", "../../../etc/passwd", "=", "\u{0}", "é", "\u{202e}", "x = 1\n", "[[", "]]",
     "count = 4294967297", "rows = 1000", "99999999999999999999",
+    // Whole declarations that have broken the engine before.
+    "\npiece selfish { v: int } in heap label \"me {it} {it}\" { 3 x { v: 1 } }\nzone heap: selfish public\n",
+    "\nfn twice(n: int) -> int = if n <= 0 then 1 else twice(n - 1) + twice(n - 1)\n",
+    "\nvar huge: int = 9223372036854775807\n", " += 9223372036854775807", " % -1", "-9223372036854775807 - 1",
+    " label \"{it}\"", "sorted(x in 1..100000: 0 - x)", "distinct(x in 1..100000: x % 7)",
 ];
 
 fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {

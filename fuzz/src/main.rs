@@ -76,6 +76,9 @@ fn main() {
             } else if let Ok(i) = line.parse::<u64>() {
                 last = Some(i);
                 done += 1;
+                if done % 100_000 == 0 {
+                    eprintln!("regel-fuzz: {done} inputs in {:.0} s", t0.elapsed().as_secs_f64());
+                }
             }
         }
         let status = child.wait().unwrap();
@@ -87,9 +90,6 @@ fn main() {
                 next = i + 1;
             }
             (false, None) => break,
-        }
-        if done % 100_000 < 1 {
-            eprintln!("{done} inputs");
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
