@@ -166,3 +166,16 @@ fn mutated_and_truncated_records_and_scenarios_give_clear_errors() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_logging_loop_stops_at_the_budget_instead_of_filling_memory() {
+    // `trace` keeps the log: logged text counts against the step budget,
+    // byte by byte (it used to grow until the machine ran out of memory).
+    let d = tmp("log");
+    let rules = d.join("game.rules");
+    std::fs::write(&rules, format!("{HEAD}play {{\n  while true {{\n    log \"{}\"\n  }}\n}}\n", "a long line ".repeat(20))).unwrap();
+    let (code, _, err) = cli(&["trace", &rules.display().to_string(), "--players", "2", "--root", &d.display().to_string()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("step budget"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

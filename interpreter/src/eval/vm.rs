@@ -399,12 +399,16 @@ impl<'a> Cx<'a> {
                     return Err(fail(span, "procedures call each other too deeply (endless recursion?)"));
                 }
                 if self.st.log_on && pd.is_phase {
+                    // Logged text counts against the budget, byte by byte,
+                    // so that a logging loop cannot fill the memory.
+                    self.charge(pd.name.len() as u64, span)?;
                     self.st.log.push(format!("-- {}", pd.name));
                 }
             }
             S::Log(t) => {
                 if self.st.log_on {
                     let s = self.format_template(*t, None, span)?;
+                    self.charge(s.len() as u64, span)?;
                     self.st.log.push(s);
                 }
             }
