@@ -38,6 +38,15 @@ pub const MAX_PER_KIND: usize = 10_000;
 pub const MAX_PIECES: u64 = 1_000_000;
 
 
+/// The most variable cells and zones a position may hold (E0707): a
+/// per-node declaration takes one per node, so a big board and many such
+/// declarations could otherwise take gigabytes in every position.
+pub const MAX_STATE_CELLS: u64 = 4_000_000;
+
+/// The most cells of a `[grid]` board (E0518). Building a board costs about
+/// two kilobytes per node; sides are limited to 1,000 separately.
+pub const MAX_GRID_CELLS: u64 = 100_000;
+
 /// The longest range (`a..b`) evaluated at run time, in numbers.
 pub const MAX_RANGE: i64 = 1_000_000;
 
