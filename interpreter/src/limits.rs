@@ -47,6 +47,10 @@ pub const MAX_STATE_CELLS: u64 = 4_000_000;
 /// two kilobytes per node; sides are limited to 1,000 separately.
 pub const MAX_GRID_CELLS: u64 = 100_000;
 
+/// The most options one decision may offer (all its actions together): a
+/// player, a record or a scenario picks by label, and the labels are listed.
+pub const MAX_OPTIONS: u64 = 1_000_000;
+
 /// The longest range (`a..b`) evaluated at run time, in numbers.
 pub const MAX_RANGE: i64 = 1_000_000;
 
