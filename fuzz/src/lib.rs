@@ -324,6 +324,9 @@ fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {
 
 /// Aborts the process when one input runs too long or memory grows too
 /// large, after printing which input it was (a hang cannot be caught).
+/// Time is the process's CPU time, not the wall clock: on a loaded machine
+/// (CI, other jobs) an input that takes one second of CPU may take ten on
+/// the clock, and that is not a hang.
 pub struct Watchdog {
     epoch: Instant,
     started: Arc<AtomicU64>,
@@ -332,6 +335,20 @@ pub struct Watchdog {
 
 fn rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/statm").ok().and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok()).map_or(0, |p| p * 4096)
+}
+
+/// The CPU time this process has used, in milliseconds (Linux; elsewhere the
+/// wall clock since the watchdog started).
+fn cpu_ms(epoch: Instant) -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok();
+    // Fields after the command name (which may hold spaces): utime is the
+    // 12th and stime the 13th of them, in clock ticks (100 per second).
+    let ticks = stat.as_deref().and_then(|s| {
+        let rest = &s[s.rfind(')')? + 2..];
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    });
+    ticks.map_or_else(|| epoch.elapsed().as_millis() as u64, |t| t * 10)
 }
 
 impl Watchdog {
@@ -343,16 +360,16 @@ impl Watchdog {
         std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(100));
             let t = s.load(Ordering::Relaxed);
-            let now = epoch.elapsed().as_millis() as u64;
+            let now = cpu_ms(epoch);
             let hung = t != u64::MAX && now.saturating_sub(t) > limits.time.as_millis() as u64;
             let rss = rss_bytes();
             if hung || rss > limits.memory {
-                let what = if hung { format!("HANG (> {:?})", limits.time) } else { format!("MEMORY ({rss} bytes)") };
+                let what = if hung { format!("HANG (> {:?} of CPU time)", limits.time) } else { format!("MEMORY ({rss} bytes)") };
                 eprintln!("regel-fuzz: {what} on {}", c.lock().map(|x| x.clone()).unwrap_or_default());
                 std::process::abort();
             }
         });
-        Watchdog { epoch, started, current }
+        Watchdog { epoch: epoch, started, current }
     }
 
     /// Marks the start of input `name`.
@@ -361,7 +378,7 @@ impl Watchdog {
             c.clear();
             c.push_str(name);
         }
-        self.started.store(self.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+        self.started.store(cpu_ms(self.epoch), Ordering::Relaxed);
     }
 
     pub fn end(&self) {
