@@ -5,10 +5,11 @@
 //! They are rendered only at the edge (the CLI and the snapshot tests), either
 //! through miette in rustc's style or as JSON.
 
+use crate::limits::{MAX_RENDERED_DIAGNOSTICS, MAX_RENDER_COLUMN};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 use serde::Serialize;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range into one source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize)]
@@ -33,6 +34,22 @@ impl Span {
 pub struct SourceFile {
     pub name: String,
     pub text: String,
+    /// Where each line starts, built on first use: finding a line is a
+    /// binary search, so reporting many problems stays linear.
+    lines: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    fn line_starts(&self) -> &[usize] {
+        self.lines.get_or_init(|| std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect())
+    }
+    /// The byte range of the line holding `offset` (without its newline).
+    fn line_of(&self, offset: usize) -> (usize, std::ops::Range<usize>) {
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let end = starts.get(line + 1).map_or(self.text.len(), |&e| e - 1);
+        (line, starts[line]..end.max(starts[line]))
+    }
 }
 
 /// All files a run has read, indexed by `Span::file`.
@@ -43,7 +60,7 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> u32 {
-        self.files.push(Arc::new(SourceFile { name: name.into(), text: text.into() }));
+        self.files.push(Arc::new(SourceFile { name: name.into(), text: text.into(), lines: OnceLock::new() }));
         (self.files.len() - 1) as u32
     }
     pub fn get(&self, id: u32) -> &SourceFile {
@@ -51,12 +68,13 @@ impl Sources {
     }
     /// 1-based line and column of a byte offset.
     pub fn line_col(&self, file: u32, offset: u32) -> (usize, usize) {
-        let text = &self.get(file).text;
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
-        (line, col)
+        let f = self.get(file);
+        let mut offset = (offset as usize).min(f.text.len());
+        while !f.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (line, range) = f.line_of(offset);
+        (line + 1, f.text[range.start..offset].chars().count() + 1)
     }
 }
 
@@ -112,6 +130,8 @@ pub type Diagnostics = Vec<Diagnostic>;
 struct MietteView<'a> {
     diag: &'a Diagnostic,
     source: Option<NamedSource<String>>,
+    /// The help, with the labels written out when the snippet is not shown.
+    help: Option<String>,
 }
 
 impl fmt::Debug for MietteView<'_> {
@@ -137,12 +157,13 @@ impl miette::Diagnostic for MietteView<'_> {
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
         let file = self.diag.primary?.file;
         Some(Box::new(self.diag.labels.iter().filter(move |(s, _)| s.file == file).map(|(s, l)| {
             LabeledSpan::new(Some(l.clone()), s.start as usize, (s.end - s.start) as usize)
@@ -156,15 +177,52 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], color: bool, width: usize
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
     let mut out = String::new();
-    for d in diags {
-        let source = d.primary.map(|s| {
-            let f = sources.get(s.file);
-            NamedSource::new(f.name.clone(), f.text.clone())
-        });
-        let view = MietteView { diag: d, source };
+    // Many diagnostics: the first ones are shown, the rest counted, so that
+    // rendering stays linear in the size of the input.
+    for d in diags.iter().take(MAX_RENDERED_DIAGNOSTICS) {
+        let wide = d.primary.is_some_and(|p| d.labels.iter().any(|(s, _)| s.file == p.file && too_wide(sources.get(s.file), *s)));
+        let (source, help) = if wide {
+            // A line too wide to draw (the renderer pads to the column, and
+            // widths above 65,535 panic): name the places instead.
+            let places: Vec<String> = d.labels.iter().map(|(s, l)| {
+                let (line, col) = sources.line_col(s.file, s.start);
+                format!("{}:{line}:{col}: {l}", sources.get(s.file).name)
+            }).collect();
+            let help = match &d.help {
+                Some(h) => format!("{}\n{h}", places.join("\n")),
+                None => places.join("\n"),
+            };
+            (None, Some(help))
+        } else {
+            let source = d.primary.map(|s| {
+                let f = sources.get(s.file);
+                NamedSource::new(f.name.clone(), f.text.clone())
+            });
+            (source, d.help.clone())
+        };
+        let view = MietteView { diag: d, source, help };
         let _ = handler.render_report(&mut out, &view);
     }
+    if diags.len() > MAX_RENDERED_DIAGNOSTICS {
+        out.push_str(&format!("… and {} more problem(s) not shown\n", diags.len() - MAX_RENDERED_DIAGNOSTICS));
+    }
     out
+}
+
+/// Whether a span's lines, or the context line around them, are wider than
+/// the renderer can draw.
+fn too_wide(f: &SourceFile, s: Span) -> bool {
+    let (start, end) = (s.start as usize, s.end as usize);
+    if start > f.text.len() || end > f.text.len() || start > end {
+        return true;
+    }
+    let starts = f.line_starts();
+    let (first, _) = f.line_of(start);
+    let (last, _) = f.line_of(end);
+    (first.saturating_sub(1)..=(last + 1).min(starts.len() - 1)).any(|l| {
+        let end = starts.get(l + 1).map_or(f.text.len(), |&e| e - 1);
+        end.saturating_sub(starts[l]) > MAX_RENDER_COLUMN
+    })
 }
 
 /// The JSON shape of one diagnostic for `--format json`.

@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod diag;
+pub mod limits;
 pub mod ast;
 pub mod syntax;
 pub mod check;

@@ -11,7 +11,7 @@ fn main() {
     let mut out = stdout.lock();
     let mut err = stderr.lock();
     let mut input = stdin.lock();
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color };
+    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color, root: None };
     let code = regel::cli::run(&args, &mut io);
     std::process::exit(code);
 }

@@ -19,7 +19,7 @@ fn cli(args: &[&str], input: &str) -> Run {
     let mut err = Vec::new();
     let mut inp = Cursor::new(input.as_bytes().to_vec());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false };
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(root()) };
         run(&argv, &mut io)
     };
     Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
@@ -287,12 +287,12 @@ fn a_record_finds_its_ruleset_beside_itself() {
     std::fs::copy(ahup(BASE), d.join("rulesets/g/game.rules")).unwrap();
     std::fs::copy(root().join("maps/auf-heller-und-pfennig.toml"), d.join("maps/auf-heller-und-pfennig.toml")).unwrap();
     let rec = d.join("rulesets/g/rec.toml");
-    let r = cli(&["play", &d.join("rulesets/g/game.rules").display().to_string(), "--players", "2", "--seed", "2", "--record", &rec.display().to_string()], &ones(3000));
+    let r = cli(&["play", &d.join("rulesets/g/game.rules").display().to_string(), "--players", "2", "--seed", "2", "--record", &rec.display().to_string(), "--root", &d.display().to_string()], &ones(3000));
     assert_eq!(r.code, 0, "{}", r.err);
     let mut record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     record.ruleset = "game.rules".into();
     std::fs::write(&rec, record.to_toml()).unwrap();
-    let r = cli(&["replay", &rec.display().to_string()], "");
+    let r = cli(&["replay", &rec.display().to_string(), "--root", &d.display().to_string()], "");
     assert_eq!(r.code, 0, "{}", r.err);
 }
 

@@ -39,7 +39,10 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
     let root = workspace();
     // Paths in diagnostics stay relative to the workspace, so that snapshots
     // do not depend on where the repository is checked out.
-    let read = move |p: &Path| regel::cli::read_file(&root.join(p));
+    // Files are read as the command line reads them: confined to the
+    // workspace (`--root`), regular files only, size-capped.
+    let confined = regel::cli::files::confined(root.clone());
+    let read = move |p: &Path| confined(&root.join(p));
     let mut sources = Sources::default();
     let (game, warnings) = match regel::check::check(&mut sources, &read, rel) {
         Ok(ok) => ok,

@@ -165,6 +165,14 @@ pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid
         }
     }
     let (rows, cols, parts) = (rows?, cols?, parts?);
+    if u64::from(rows) * u64::from(cols) > crate::limits::MAX_GRID_CELLS {
+        cx.push(
+            Diagnostic::error("E0518", format!("a grid of {rows} x {cols} cells is larger than the limit of {} cells", crate::limits::MAX_GRID_CELLS))
+                .at(span, "this grid")
+                .help("every cell is a node with its own storage in every position; use a smaller grid"),
+        );
+        return None;
+    }
     // Generating the ids is the only reliable test: "{row}{col}" looks complete
     // but gives row 1 col 11 and row 11 col 1 the same id.
     let mut seen: IndexMap<String, (u32, u32)> = IndexMap::new();

@@ -34,6 +34,7 @@
 //! | E0515 | a required key is missing | `[[node]]` without `id` |
 //! | E0516 | the file has neither nodes nor pieces | a file with only `[board]` |
 //! | E0517 | an attribute, field or piece kind name is not an identifier the rules can name | `"two words" = 1` |
+//! | E0518 | a `[grid]` with more cells than `limits::MAX_GRID_CELLS` | `rows = 1000`, `cols = 1000` |
 
 use crate::diag::{Diagnostics, Sources, Span};
 use indexmap::IndexMap;

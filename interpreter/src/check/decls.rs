@@ -473,6 +473,7 @@ impl Ck {
                         }
                     });
                     let (count, stride) = self.dims_count(&dims);
+                    let count = self.storage(count, name.span);
                     let id = self.g.zones.len();
                     let (vk, unless) = match vis {
                         Some(v) => {
@@ -512,6 +513,7 @@ impl Ck {
                             .help("use `public` or `hidden`, or declare the variable `per player`"));
                     }
                     let (count, stride) = self.dims_count(&dims);
+                    let count = self.storage(count, name.span);
                     let id = self.g.vars.len();
                     self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, dims: dims.clone(), stride, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, hidden, span: name.span });
                     self.g.nvars += count;
@@ -618,11 +620,13 @@ impl Ck {
     }
 
     /// The number of slots of a declaration and its stride (slots per value
-    /// of the first dimension).
+    /// of the first dimension), computed in 64 bits and saturated, so that a huge product reaches
+    /// the storage limit (E0707) instead of wrapping.
     fn dims_count(&self, dims: &[Dim]) -> (u32, u32) {
-        let stride = dims.iter().skip(1).map(|&d| self.dim_len(d)).product::<u32>();
-        let first = dims.first().map(|&d| self.dim_len(d)).unwrap_or(1);
-        (first * stride, stride)
+        let stride = dims.iter().skip(1).map(|&d| u64::from(self.dim_len(d))).product::<u64>();
+        let first = dims.first().map(|&d| u64::from(self.dim_len(d))).unwrap_or(1);
+        let clamp = |x: u64| x.min(u64::from(u32::MAX)) as u32;
+        (clamp(first.saturating_mul(stride)), clamp(stride))
     }
 
     /// Declares a zone or variable in the namespace its dimensions give it:
@@ -645,6 +649,18 @@ impl Ck {
             }
             _ => self.define_member(scope, name, sym),
         }
+    }
+
+    /// `count` more variable cells or zones, if the position stays within
+    /// [`crate::limits::MAX_STATE_CELLS`]; otherwise an error (E0707) and none.
+    fn storage(&mut self, count: u32, span: Span) -> u32 {
+        let total = u64::from(self.g.nvars) + u64::from(self.g.nzones) + u64::from(count);
+        if total <= crate::limits::MAX_STATE_CELLS {
+            return count;
+        }
+        self.error(err("E0707", span, format!("the variables and zones would take more than {} cells", crate::limits::MAX_STATE_CELLS), "this one passes the limit")
+            .help("a per-node or per-edge declaration takes one cell per node or edge of the board; use fewer of them"));
+        0
     }
 
     /// Second pass: values that need expressions (option defaults, variable
@@ -837,7 +853,7 @@ impl Ck {
                     if inst.count < 1 {
                         self.error(err("E0221", inst.span, "an instance count must be at least 1", "here").help("write `N x { … }` with N >= 1"));
                     }
-                    groups.push((inst.count.max(0) as u32, vals));
+                    groups.push((inst.count.clamp(0, u32::MAX.into()) as u32, vals));
                 }
             }
             None => {
@@ -875,6 +891,13 @@ impl Ck {
             }
         }
         let seats = if per_player { self.g.max_players } else { 1 };
+        // Every piece costs memory in every position: the total is capped.
+        let total = self.g.piece_kind.len() as u64 + seats as u64 * groups.iter().map(|g| u64::from(g.0)).sum::<u64>();
+        if total > crate::limits::MAX_PIECES {
+            self.error(err("E0706", span, format!("the game would hold more pieces than the limit of {}", crate::limits::MAX_PIECES), "this kind reaches the limit")
+                .help("piece counts (times the seats, for a piece per player) add up over all kinds; use fewer pieces or a number variable"));
+            return;
+        }
         for seat in 0..seats {
             for (count, vals) in &groups {
                 for _ in 0..*count {
@@ -991,7 +1014,7 @@ pub(super) fn const_eval(e: &E) -> Option<Val> {
     use crate::ast::BinOp::*;
     Some(match e {
         E::Const(v) => *v,
-        E::Neg(a) => -const_eval(a)?,
+        E::Neg(a) => const_eval(a)?.checked_neg()?,
         E::Not(a) => (const_eval(a)? == 0) as Val,
         E::If(c, a, b) => {
             if const_eval(c)? != 0 {

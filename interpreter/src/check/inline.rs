@@ -8,13 +8,20 @@
 use super::ir::*;
 use crate::ast::BinOp;
 use super::Game;
+use crate::limits::MAX_INLINED_SIZE;
+use std::cell::Cell;
 
-/// Inlines calls everywhere in the game, to a fixed depth.
+/// Inlines calls everywhere in the game, to a fixed depth and within a
+/// size budget: each function body and each statement may receive at most
+/// [`MAX_INLINED_SIZE`] pasted expression nodes, so that calls nested in
+/// calls cannot grow the game exponentially; beyond it, calls stay calls.
 pub(super) fn inline_game(g: &mut Game) {
+    let budget = Cell::new(0);
     // Function bodies first, so that callers paste already simplified bodies.
     let first: Vec<FnDecl> = g.fns.clone();
     for fd in g.fns.iter_mut() {
-        walk_e(&mut fd.body, &mut |e: &mut E| inline_call(e, &first, 0));
+        budget.set(MAX_INLINED_SIZE);
+        walk_e(&mut fd.body, &mut |e: &mut E| inline_call(e, &first, 0, &budget));
     }
     let fns: Vec<FnDecl> = g.fns.clone();
     let tables = Static {
@@ -23,37 +30,45 @@ pub(super) fn inline_game(g: &mut Game) {
         nnodes: g.board.nodes.len(),
         nedges: g.board.edges.len(),
     };
+    // Each root (a statement, a domain, a hole, …) starts with a fresh budget.
     let mut f = |e: &mut E| {
-        inline_call(e, &fns, 0);
+        inline_call(e, &fns, 0, &budget);
         fold_static(e, &tables);
     };
     for b in g.blocks.iter_mut() {
         for st in b.iter_mut() {
+            budget.set(MAX_INLINED_SIZE);
             walk_s(&mut st.s, &mut f);
         }
     }
     for a in g.actions.iter_mut() {
         for p in a.params.iter_mut() {
+            budget.set(MAX_INLINED_SIZE);
             walk_c(&mut p.domain, &mut f);
         }
         for (e, _, _) in a.pre.iter_mut() {
+            budget.set(MAX_INLINED_SIZE);
             walk_e(e, &mut f);
         }
     }
     for t in g.templates.iter_mut() {
         for part in t.parts.iter_mut() {
             if let TPart::Hole(e, _) = part {
+                budget.set(MAX_INLINED_SIZE);
                 walk_e(e, &mut f);
             }
         }
     }
     for (_, e, _, _) in g.invariants.iter_mut() {
+        budget.set(MAX_INLINED_SIZE);
         walk_e(e, &mut f);
     }
     if let Some((e, _, _)) = g.score.as_mut() {
+        budget.set(MAX_INLINED_SIZE);
         walk_e(e, &mut f);
     }
     for (e, _) in g.tiebreaks.iter_mut() {
+        budget.set(MAX_INLINED_SIZE);
         walk_e(e, &mut f);
     }
 }
@@ -89,7 +104,11 @@ fn fold_static(e: &mut E, t: &Static) {
     }
     let v = match op {
         AggOp::Count => vals.iter().filter(|&&v| v != 0).count() as Val,
-        AggOp::Sum => vals.iter().fold(0, |a: Val, &v| a.wrapping_add(v)),
+        // A sum that overflows is left to fail at run time, as unfolded.
+        AggOp::Sum => match vals.iter().try_fold(0, |a: Val, &v| a.checked_add(v)) {
+            Some(v) => v,
+            None => return,
+        },
         AggOp::Any => vals.iter().any(|&v| v != 0) as Val,
         AggOp::All => vals.iter().all(|&v| v != 0) as Val,
         AggOp::Min => *vals.iter().min().unwrap(),
@@ -107,7 +126,7 @@ fn static_val(e: &E, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option<Va
         E::Local(s) if *s == slot => x,
         E::NodeAttr(i, a) if on_nodes && matches!(**a, E::Local(s) if s == slot) => t.nodes[*i as usize][x as usize],
         E::EdgeAttr(i, a) if !on_nodes && matches!(**a, E::Local(s) if s == slot) => t.edges[*i as usize][x as usize],
-        E::Neg(a) => sv(a)?.wrapping_neg(),
+        E::Neg(a) => sv(a)?.checked_neg()?,
         E::Not(a) => (sv(a)? == 0) as Val,
         E::If(c, a, b) => {
             if sv(c)? != 0 {
@@ -119,9 +138,10 @@ fn static_val(e: &E, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option<Va
         E::Bin(op, a, b) => {
             let (x, y) = (sv(a)?, sv(b)?);
             match op {
-                BinOp::Add => x.wrapping_add(y),
-                BinOp::Sub => x.wrapping_sub(y),
-                BinOp::Mul => x.wrapping_mul(y),
+                // An overflow is not folded: it stays a run-time error.
+                BinOp::Add => x.checked_add(y)?,
+                BinOp::Sub => x.checked_sub(y)?,
+                BinOp::Mul => x.checked_mul(y)?,
                 BinOp::Eq => (x == y) as Val,
                 BinOp::Ne => (x != y) as Val,
                 BinOp::Lt => (x < y) as Val,
@@ -142,7 +162,7 @@ fn simple(e: &E) -> bool {
     matches!(e, E::Const(_) | E::Local(_) | E::Var(_, None))
 }
 
-fn inline_call(e: &mut E, fns: &[FnDecl], depth: u32) {
+fn inline_call(e: &mut E, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
     let E::Call { func, args, .. } = e else { return };
     let f = &fns[*func as usize];
     // Only bodies that read no locals of their own (no aggregate binding a
@@ -151,8 +171,14 @@ fn inline_call(e: &mut E, fns: &[FnDecl], depth: u32) {
         return;
     }
     let mut body = f.body.clone();
+    let mut size = 0usize;
+    walk_e(&mut body, &mut |_| size += 1);
+    if size > budget.get() {
+        return;
+    }
+    budget.set(budget.get() - size);
     substitute(&mut body, args);
-    walk_e(&mut body, &mut |x| inline_call(x, fns, depth + 1));
+    walk_e(&mut body, &mut |x| inline_call(x, fns, depth + 1, budget));
     *e = body;
 }
 

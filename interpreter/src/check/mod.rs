@@ -8,6 +8,7 @@
 
 mod adhoc;
 mod boards;
+mod counts;
 mod decls;
 mod expr;
 mod flatten;
@@ -163,6 +164,10 @@ pub const DIST_TABLE_MAX: usize = 1024;
 /// `read`. On success returns the game and its warnings.
 pub fn check(sources: &mut Sources, read: Reader, path: &Path) -> Result<(Game, Diagnostics), Diagnostics> {
     let merged = load::load(sources, read, path, None)?;
+    let over = counts::check(&merged.items);
+    if !over.is_empty() {
+        return Err(over);
+    }
     decls::check_merged(sources, read, merged)
 }
 

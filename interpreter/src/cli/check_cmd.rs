@@ -1,6 +1,6 @@
 //! `regel check`: every problem in every file, rustc-style or as JSON.
 
-use super::{read_file, Format, Io};
+use super::{files, Format, Io};
 use crate::check;
 use crate::diag::{self, Sources};
 use std::path::PathBuf;
@@ -10,7 +10,8 @@ pub fn run(files: &[PathBuf], format: Format, summary: bool, io: &mut Io) -> i32
     let mut json = vec![];
     for f in files {
         let mut sources = Sources::default();
-        let (ok, diags, sum) = match check::check(&mut sources, &read_file, f) {
+        let read = files::confined(files::root_for(f, io.root.as_deref()));
+        let (ok, diags, sum) = match check::check(&mut sources, &read, f) {
             Ok((g, warnings)) => (true, warnings, Some(check::summary(&g))),
             Err(d) => (false, d, None),
         };

@@ -4,6 +4,7 @@
 
 mod check_cmd;
 mod debug;
+pub mod files;
 mod play;
 pub mod record;
 mod replay;
@@ -22,6 +23,11 @@ use std::sync::Arc;
 pub struct Cli {
     #[command(subcommand)]
     pub cmd: Cmd,
+    /// The folder a ruleset may read files from (its board, a variant's
+    /// base). Default: the current folder if the file named lies inside it,
+    /// else that file's folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -141,6 +147,8 @@ pub struct Io<'a> {
     pub input: &'a mut dyn BufRead,
     /// Colours in diagnostics (off for pipes and snapshots).
     pub color: bool,
+    /// The folder rulesets may read from (`--root`); see [`files::root_for`].
+    pub root: Option<PathBuf>,
 }
 
 /// Runs a command line; returns the process exit code.
@@ -152,6 +160,9 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if cli.root.is_some() {
+        io.root = cli.root;
+    }
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
         Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget } => {
@@ -169,15 +180,14 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     }
 }
 
-/// Reads files from the real file system (the only reader outside tests).
-pub fn read_file(p: &Path) -> std::io::Result<String> {
-    std::fs::read_to_string(p)
-}
+pub use files::read_file;
 
-/// Loads and checks a ruleset, printing diagnostics on failure.
+/// Loads and checks a ruleset, printing diagnostics on failure. The ruleset
+/// reads files only under the run's root (see [`files`]).
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     let mut sources = Sources::default();
-    match check::check(&mut sources, &read_file, file) {
+    let read = files::confined(files::root_for(file, io.root.as_deref()));
+    match check::check(&mut sources, &read, file) {
         Ok((g, warnings)) => {
             if !warnings.is_empty() {
                 let _ = write!(io.err, "{}", diag::render(&sources, &warnings, io.color, 100));

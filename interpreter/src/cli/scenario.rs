@@ -153,11 +153,12 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         sc.given
     );
     let vp = virtual_path.clone();
+    let files = super::files::confined(super::files::root_for(path, io.root.as_deref()));
     let reader = move |p: &Path| -> std::io::Result<String> {
         if p == vp {
             Ok(variant.clone())
         } else {
-            read_file(p)
+            files(p)
         }
     };
     let game = match check::check(&mut sources, &reader, &virtual_path) {

@@ -27,6 +27,26 @@ pub(crate) fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
     Box::new(RunError { message: msg.into(), span: Some(span), help: None })
 }
 
+/// An arithmetic result that does not fit in 64 bits stops the match.
+#[cold]
+pub(crate) fn overflow(span: Span) -> Box<RunError> {
+    Box::new(RunError {
+        message: "arithmetic overflow: the result does not fit in a 64-bit number".into(),
+        span: Some(span),
+        help: Some("numbers lie between -9223372036854775808 and 9223372036854775807; check what this computes".into()),
+    })
+}
+
+/// The step budget is used up: the match stops (see [`Cx::charge`]).
+#[cold]
+pub(crate) fn out_of_budget(budget: u64, span: Span, help: &str) -> Box<RunError> {
+    Box::new(RunError {
+        message: format!("the step budget of {budget} steps is used up: the rules may loop forever"),
+        span: Some(span),
+        help: Some(help.into()),
+    })
+}
+
 impl<'a> Cx<'a> {
     #[inline]
     pub fn local(&self, slot: u16) -> Val {
@@ -36,6 +56,21 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn set_local(&mut self, slot: u16, v: Val) {
         self.st.locals[self.base + slot as usize] = v;
+    }
+
+    /// Counts `n` units of work against the step budget. Statements and
+    /// loop iterations count in the executor; here every element a
+    /// collection yields and every function call counts, so that no single
+    /// expression can run (or allocate) without bound. Counting per element
+    /// rather than per expression node keeps the cost to one addition per
+    /// collection.
+    #[inline]
+    pub fn charge(&mut self, n: u64, span: Span) -> R<()> {
+        self.st.steps += n;
+        if self.st.steps > self.st.budget {
+            return Err(out_of_budget(self.st.budget, span, "an expression does too much work (a huge range or collection, or runaway recursion); raise the budget with `--step-budget` if the game needs it"));
+        }
+        Ok(())
     }
 
     #[inline]
@@ -111,8 +146,8 @@ impl<'a> Cx<'a> {
                     BinOp::Le => (x <= y) as Val,
                     BinOp::Gt => (x > y) as Val,
                     BinOp::Ge => (x >= y) as Val,
-                    BinOp::Add => x.wrapping_add(y),
-                    _ => x.wrapping_sub(y),
+                    BinOp::Add => x.checked_add(y).ok_or_else(|| overflow(span))?,
+                    _ => x.checked_sub(y).ok_or_else(|| overflow(span))?,
                 })
             }
             // A field of the piece held in a local: the inner loop of most filters.
@@ -203,21 +238,22 @@ impl<'a> Cx<'a> {
                 }
             }
             E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
-            E::Neg(a) => self.eval(a, span)?.wrapping_neg(),
+            E::Neg(a) => self.eval(a, span)?.checked_neg().ok_or_else(|| overflow(span))?,
             // `eval` answers the connectives, comparisons, `+` and `-`.
             E::Bin(op, a, b) => {
                 let x = self.eval(a, span)?;
                 let y = self.eval(b, span)?;
                 match op {
-                    BinOp::Mul => x.wrapping_mul(y),
+                    BinOp::Mul => x.checked_mul(y).ok_or_else(|| overflow(span))?,
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
                             return Err(fail(span, "division by zero"));
                         }
+                        // The one overflow left: the smallest number divided by -1.
                         if *op == BinOp::Div {
-                            x.wrapping_div(y)
+                            x.checked_div(y).ok_or_else(|| overflow(span))?
                         } else {
-                            x.wrapping_rem(y)
+                            x.checked_rem(y).ok_or_else(|| overflow(span))?
                         }
                     }
                     _ => unreachable!("answered by `eval`, or lowered to `E::In`"),
@@ -253,6 +289,7 @@ impl<'a> Cx<'a> {
         if f.nlocals as usize > args.len() {
             self.st.locals.resize(new_base + f.nlocals as usize, 0);
         }
+        self.charge(1, span)?;
         self.st.depth += 1;
         if self.st.depth > 200 {
             return Err(fail(span, "functions call each other too deeply (endless recursion?)"));
@@ -291,7 +328,7 @@ impl<'a> Cx<'a> {
                     (p + n - 1) % n
                 }
             }
-            Builtin::Abs => self.eval(&args[0], span)?.wrapping_abs(),
+            Builtin::Abs => self.eval(&args[0], span)?.checked_abs().ok_or_else(|| overflow(span))?,
             Builtin::Min2 => self.eval(&args[0], span)?.min(self.eval(&args[1], span)?),
             Builtin::Max2 => self.eval(&args[0], span)?.max(self.eval(&args[1], span)?),
             Builtin::Top | Builtin::Bottom => {
@@ -427,7 +464,13 @@ impl<'a> Cx<'a> {
                         }
                     }
                     Builtin::Last => self.st.scratch[mark..].last().copied().unwrap_or(NONE),
-                    Builtin::SumList => self.st.scratch[mark..].iter().fold(0i64, |a, &x| a.wrapping_add(x)),
+                    Builtin::SumList => match self.st.scratch[mark..].iter().try_fold(0i64, |a, &x| a.checked_add(x)) {
+                        Some(v) => v,
+                        None => {
+                            self.st.scratch.truncate(mark);
+                            return Err(overflow(span));
+                        }
+                    },
                     _ => {
                         if len == 0 {
                             self.st.scratch.truncate(mark);
@@ -538,7 +581,13 @@ impl<'a> Cx<'a> {
             };
             match op {
                 AggOp::Count => acc += (v != 0) as Val,
-                AggOp::Sum => acc = acc.wrapping_add(v),
+                AggOp::Sum => match acc.checked_add(v) {
+                    Some(a) => acc = a,
+                    None => {
+                        self.st.scratch.truncate(mark);
+                        return Err(overflow(span));
+                    }
+                },
                 AggOp::Any => {
                     if v != 0 {
                         acc = 1;
@@ -601,8 +650,16 @@ impl<'a> Cx<'a> {
         Ok(found)
     }
 
-    /// Pushes the elements of a collection onto `scratch`.
+    /// Pushes the elements of a collection onto `scratch`; every element
+    /// counts against the step budget, which also bounds the memory that
+    /// nested collections can take.
     pub fn coll(&mut self, c: &C, span: Span) -> R<()> {
+        let mark = self.st.scratch.len();
+        self.coll_elements(c, span)?;
+        self.charge((self.st.scratch.len() - mark) as u64, span)
+    }
+
+    fn coll_elements(&mut self, c: &C, span: Span) -> R<()> {
         match c {
             C::Zone(z) => {
                 let id = self.zone_id(z, span)?;
@@ -644,9 +701,13 @@ impl<'a> Cx<'a> {
             }
             C::Range(a, b) => {
                 let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
-                if y - x > 1_000_000 {
-                    return Err(fail(span, "a range of more than a million numbers"));
+                // The length is computed without overflow: `-9e18..9e18` is
+                // simply too long.
+                let len = (y as i128 - x as i128 + 1).max(0);
+                if len > crate::limits::MAX_RANGE as i128 {
+                    return Err(fail(span, format!("a range of {len} numbers, more than the limit of {}", crate::limits::MAX_RANGE)));
                 }
+                self.charge(len as u64, span)?;
                 self.st.scratch.extend(x..=y);
             }
             C::List(es) => {
@@ -704,11 +765,18 @@ impl<'a> Cx<'a> {
                 self.coll(inner, span)?;
                 let end = self.st.scratch.len();
                 let mut w = mark;
+                // Long lists remember what they have seen in a set (only
+                // asked for membership, so its order never shows).
+                let mut seen = (matches!(c, C::Distinct(..)) && end - mark > 64).then(std::collections::HashSet::new);
                 for i in mark..end {
                     let x = self.st.scratch[i];
                     self.set_local(*slot, x);
                     let v = self.eval(body, span)?;
-                    if matches!(c, C::Distinct(..)) && self.st.scratch[mark..w].contains(&v) {
+                    let dup = match seen.as_mut() {
+                        Some(set) => !set.insert(v),
+                        None => matches!(c, C::Distinct(..)) && self.st.scratch[mark..w].contains(&v),
+                    };
+                    if dup {
                         continue;
                     }
                     self.st.scratch[w] = v;
@@ -728,6 +796,16 @@ impl<'a> Cx<'a> {
                     self.st.scratch.push(k);
                 }
                 let n = end - mark;
+                if n > 64 {
+                    // Long lists: a stable sort by key, same order as below.
+                    let mut pairs: Vec<(Val, Val)> = (0..n).map(|i| (self.st.scratch[end + i], self.st.scratch[mark + i])).collect();
+                    pairs.sort_by_key(|p| p.0);
+                    for (i, (_, x)) in pairs.into_iter().enumerate() {
+                        self.st.scratch[mark + i] = x;
+                    }
+                    self.st.scratch.truncate(end);
+                    return Ok(());
+                }
                 for i in 1..n {
                     let mut j = i;
                     while j > 0 && self.st.scratch[end + j - 1] > self.st.scratch[end + j] {

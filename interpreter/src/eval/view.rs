@@ -76,6 +76,21 @@ pub(crate) fn visible(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
     }
 }
 
+thread_local! {
+    /// How many labels are being formatted inside each other on this thread.
+    static LABEL_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Cuts a label or logged line to [`crate::limits::MAX_LABEL_CHARS`]
+/// characters, so that every table and record that pads to it stays small.
+fn cut(mut s: String) -> String {
+    if let Some((i, _)) = s.char_indices().nth(crate::limits::MAX_LABEL_CHARS) {
+        s.truncate(i);
+        s.push('…');
+    }
+    s
+}
+
 impl<'a> Cx<'a> {
     pub fn display(&mut self, t: Ty, v: Val, viewer: Viewer) -> String {
         let g = self.g;
@@ -104,12 +119,20 @@ impl<'a> Cx<'a> {
         }
         match k.label {
             Some(t) => {
+                // A label may name pieces whose labels name pieces …, or
+                // the piece itself: below a few levels it prints `…`.
+                let depth = LABEL_DEPTH.get();
+                if depth >= crate::limits::MAX_LABEL_DEPTH {
+                    return "…".into();
+                }
+                LABEL_DEPTH.set(depth + 1);
                 let base = self.st.locals.len();
                 self.st.locals.push(p as Val);
                 let old = std::mem::replace(&mut self.base, base);
                 let s = self.format_template(t, Some(viewer), k.span);
                 self.base = old;
                 self.st.locals.truncate(base);
+                LABEL_DEPTH.set(depth);
                 s.unwrap_or_else(|e| format!("<{}>", e.message))
             }
             None => format!("{}#{}", k.name, p),
@@ -140,7 +163,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        Ok(s)
+        Ok(cut(s))
     }
 }
 
@@ -309,6 +332,8 @@ fn grid_text(cx: &mut Cx, who: Viewer) -> Option<String> {
         }
     }
     let width = cells.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(1).max(g.board.nodes.iter().map(|n| n.id.len()).max().unwrap_or(1));
+    // Node ids come from the board file: padding stays within the label limit.
+    let width = width.min(crate::limits::MAX_LABEL_CHARS);
     let mut out = String::new();
     out.push_str(&" ".repeat(4));
     for c in 1..=cols {

@@ -29,6 +29,16 @@ pub struct Frame {
     pub kind: FrameKind,
 }
 
+/// A decision with more options than anyone could list or pick by label.
+#[cold]
+fn too_many_options(span: Span, what: &str) -> Box<RunError> {
+    Box::new(RunError {
+        message: format!("`{what}` offers more than {} options at once", crate::limits::MAX_OPTIONS),
+        span: Some(span),
+        help: Some("narrow the parameters' domains with `where`, or split the decision into steps (`choose` inside the action)".into()),
+    })
+}
+
 #[cold]
 fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
     Box::new(RunError { message: msg.into(), span: Some(span), help: None })
@@ -157,8 +167,8 @@ impl<'a> Cx<'a> {
         };
         match op {
             AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = cell.wrapping_add(v),
-            AssignOp::Sub => *cell = cell.wrapping_sub(v),
+            AssignOp::Add => *cell = cell.checked_add(v).ok_or_else(|| super::expr::overflow(span))?,
+            AssignOp::Sub => *cell = cell.checked_sub(v).ok_or_else(|| super::expr::overflow(span))?,
         }
         Ok(())
     }
@@ -321,6 +331,10 @@ impl<'a> Cx<'a> {
                 let mark = self.st.scratch.len();
                 self.coll(from, span)?;
                 let n = self.st.scratch.len() - mark;
+                if n as u64 > crate::limits::MAX_OPTIONS {
+                    self.st.scratch.truncate(mark);
+                    return Err(too_many_options(span, "choose"));
+                }
                 let st = &mut *self.st;
                 st.opt_vals.extend_from_slice(&st.scratch[mark..]);
                 st.scratch.truncate(mark);
@@ -399,12 +413,16 @@ impl<'a> Cx<'a> {
                     return Err(fail(span, "procedures call each other too deeply (endless recursion?)"));
                 }
                 if self.st.log_on && pd.is_phase {
+                    // Logged text counts against the budget, byte by byte,
+                    // so that a logging loop cannot fill the memory.
+                    self.charge(pd.name.len() as u64, span)?;
                     self.st.log.push(format!("-- {}", pd.name));
                 }
             }
             S::Log(t) => {
                 if self.st.log_on {
                     let s = self.format_template(*t, None, span)?;
+                    self.charge(s.len() as u64, span)?;
                     self.st.log.push(s);
                 }
             }
@@ -483,7 +501,7 @@ impl<'a> Cx<'a> {
                     st.scratch.truncate(mark);
                     let len = st.opt_vals.len() - start;
                     dims.push((start as u32, len as u32));
-                    count *= len as u64;
+                    count = count.saturating_mul(len as u64);
                     continue;
                 }
                 for k in mark..self.st.scratch.len() {
@@ -503,14 +521,14 @@ impl<'a> Cx<'a> {
                 self.st.scratch.truncate(mark);
                 let len = self.st.opt_vals.len() - start;
                 dims.push((start as u32, len as u32));
-                count *= len as u64;
+                count = count.saturating_mul(len as u64);
             }
             if count == 0 {
                 self.st.opt_vals.truncate(vstart);
                 return Ok(());
             }
-            if count > u32::MAX as u64 / 2 {
-                return Err(fail(span, format!("action `{}` has more than two billion options", ad.name)));
+            if u64::from(self.st.opt_count) + count > crate::limits::MAX_OPTIONS {
+                return Err(too_many_options(span, &ad.name));
             }
             self.st.opt_groups.push(super::OptGroup { action: a, first, count: count as u32, dims, tuples: None });
             self.st.opt_count += count as u32;
@@ -532,6 +550,9 @@ impl<'a> Cx<'a> {
             let r = self.enumerate_params(a, 0, span, &cached, &mut count);
             self.st.scratch.truncate(mark);
             r?;
+            if u64::from(self.st.opt_count) + u64::from(count) > crate::limits::MAX_OPTIONS {
+                return Err(too_many_options(span, &ad.name));
+            }
             if count > 0 {
                 let arity = ad.params.len() as u16;
                 self.st.opt_groups.push(super::OptGroup { action: a, first, count, dims: Default::default(), tuples: Some((vstart as u32, arity)) });

@@ -3,6 +3,7 @@
 //!
 //! Entry point: [`parse`].
 
+mod depth;
 mod lower;
 mod names;
 
@@ -18,10 +19,21 @@ pub(crate) struct RulesParser;
 /// diagnostic (code E0101) naming what was expected in human words.
 pub fn parse(sources: &Sources, file: u32) -> Result<ast::File, Diagnostics> {
     let text = &sources.get(file).text;
+    if text.len() as u64 > crate::limits::MAX_FILE_BYTES {
+        return Err(vec![too_large(file, text.len())]);
+    }
+    depth::scan(file, text, 0).map_err(|d| vec![d])?;
     match RulesParser::parse(Rule::file, text) {
         Ok(mut pairs) => {
             let file_pair = pairs.next().expect("the file rule always produces one pair");
-            lower::file(file, file_pair)
+            let mut ast = lower::file(file, file_pair)?;
+            let mut errors = vec![];
+            depth::expressions(&mut ast, &mut errors);
+            if errors.is_empty() {
+                Ok(ast)
+            } else {
+                Err(errors)
+            }
         }
         Err(e) => Err(vec![syntax_error(file, text, e, "the end of the file")]),
     }
@@ -30,10 +42,20 @@ pub fn parse(sources: &Sources, file: u32) -> Result<ast::File, Diagnostics> {
 /// Parses a `{expr}` hole of a template string (labels and `log`), whose text
 /// starts at byte `offset` of `file`.
 pub(crate) fn parse_hole(file: u32, text: &str, offset: usize) -> Result<ast::Expr, Diagnostic> {
+    if text.len() as u64 > crate::limits::MAX_FILE_BYTES {
+        return Err(too_large(file, text.len()));
+    }
+    depth::scan(file, text, offset)?;
     match RulesParser::parse(Rule::hole, text) {
         Ok(mut pairs) => {
             let p = pairs.next().unwrap().into_inner().next().unwrap();
-            lower::expr_at(file, p, offset).map_err(|mut d| d.remove(0))
+            let mut e = lower::expr_at(file, p, offset).map_err(|mut d| d.remove(0))?;
+            let mut errors = vec![];
+            depth::guard(&mut e, &mut errors);
+            match errors.pop() {
+                Some(d) => Err(d),
+                None => Ok(e),
+            }
         }
         Err(e) => {
             let mut d = syntax_error(file, text, e, "the end of the `{…}` hole");
@@ -48,6 +70,14 @@ pub(crate) fn parse_hole(file: u32, text: &str, offset: usize) -> Result<ast::Ex
             Err(d)
         }
     }
+}
+
+/// A text too large to parse (only in-memory readers can hand one over: the
+/// command line's reader refuses such files before reading them).
+fn too_large(file: u32, len: usize) -> Diagnostic {
+    Diagnostic::error("E0701", format!("this text of {len} bytes is larger than the limit of {} bytes", crate::limits::MAX_FILE_BYTES))
+        .at(Span::new(file, 0, 0), "the file starts here")
+        .help("rules files, boards, records and scenarios are limited in size; see \"Bounded execution\" in the README")
 }
 
 /// Words the grammar reserves (its `keyword` rule): they cannot be names.

@@ -1,0 +1,68 @@
+//! Which files Regel reads, and how. A ruleset names other files (its
+//! board, the base of a variant); a stranger's ruleset must not use that to
+//! read what it has no business reading, or to hang or exhaust the host.
+//!
+//! - Only regular files are read: a device (`/dev/zero`), a FIFO or a folder
+//!   is refused before it is opened, so nothing blocks or reads forever.
+//! - Reads are capped at [`MAX_FILE_BYTES`].
+//! - Files a ruleset names must lie under the *root*: the folder given with
+//!   `--root`, or else the current folder when the file named on the command
+//!   line lies inside it, or else that file's own folder. Absolute paths and
+//!   `..` that leave the root are refused. The refusal names the path, never
+//!   the content.
+
+use crate::limits::MAX_FILE_BYTES;
+use std::io::{Error, ErrorKind, Read};
+use std::path::{Path, PathBuf};
+
+/// Reads one regular file of at most [`MAX_FILE_BYTES`] bytes as UTF-8.
+pub fn read_file(p: &Path) -> std::io::Result<String> {
+    let meta = std::fs::metadata(p)?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file (a folder, a device or a pipe); Regel reads only plain files"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut text = String::new();
+    // The cap holds even if the file grows after the size was read.
+    std::fs::File::open(p)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(text.len() as u64));
+    }
+    Ok(text)
+}
+
+fn too_large(len: u64) -> Error {
+    Error::new(ErrorKind::InvalidData, format!("the file has {len} bytes, more than the limit of {MAX_FILE_BYTES}"))
+}
+
+/// The root for a run that starts from `file` (see the module comment).
+pub fn root_for(file: &Path, given: Option<&Path>) -> PathBuf {
+    if let Some(r) = given {
+        return r.canonicalize().unwrap_or_else(|_| r.to_path_buf());
+    }
+    let folder = |f: &Path| f.canonicalize().ok().and_then(|c| c.parent().map(Path::to_path_buf));
+    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    match (folder(file), cwd) {
+        (Some(dir), Some(cwd)) if dir.starts_with(&cwd) => cwd,
+        (Some(dir), _) => dir,
+        (None, Some(cwd)) => cwd,
+        (None, None) => PathBuf::from("."),
+    }
+}
+
+/// A reader for the checker that reads only regular files under `root`.
+pub fn confined(root: PathBuf) -> impl Fn(&Path) -> std::io::Result<String> {
+    move |p: &Path| {
+        // A path that does not exist fails here with the usual "not found".
+        let real = p.canonicalize()?;
+        if !real.starts_with(&root) {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "it lies outside the folder this run may read (the current folder, or the ruleset's own folder); name a wider one with `--root` if you trust the files",
+            ));
+        }
+        read_file(&real)
+    }
+}
