@@ -174,7 +174,8 @@ score(p) = p.total
     std::fs::write(dir.join("bad.toml"), scenario("7", "error = \"the scripted roll 7 is not among the values (1, 2, 3, 4, 5, 6)\"")).unwrap();
     std::fs::write(dir.join("position.toml"), scenario("1, 1, 4", "error = \"the scripted roll 4 is not a position in 1..3\"")).unwrap();
     let files: Vec<String> = ["good.toml", "bad.toml", "position.toml"].iter().map(|f| dir.join(f).display().to_string()).collect();
-    let (code, out, err) = regel(&["test", &files[0], &files[1], &files[2]]);
+    // The scenarios live in a temporary folder outside the workspace root.
+    let (code, out, err) = regel(&["test", &files[0], &files[1], &files[2], "--root", "/"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("3 passed, 0 failed"), "{out}");
@@ -193,7 +194,7 @@ fn scenario_errors_point_at_the_rules_and_the_decisions() {
     let sc = |decisions: &str| format!("rule = \"HT-0\"\nruleset = \"pick.rules\"\nplayers = 2\ngiven = \"act p1 with pick\"\ndecisions = [{decisions}]\n");
     std::fs::write(dir.join("ended.toml"), sc("\"pick 1\", \"pick 2\"")).unwrap();
     std::fs::write(dir.join("range.toml"), sc("\"pick 3\"")).unwrap();
-    let (code, out, _) = regel(&["test", &dir.join("ended.toml").display().to_string(), &dir.join("range.toml").display().to_string()]);
+    let (code, out, _) = regel(&["test", &dir.join("ended.toml").display().to_string(), &dir.join("range.toml").display().to_string(), "--root", "/"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("decision 2 `pick 2`, after `pick 1`: the game has ended after 1 decision(s): `pick 2` cannot be taken"), "{out}");
