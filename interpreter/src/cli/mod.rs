@@ -43,7 +43,7 @@ pub enum Cmd {
         #[arg(long)]
         summary: bool,
     },
-    /// Play many seeded games with random bots and summarise them.
+    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them.
     Simulate {
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
@@ -68,6 +68,9 @@ pub enum Cmd {
         records: Option<PathBuf>,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
+        /// The bot at each seat in order: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        #[arg(long = "seat", value_name = "BOT")]
+        seats: Vec<String>,
     },
     /// Play in the terminal: humans type an option's label or number; bots play the other seats.
     Play {
@@ -76,10 +79,10 @@ pub enum Cmd {
         players: usize,
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Who sits where, one per seat: `human` or `random` (default: seat 1 human, the rest random).
+        /// Who sits where, one per seat: `human`, `random`, `mcts` or `mcts:ITERATIONS` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
         seats: Vec<String>,
-        /// Shorthand: every seat but the first is this bot (`random`).
+        /// Shorthand: every seat but the first is this bot (`random`, `mcts`, `mcts:ITERATIONS`).
         #[arg(long)]
         bot: Option<String>,
         #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -154,8 +157,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     };
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
