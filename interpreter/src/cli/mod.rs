@@ -3,7 +3,9 @@
 //! happens in this module.
 
 mod check_cmd;
+mod compare;
 mod debug;
+mod diff;
 mod play;
 pub mod record;
 mod replay;
@@ -93,6 +95,45 @@ pub enum Cmd {
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
     },
+    /// What a variant changes against a base: options, constants, actions, phases, procedures, the board — in words or JSON.
+    Diff {
+        base: PathBuf,
+        variant: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences.
+    Compare {
+        base: PathBuf,
+        variant: PathBuf,
+        #[arg(long)]
+        players: usize,
+        /// The first seed; pair `i` plays seed `seed + i` on both sides.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The budget: at most this many pairs of games.
+        #[arg(long, default_value_t = 2000)]
+        games: u64,
+        /// Pairs played between two looks at the intervals.
+        #[arg(long, default_value_t = 100)]
+        batch: u64,
+        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread).
+        #[arg(long, default_value_t = 3.0)]
+        precision: f64,
+        /// The bot at each seat in order, the same on both sides: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        #[arg(long = "seat", value_name = "BOT")]
+        seats: Vec<String>,
+        /// Set an option on both sides: `--option name=value` (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Threads to use (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
+        step_budget: u64,
+    },
     /// Re-run a game record against the current rules and print the final position and scores.
     Replay {
         record: PathBuf,
@@ -162,6 +203,10 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
+        }
+        Cmd::Diff { base, variant, format } => diff::run(&base, &variant, format, io),
+        Cmd::Compare { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget } => {
+            compare::run(&compare::Args { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget }, io)
         }
         Cmd::Replay { record, format } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),

@@ -34,6 +34,12 @@ pub struct GameResult {
     pub decisions: u32,
     pub scores: Vec<i64>,
     pub winners: Vec<usize>,
+    /// Each seat's team (its own number when the rules declare none).
+    #[serde(skip)]
+    pub teams: Vec<i64>,
+    /// Each seat's rank (1 = best).
+    #[serde(skip)]
+    pub ranks: Vec<usize>,
     pub error: Option<String>,
     #[serde(skip)]
     pub labels: Vec<String>,
@@ -56,7 +62,7 @@ pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_label
 pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool) -> GameResult {
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], error: None, labels: vec![] };
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, labels: vec![] };
     let mut m = match Match::new(game.clone(), setup) {
         Ok(m) => m,
         Err(e) => {
@@ -93,6 +99,8 @@ pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants
         Ok(st) => {
             res.scores = st.iter().map(|s| s.score).collect();
             res.winners = st.iter().enumerate().filter(|(_, s)| s.winner).map(|(i, _)| i).collect();
+            res.teams = st.iter().map(|s| s.team).collect();
+            res.ranks = st.iter().map(|s| s.rank).collect();
         }
         Err(e) => res.error = Some(e.message),
     }
