@@ -137,3 +137,37 @@ fn mcts_seats_play_in_simulate_and_play() {
     assert!(r.out.contains("north (mcts:20 bot), east (random bot)"), "{}", r.out);
     assert!(r.out.contains("final standings"), "{}", r.out);
 }
+
+#[test]
+fn replay_against_edited_rules_shows_where_they_part() {
+    let d = tmp("diverge");
+    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let rec = d.join("game-3.toml").display().to_string();
+    // The same rules: no divergence, exit 0.
+    let r = cli(&["replay", &rec, "--against", &path(HANSA)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("exactly as the record's own rules do"), "{}", r.out);
+    // The richer start shows in the money before the first decision.
+    let r = cli(&["replay", &rec, "--against", &path(HOUSE)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.out.contains("the rulesets part before step 1") && r.out.contains("they differ in position"), "{}", r.out);
+    let money = r.out.lines().find(|l| l.contains("grey.money=3")).expect("the base's money");
+    assert!(money.contains("| ") && money.contains("grey.money=5"), "side by side: {money}");
+    let r = cli(&["replay", &rec, "--against", &path(HOUSE), "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["diverged"], true);
+    assert_eq!(j["step"], 1);
+    assert_eq!(j["differs"], serde_json::json!(["position"]));
+    assert_eq!(j["base"]["options"], j["edited"]["options"]);
+    // A variant that changes the options: open tiles offers to keep a tile first.
+    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = cli(&["replay", &d.join("game-3.toml").display().to_string(), "--against", &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"), "--format", "json"]);
+    assert_eq!(r.code, 1);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["differs"], serde_json::json!(["position", "options"]));
+    assert!(j["edited"]["options"].as_array().unwrap().iter().all(|o| o.as_str().unwrap().starts_with("keep ")), "{}", j["edited"]["options"]);
+    let r = cli(&["replay", &d.join("nothing.toml").display().to_string(), "--against", &path(HANSA)]);
+    assert_eq!(r.code, 2);
+}

@@ -6,6 +6,7 @@ mod check_cmd;
 mod compare;
 mod debug;
 mod diff;
+mod diverge;
 mod play;
 pub mod record;
 mod replay;
@@ -139,6 +140,9 @@ pub enum Cmd {
         record: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Play the record on these edited rules beside its own, and show the first step where they part (exit 1 when they do).
+        #[arg(long, value_name = "RULES")]
+        against: Option<PathBuf>,
     },
     /// Run scenario files: a position set up by hand, decisions, and what must hold.
     Test {
@@ -208,7 +212,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         Cmd::Compare { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget } => {
             compare::run(&compare::Args { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget }, io)
         }
-        Cmd::Replay { record, format } => replay::run(&record, format, io),
+        Cmd::Replay { record, format, against: Some(edited) } => diverge::run(&record, &edited, format, io),
+        Cmd::Replay { record, format, against: None } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
