@@ -159,6 +159,10 @@ fn print_text(o: &Out, io: &mut Io) {
 /// A line broken at spaces into pieces of at most `w` characters (a longer
 /// word is cut), so that the two columns stay side by side.
 fn wrap(line: &str, w: usize) -> Vec<String> {
+    let line = line.trim_end();
+    if line.chars().count() <= w {
+        return vec![line.to_string()];
+    }
     let mut out = vec![];
     let mut cur = String::new();
     for word in line.split(' ') {
@@ -171,7 +175,7 @@ fn wrap(line: &str, w: usize) -> Vec<String> {
             word = word.chars().skip(w).collect();
         }
         if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > w {
-            out.push(std::mem::take(&mut cur));
+            out.push(std::mem::take(&mut cur).trim_end().to_string());
         }
         if !cur.is_empty() {
             cur.push(' ');
