@@ -36,13 +36,13 @@ fn tmp(name: &str) -> PathBuf {
 
 const AHUP: &str = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules";
 const HANSA: &str = "rulesets/hansa/hansa.rules";
-const HOUSE: &str = "rulesets/hansa/house-rich-start.rules";
+const HOUSE: &str = "rulesets/hansa/house-thrifty.rules";
 
 #[test]
 fn diff_names_the_changed_constant_and_options() {
     let r = cli(&["diff", &path(HANSA), &path(HOUSE)]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("const `start_talers`: 3 → 5"), "{}", r.out);
+    assert!(r.out.contains("const `keep_talers`: 3 → 5"), "{}", r.out);
     assert!(r.out.contains("1 difference(s): 1 in the rules, 0 on the board"), "{}", r.out);
     let r = cli(&["diff", &path(AHUP), &path("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules"), "--format", "json"]);
     assert_eq!(r.code, 0, "{}", r.err);
@@ -148,16 +148,17 @@ fn replay_against_edited_rules_shows_where_they_part() {
     let r = cli(&["replay", &rec, "--against", &path(HANSA)]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("exactly as the record's own rules do"), "{}", r.out);
-    // The richer start shows in the money before the first decision.
+    // Yellow keeps 5 talers instead of 3 at the end of its first turn: the
+    // positions part before grey's first move, with the same options.
     let r = cli(&["replay", &rec, "--against", &path(HOUSE)]);
     assert_eq!(r.code, 1, "{}", r.err);
-    assert!(r.out.contains("the rulesets part before step 1") && r.out.contains("they differ in position"), "{}", r.out);
-    let money = r.out.lines().find(|l| l.contains("grey.money=3")).expect("the base's money");
-    assert!(money.contains("| ") && money.contains("grey.money=5"), "side by side: {money}");
+    assert!(r.out.contains("the rulesets part before step 8") && r.out.contains("they differ in position"), "{}", r.out);
+    let money = r.out.lines().find(|l| l.contains("yellow.money=3")).expect("the base's money");
+    assert!(money.contains("| ") && money.contains("yellow.money=5"), "side by side: {money}");
     let r = cli(&["replay", &rec, "--against", &path(HOUSE), "--format", "json"]);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["diverged"], true);
-    assert_eq!(j["step"], 1);
+    assert_eq!(j["step"], 8);
     assert_eq!(j["differs"], serde_json::json!(["position"]));
     assert_eq!(j["base"]["options"], j["edited"]["options"]);
     // A variant that changes the options: open tiles offers to keep a tile first.
