@@ -98,15 +98,20 @@ pub enum Cmd {
     },
     /// What a variant changes against a base: options, constants, actions, phases, procedures, the board — in words or JSON.
     Diff {
+        /// The ruleset compared against (a game or a variant).
         base: PathBuf,
+        /// The ruleset whose changes are listed.
         variant: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
     /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences.
     Compare {
+        /// The ruleset compared against (a game or a variant).
         base: PathBuf,
+        /// The ruleset whose effect is measured.
         variant: PathBuf,
+        /// Players in every game.
         #[arg(long)]
         players: usize,
         /// The first seed; pair `i` plays seed `seed + i` on both sides.
