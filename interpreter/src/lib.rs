@@ -13,4 +13,5 @@ pub mod ast;
 pub mod syntax;
 pub mod check;
 pub mod eval;
+pub mod bot;
 pub mod cli;

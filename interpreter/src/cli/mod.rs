@@ -3,7 +3,10 @@
 //! happens in this module.
 
 mod check_cmd;
+mod compare;
 mod debug;
+mod diff;
+mod diverge;
 pub mod files;
 mod play;
 pub mod record;
@@ -49,7 +52,7 @@ pub enum Cmd {
         #[arg(long)]
         summary: bool,
     },
-    /// Play many seeded games with random bots and summarise them.
+    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them.
     Simulate {
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
@@ -74,6 +77,9 @@ pub enum Cmd {
         records: Option<PathBuf>,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
+        /// The bot at each seat in order: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        #[arg(long = "seat", value_name = "BOT")]
+        seats: Vec<String>,
     },
     /// Play in the terminal: humans type an option's label or number; bots play the other seats.
     Play {
@@ -82,10 +88,10 @@ pub enum Cmd {
         players: usize,
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Who sits where, one per seat: `human` or `random` (default: seat 1 human, the rest random).
+        /// Who sits where, one per seat: `human`, `random`, `mcts` or `mcts:ITERATIONS` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
         seats: Vec<String>,
-        /// Shorthand: every seat but the first is this bot (`random`).
+        /// Shorthand: every seat but the first is this bot (`random`, `mcts`, `mcts:ITERATIONS`).
         #[arg(long)]
         bot: Option<String>,
         #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -96,11 +102,58 @@ pub enum Cmd {
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
     },
+    /// What a variant changes against a base: options, constants, actions, phases, procedures, the board — in words or JSON.
+    Diff {
+        /// The ruleset compared against (a game or a variant).
+        base: PathBuf,
+        /// The ruleset whose changes are listed.
+        variant: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences.
+    Compare {
+        /// The ruleset compared against (a game or a variant).
+        base: PathBuf,
+        /// The ruleset whose effect is measured.
+        variant: PathBuf,
+        /// Players in every game.
+        #[arg(long)]
+        players: usize,
+        /// The first seed; pair `i` plays seed `seed + i` on both sides.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The budget: at most this many pairs of games.
+        #[arg(long, default_value_t = 2000)]
+        games: u64,
+        /// Pairs played between two looks at the intervals.
+        #[arg(long, default_value_t = 100)]
+        batch: u64,
+        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread).
+        #[arg(long, default_value_t = 3.0)]
+        precision: f64,
+        /// The bot at each seat in order, the same on both sides: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        #[arg(long = "seat", value_name = "BOT")]
+        seats: Vec<String>,
+        /// Set an option on both sides: `--option name=value` (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Threads to use (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
+        step_budget: u64,
+    },
     /// Re-run a game record against the current rules and print the final position and scores.
     Replay {
         record: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Play the record on these edited rules beside its own, and show the first step where they part (exit 1 when they do).
+        #[arg(long, value_name = "RULES")]
+        against: Option<PathBuf>,
     },
     /// Run scenario files: a position set up by hand, decisions, and what must hold.
     Test {
@@ -165,13 +218,18 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     }
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
         }
-        Cmd::Replay { record, format } => replay::run(&record, format, io),
+        Cmd::Diff { base, variant, format } => diff::run(&base, &variant, format, io),
+        Cmd::Compare { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget } => {
+            compare::run(&compare::Args { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget }, io)
+        }
+        Cmd::Replay { record, format, against: Some(edited) } => diverge::run(&record, &edited, format, io),
+        Cmd::Replay { record, format, against: None } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),

@@ -1,8 +1,8 @@
 //! `regel play`: humans and bots in the terminal.
 //!
 //! A human seat is shown only its own view of the position and its own legal
-//! options, and answers with an option's number or label. Bots are given only
-//! their own view. The match log is omniscient (it may name a secretly drawn
+//! options, and answers with an option's number or label. Bots use only what
+//! their seat may know (see `crate::bot`). The match log is omniscient (it may name a secretly drawn
 //! tile), so it is never shown here; a bot's decision is announced without its
 //! label (a label may describe something only the bot may see), and the human
 //! sees its effect in the next view.
@@ -11,10 +11,8 @@ use super::record::Record;
 use super::replay::{run_diag, standings_text, start, Started};
 use super::simulate::bot_seed;
 use super::Io;
+use crate::bot::{SeatKind, Table};
 use crate::diag;
-use crate::eval::View;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 
 pub struct Args {
@@ -28,55 +26,24 @@ pub struct Args {
     pub step_budget: u64,
 }
 
-/// Who sits at a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Human,
-    Random,
-}
-
-fn kind(s: &str) -> Result<Kind, String> {
-    match s {
-        "human" => Ok(Kind::Human),
-        "random" | "bot" => Ok(Kind::Random),
-        _ => Err(format!("`{s}` is not a kind of seat: use `human` or `random`")),
-    }
-}
-
-fn seat_kinds(a: &Args) -> Result<Vec<Kind>, String> {
+fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
     let others = match &a.bot {
-        Some(b) => match kind(b)? {
-            Kind::Random => Kind::Random,
-            Kind::Human => return Err("`--bot` names a bot: `random`".into()),
+        Some(b) => match SeatKind::parse(b)? {
+            SeatKind::Human => return Err("`--bot` names a bot: `random`, `mcts` or `mcts:ITERATIONS`".into()),
+            k => k,
         },
-        None => Kind::Random,
+        None => SeatKind::Random,
     };
     if a.seats.is_empty() {
-        return Ok((0..a.players).map(|i| if i == 0 { Kind::Human } else { others }).collect());
+        return Ok((0..a.players).map(|i| if i == 0 { SeatKind::Human } else { others }).collect());
     }
     if a.seats.len() > a.players {
         return Err(format!("{} `--seat`s given for {} players", a.seats.len(), a.players));
     }
-    let mut k: Vec<Kind> = a.seats.iter().map(|s| kind(s)).collect::<Result<_, _>>()?;
+    let mut k: Vec<SeatKind> = a.seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<_, _>>()?;
     // Seats not named are bots.
     k.resize(a.players, others);
     Ok(k)
-}
-
-/// A bot: given only its own view and the number of options.
-trait Bot {
-    fn choose(&mut self, view: &View, n: usize) -> usize;
-}
-
-/// Chooses uniformly at random (and ignores the view).
-struct RandomBot {
-    rng: ChaCha8Rng,
-}
-
-impl Bot for RandomBot {
-    fn choose(&mut self, _view: &View, n: usize) -> usize {
-        rand::Rng::gen_range(&mut self.rng, 0..n as u32) as usize
-    }
 }
 
 const HELP: &str = "\
@@ -203,10 +170,17 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let humans: Vec<usize> = (0..a.players).filter(|&s| kinds[s] == Kind::Human).collect();
-    let mut bot = RandomBot { rng: ChaCha8Rng::seed_from_u64(bot_seed(a.seed)) };
+    let humans: Vec<usize> = (0..a.players).filter(|&s| kinds[s] == SeatKind::Human).collect();
+    let mut bots = Table::new(&kinds, bot_seed(a.seed));
     let who: Vec<String> = (0..a.players)
-        .map(|s| format!("{} ({})", game.seats[s], if kinds[s] == Kind::Human { "human" } else { "random bot" }))
+        .map(|s| {
+            let what = match kinds[s] {
+                SeatKind::Human => "human".to_string(),
+                SeatKind::Random => "random bot".to_string(),
+                k => format!("{} bot", k.name()),
+            };
+            format!("{} ({what})", game.seats[s])
+        })
         .collect();
     let variants = if game.variants.is_empty() { String::new() } else { format!(" ({})", game.variants.join(" <- ")) };
     let _ = writeln!(io.out, "{}{} — {} players, seed {}", game.name, variants, a.players, a.seed);
@@ -223,7 +197,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(io.err, "error: {} must decide, but the rules offer no option", game.seats[seat]);
             break Err(1);
         }
-        let i = if kinds[seat] == Kind::Human {
+        let i = if kinds[seat] == SeatKind::Human {
             if humans.len() > 1 && last_human != Some(seat) {
                 let _ = writeln!(io.out, "\n--- {}'s turn at the terminal (the others look away) ---", game.seats[seat]);
             }
@@ -236,8 +210,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 Answer::Leave(code) => break Err(code),
             }
         } else {
-            let view = m.view(Some(seat));
-            let i = bot.choose(&view, n);
+            let i = bots.choose(seat, &m);
             if humans.is_empty() {
                 // Nobody hides anything from anybody: an onlooker's game.
                 let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label(i));

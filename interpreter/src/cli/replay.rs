@@ -216,26 +216,37 @@ pub fn run(path: &Path, format: Format, io: &mut Io) -> i32 {
     code
 }
 
-fn replay(path: &Path, format: Format, io: &mut Io, out: &mut JsonOut) -> i32 {
+/// Reads a game record and finds its ruleset; a problem is printed and returned.
+pub(super) fn read_record(path: &Path, io: &mut Io) -> Result<(Record, PathBuf), String> {
     let text = match super::read_file(path) {
         Ok(t) => t,
         Err(e) => {
             let msg = format!("cannot read the record `{}`: {e}", path.display());
             let _ = writeln!(io.err, "error: {msg}");
+            return Err(msg);
+        }
+    };
+    let mut rec_sources = Sources::default();
+    match Record::from_toml(&mut rec_sources, &path.display().to_string(), &text) {
+        Ok(r) => {
+            let ruleset = resolve_ruleset(&r.ruleset, path);
+            Ok((r, ruleset))
+        }
+        Err(d) => {
+            let _ = write!(io.err, "{}", diag::render(&rec_sources, std::slice::from_ref(&d), io.color, 100));
+            Err(d.message.clone())
+        }
+    }
+}
+
+fn replay(path: &Path, format: Format, io: &mut Io, out: &mut JsonOut) -> i32 {
+    let (rec, ruleset) = match read_record(path, io) {
+        Ok(r) => r,
+        Err(msg) => {
             out.error = Some(msg);
             return 1;
         }
     };
-    let mut rec_sources = Sources::default();
-    let rec = match Record::from_toml(&mut rec_sources, &path.display().to_string(), &text) {
-        Ok(r) => r,
-        Err(d) => {
-            let _ = write!(io.err, "{}", diag::render(&rec_sources, std::slice::from_ref(&d), io.color, 100));
-            out.error = Some(d.message.clone());
-            return 1;
-        }
-    };
-    let ruleset = resolve_ruleset(&rec.ruleset, path);
     out.ruleset = ruleset.display().to_string();
     out.recorded_scores = rec.scores.clone();
     let Started { game, sources, mut m } = match start(&ruleset, rec.players, rec.seed, &rec.options, false, crate::eval::DEFAULT_BUDGET, io) {

@@ -1,12 +1,12 @@
-//! `regel simulate`: many seeded games between random bots, in parallel, with
-//! a progress bar and a summary of length, scores and wins per seat.
+//! `regel simulate`: many seeded games between bots (random by default, MCTS
+//! where `--seat` says so), in parallel, with a progress bar and a summary of
+//! length, scores and wins per seat.
 
 use super::{load_game, parse_options, Format, Io};
+use crate::bot::{SeatKind, Table};
 use crate::check::Game;
 use crate::eval::{Match, Setup};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -23,6 +23,8 @@ pub struct Args {
     pub threads: Option<usize>,
     pub records: Option<PathBuf>,
     pub step_budget: u64,
+    /// Bots by seat, as `--seat` writes them; seats not named are random.
+    pub seats: Vec<String>,
 }
 
 /// The outcome of one simulated game.
@@ -32,6 +34,12 @@ pub struct GameResult {
     pub decisions: u32,
     pub scores: Vec<i64>,
     pub winners: Vec<usize>,
+    /// Each seat's team (its own number when the rules declare none).
+    #[serde(skip)]
+    pub teams: Vec<i64>,
+    /// Each seat's rank (1 = best).
+    #[serde(skip)]
+    pub ranks: Vec<usize>,
     pub error: Option<String>,
     /// Where the rules were when the run-time error happened.
     #[serde(skip)]
@@ -48,9 +56,16 @@ pub fn bot_seed(seed: u64) -> u64 {
 
 /// Plays one game with uniform random bots.
 pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_labels: bool) -> GameResult {
-    let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(setup.seed));
+    play_bots(game, setup, &[], invariants, keep_labels)
+}
+
+/// Plays one game with the bots `kinds` (seats beyond the list are random).
+/// Random seats draw from one generator seeded with [`bot_seed`], so a game
+/// of random bots is the same whatever else sits at the table.
+pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool) -> GameResult {
+    let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], error: None, span: None, labels: vec![] };
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![] };
     let mut m = match Match::new(game.clone(), setup) {
         Ok(m) => m,
         Err(e) => {
@@ -73,8 +88,8 @@ pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_label
                 _ => {}
             }
         }
-        let Some((_, n)) = m.pending() else { break };
-        let i = rand::Rng::gen_range(&mut bot, 0..n as u32) as usize;
+        let Some((seat, _)) = m.pending() else { break };
+        let i = bots.choose(seat, &m);
         if keep_labels {
             labels.push(m.option_label(i));
         }
@@ -90,6 +105,8 @@ pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_label
         Ok(st) => {
             res.scores = st.iter().map(|s| s.score).collect();
             res.winners = st.iter().enumerate().filter(|(_, s)| s.winner).map(|(i, _)| i).collect();
+            res.teams = st.iter().map(|s| s.team).collect();
+            res.ranks = st.iter().map(|s| s.rank).collect();
         }
         Err(e) => res.error = Some(e.message),
     }
@@ -102,6 +119,7 @@ struct Summary {
     ruleset: String,
     players: usize,
     games: u64,
+    bots: Vec<String>,
     errors: usize,
     decisions_mean: f64,
     decisions_min: u32,
@@ -133,6 +151,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         let _ = writeln!(io.err, "error: {} takes {}..{} players, not {}", game.name, game.min_players, game.max_players, a.players);
         return 2;
     }
+    let kinds = match seat_kinds(&a.seats, a.players) {
+        Ok(k) => k,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build() {
         Ok(p) => p,
         Err(e) => {
@@ -151,7 +176,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             .into_par_iter()
             .map(|i| {
                 let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false };
-                let r = play_random(&game, &setup, a.invariants, keep);
+                let r = play_bots(&game, &setup, &kinds, a.invariants, keep);
                 bar.inc(1);
                 r
             })
@@ -208,6 +233,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         ruleset: a.file.display().to_string(),
         players: n,
         games: a.games,
+        bots: kinds.iter().map(|k| k.name()).collect(),
         errors: errors.len(),
         decisions_mean: if lens.is_empty() { 0.0 } else { lens.iter().map(|&x| x as f64).sum::<f64>() / lens.len() as f64 },
         decisions_min: lens.iter().copied().min().unwrap_or(0),
@@ -221,6 +247,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         }
         Format::Text => {
             let _ = writeln!(io.out, "{} — {} games, {} players, seeds {}..{}", game.name, a.games, n, a.seed, a.seed + a.games.saturating_sub(1));
+            if kinds.iter().any(|k| *k != SeatKind::Random) {
+                let who: Vec<String> = (0..n).map(|i| format!("{} {}", game.seats[i], s.bots[i])).collect();
+                let _ = writeln!(io.out, "bots: {}", who.join(", "));
+            }
             let _ = writeln!(io.out, "errors: {}", s.errors);
             for e in &s.first_errors {
                 let _ = writeln!(io.out, "  {e}");
@@ -237,4 +267,17 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     } else {
         0
     }
+}
+
+/// The bots of `--seat` arguments, one per seat, random where none is named.
+pub fn seat_kinds(seats: &[String], players: usize) -> Result<Vec<SeatKind>, String> {
+    if seats.len() > players {
+        return Err(format!("{} `--seat`s given for {players} players", seats.len()));
+    }
+    let mut k = seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    if k.contains(&SeatKind::Human) {
+        return Err("`human` cannot sit at a simulated game: use `regel play`".into());
+    }
+    k.resize(players, SeatKind::Random);
+    Ok(k)
 }

@@ -166,6 +166,9 @@ pub struct Standing {
     pub score: i64,
     pub rank: usize,
     pub winner: bool,
+    /// The seat's team (its own number when the rules declare no teams).
+    #[serde(skip)]
+    pub team: i64,
 }
 
 /// The action (or [`CHOOSE`]) and the values of option `i` of the pending decision.
@@ -478,7 +481,7 @@ impl Match {
         Ok((0..n)
             .map(|p| {
                 let better = (0..n).filter(|&q| tk[q] > tk[p]).map(|q| team_of[q]).collect::<std::collections::BTreeSet<_>>().len();
-                Standing { seat: g.seats[p].clone(), score: keys[p].1, rank: better + 1, winner: better == 0 }
+                Standing { seat: g.seats[p].clone(), score: keys[p].1, rank: better + 1, winner: better == 0, team: team_of[p] }
             })
             .collect())
     }

@@ -1,0 +1,304 @@
+//! `regel compare BASE VARIANT --players N`: paired seeded games — game `i`
+//! of each side has the same seed and the same bots with the same seeds —
+//! and, for each measure, the difference the variant makes with a 95 %
+//! confidence interval and a plain sentence. It plays in batches until every
+//! interval is narrow enough or the game budget is spent.
+//!
+//! Pairing removes the luck both sides share (the same shuffles where the
+//! rules draw alike, the same bots), so a difference needs fewer games than
+//! two independent samples would.
+
+use super::simulate::{play_bots, seat_kinds, GameResult};
+use super::{load_game, parse_options, Format, Io};
+use crate::bot::SeatKind;
+use crate::eval::Setup;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+
+pub struct Args {
+    pub base: PathBuf,
+    pub variant: PathBuf,
+    pub players: usize,
+    pub seed: u64,
+    pub games: u64,
+    pub batch: u64,
+    pub precision: f64,
+    pub seats: Vec<String>,
+    pub options: Vec<String>,
+    pub threads: Option<usize>,
+    pub format: Format,
+    pub step_budget: u64,
+}
+
+/// How a measure is counted: a share of games (shown in percentage points)
+/// or a number per game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Rate,
+    Decisions,
+    Points,
+}
+
+/// One measure: its values per pair of games, and the sentence parts.
+struct Measure {
+    name: String,
+    unit: Unit,
+    /// "games last {} longer" / "shorter": the subject and the two directions.
+    say: (String, &'static str, &'static str),
+    base: Vec<f64>,
+    variant: Vec<f64>,
+}
+
+/// The mean and the half-width of its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Estimate {
+    pub mean: f64,
+    pub half: f64,
+}
+
+fn estimate(x: &[f64]) -> Estimate {
+    let n = x.len() as f64;
+    if x.is_empty() {
+        return Estimate { mean: 0.0, half: f64::INFINITY };
+    }
+    let mean = x.iter().sum::<f64>() / n;
+    if x.len() < 2 {
+        return Estimate { mean, half: f64::INFINITY };
+    }
+    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    Estimate { mean, half: 1.96 * (var / n).sqrt() }
+}
+
+#[derive(Serialize)]
+struct MeasureOut {
+    measure: String,
+    unit: Unit,
+    base: Estimate,
+    variant: Estimate,
+    difference: Estimate,
+    /// The interval excludes zero.
+    clear: bool,
+    sentence: String,
+}
+
+#[derive(Serialize)]
+struct Out {
+    base: String,
+    variant: String,
+    players: usize,
+    bots: Vec<String>,
+    seeds: (u64, u64),
+    pairs: usize,
+    errors: usize,
+    first_errors: Vec<String>,
+    /// `precise` (every interval narrow enough) or `budget` (the game budget spent).
+    stopped: &'static str,
+    measures: Vec<MeasureOut>,
+}
+
+/// The per-game values of every measure, in the order of [`measures`].
+fn values(r: &GameResult, n: usize) -> Vec<f64> {
+    let win: Vec<f64> = (0..n).map(|s| r.winners.contains(&s) as u8 as f64).collect();
+    let winning_team = r.winners.first().map(|&w| r.teams[w]);
+    // The runner-up: the best-ranked seat of a team that did not win.
+    let runner = (0..n).filter(|&s| !r.winners.contains(&s) && Some(r.teams[s]) != winning_team).min_by_key(|&s| r.ranks[s]);
+    let margin = match (r.winners.first(), runner) {
+        (Some(&w), Some(ru)) => (r.scores[w] - r.scores[ru]).abs() as f64,
+        _ => 0.0,
+    };
+    let spread = (r.scores.iter().max().unwrap_or(&0) - r.scores.iter().min().unwrap_or(&0)) as f64;
+    let tie = r.winners.iter().any(|&w| Some(r.teams[w]) != winning_team) as u8 as f64;
+    let others = if n > 1 { win[1..].iter().sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+    let mut v = vec![r.decisions as f64, margin, spread, tie, win[0] - others];
+    v.extend(win);
+    v
+}
+
+fn measures(seats: &[String]) -> Vec<Measure> {
+    let m = |name: &str, unit, subject: &str, up, down| Measure { name: name.into(), unit, say: (subject.into(), up, down), base: vec![], variant: vec![] };
+    let mut v = vec![
+        m("game length", Unit::Decisions, "games last", "longer", "shorter"),
+        m("winner's margin", Unit::Points, "the winner's margin is", "wider", "narrower"),
+        m("score spread", Unit::Points, "the score spread (highest − lowest) is", "wider", "narrower"),
+        m("ties", Unit::Rate, "games end in a tie", "more often", "less often"),
+        m("first-player advantage", Unit::Rate, "the first player wins, against the average other seat,", "more often", "less often"),
+    ];
+    for s in seats {
+        v.push(m(&format!("{s} wins"), Unit::Rate, &format!("{s} wins"), "more often", "less often"));
+    }
+    v
+}
+
+/// "the first player wins 6.2 ± 1.9 points more often (base 31.0 %, variant 37.2 %)".
+fn sentence(m: &Measure, b: Estimate, v: Estimate, d: Estimate) -> String {
+    let (k, unit) = match m.unit {
+        Unit::Rate => (100.0, "points"),
+        Unit::Decisions => (1.0, "decisions"),
+        Unit::Points => (1.0, "points"),
+    };
+    let show = |x: f64| if m.unit == Unit::Rate { format!("{:.1} %", x * 100.0) } else { format!("{x:.1}") };
+    let dir = if d.mean >= 0.0 { m.say.1 } else { m.say.2 };
+    let core = format!("{} {:.1} ± {:.1} {unit} {dir} (base {}, variant {})", m.say.0, (d.mean * k).abs(), d.half * k, show(b.mean), show(v.mean));
+    if d.mean.abs() > d.half {
+        core
+    } else {
+        format!("no clear difference: {core}")
+    }
+}
+
+/// Whether a measure's interval is narrow enough: rates to `precision`
+/// percentage points, counts to `precision` per cent of the base's mean.
+fn narrow(m: &Measure, d: Estimate, b: Estimate, precision: f64) -> bool {
+    match m.unit {
+        Unit::Rate => d.half * 100.0 <= precision,
+        _ => d.half <= precision / 100.0 * b.mean.abs().max(1.0),
+    }
+}
+
+pub fn run(a: &Args, io: &mut Io) -> i32 {
+    let Some((gb, _)) = load_game(&a.base, io) else { return 1 };
+    let Some((gv, _)) = load_game(&a.variant, io) else { return 1 };
+    let usage = |io: &mut Io, e: String| {
+        let _ = writeln!(io.err, "error: {e}");
+        2
+    };
+    for g in [&gb, &gv] {
+        if a.players < g.min_players || a.players > g.max_players {
+            return usage(io, format!("{} takes {}..{} players, not {}", g.name, g.min_players, g.max_players, a.players));
+        }
+    }
+    let (ob, ov) = match (parse_options(&gb, &a.options), parse_options(&gv, &a.options)) {
+        (Ok(b), Ok(v)) => (b, v),
+        (Err(e), _) | (_, Err(e)) => return usage(io, e),
+    };
+    let kinds = match seat_kinds(&a.seats, a.players) {
+        Ok(k) => k,
+        Err(e) => return usage(io, e),
+    };
+    if a.games == 0 || a.batch == 0 || a.precision.is_nan() || a.precision <= 0.0 {
+        return usage(io, "`--games`, `--batch` and `--precision` must be positive".into());
+    }
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build() {
+        Ok(p) => p,
+        Err(e) => return usage(io, e.to_string()),
+    };
+    let seats: Vec<String> = gb.seats[..a.players].to_vec();
+    let mut ms = measures(&seats);
+    let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} pairs of games ({eta} left at most) {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let mut played = 0u64;
+    let mut errors: Vec<String> = vec![];
+    let mut stopped = "budget";
+    while played < a.games {
+        let k = a.batch.min(a.games - played);
+        let pairs: Vec<(GameResult, GameResult)> = pool.install(|| {
+            (played..played + k)
+                .into_par_iter()
+                .map(|i| {
+                    let seed = a.seed + i;
+                    let side = |g, o: &Vec<(String, i64)>| {
+                        let setup = Setup { players: a.players, seed, options: o.clone(), budget: a.step_budget, log: false };
+                        play_bots(g, &setup, &kinds, false, false)
+                    };
+                    let r = (side(&gb, &ob), side(&gv, &ov));
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        played += k;
+        for (b, v) in &pairs {
+            if let Some(e) = b.error.as_ref().map(|e| format!("base, seed {}: {e}", b.seed)).or(v.error.as_ref().map(|e| format!("variant, seed {}: {e}", v.seed))) {
+                errors.push(e);
+                continue;
+            }
+            for (m, (x, y)) in ms.iter_mut().zip(values(b, a.players).into_iter().zip(values(v, a.players))) {
+                m.base.push(x);
+                m.variant.push(y);
+            }
+        }
+        let widest = ms.iter().filter(|m| m.unit == Unit::Rate).map(|m| diff_of(m).half * 100.0).fold(0.0, f64::max);
+        bar.set_message(format!("widest interval ±{widest:.1} points"));
+        if ms.iter().all(|m| narrow(m, diff_of(m), estimate(&m.base), a.precision)) {
+            stopped = "precise";
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let out = report(a, &gb, &gv, &kinds, &ms, played, errors, stopped);
+    match a.format {
+        Format::Json => {
+            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+        Format::Text => print_text(&out, io),
+    }
+    if out.errors > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn diff_of(m: &Measure) -> Estimate {
+    let d: Vec<f64> = m.variant.iter().zip(&m.base).map(|(v, b)| v - b).collect();
+    estimate(&d)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(a: &Args, gb: &crate::check::Game, gv: &crate::check::Game, kinds: &[SeatKind], ms: &[Measure], played: u64, errors: Vec<String>, stopped: &'static str) -> Out {
+    let name = |g: &crate::check::Game| if g.variants.is_empty() { g.name.clone() } else { format!("{} ({})", g.name, g.variants.join(" <- ")) };
+    Out {
+        base: format!("{} [{}]", a.base.display(), name(gb)),
+        variant: format!("{} [{}]", a.variant.display(), name(gv)),
+        players: a.players,
+        bots: kinds.iter().map(|k| k.name()).collect(),
+        seeds: (a.seed, a.seed + played.saturating_sub(1)),
+        pairs: ms.first().map(|m| m.base.len()).unwrap_or(0),
+        errors: errors.len(),
+        first_errors: errors.into_iter().take(5).collect(),
+        stopped,
+        measures: ms
+            .iter()
+            .map(|m| {
+                let (b, v, d) = (estimate(&m.base), estimate(&m.variant), diff_of(m));
+                MeasureOut { measure: m.name.clone(), unit: m.unit, base: b, variant: v, difference: d, clear: d.mean.abs() > d.half, sentence: sentence(m, b, v, d) }
+            })
+            .collect(),
+    }
+}
+
+fn print_text(o: &Out, io: &mut Io) {
+    let _ = writeln!(io.out, "base:    {}", o.base);
+    let _ = writeln!(io.out, "variant: {}", o.variant);
+    let _ = writeln!(io.out, "{} players, bots {}; {} pairs of games (seeds {}..{}), {} with errors", o.players, o.bots.join(", "), o.pairs, o.seeds.0, o.seeds.1, o.errors);
+    for e in &o.first_errors {
+        let _ = writeln!(io.out, "  {e}");
+    }
+    let _ = writeln!(
+        io.out,
+        "stopped: {}",
+        if o.stopped == "precise" { "every interval is narrow enough" } else { "the game budget is spent (raise --games for narrower intervals)" }
+    );
+    let _ = writeln!(io.out, "\n{:<26} {:>16} {:>16} {:>18}", "measure (95 % intervals)", "base", "variant", "difference");
+    for m in &o.measures {
+        let f = |e: Estimate, sign: bool| match m.unit {
+            Unit::Rate if sign => format!("{:+.1} ± {:.1} pt", e.mean * 100.0, e.half * 100.0),
+            Unit::Rate => format!("{:.1} ± {:.1} %", e.mean * 100.0, e.half * 100.0),
+            _ if sign => format!("{:+.1} ± {:.1}", e.mean, e.half),
+            _ => format!("{:.1} ± {:.1}", e.mean, e.half),
+        };
+        let mark = if m.clear { " *" } else { "" };
+        let _ = writeln!(io.out, "{:<26} {:>16} {:>16} {:>18}{mark}", m.measure, f(m.base, false), f(m.variant, false), f(m.difference, true));
+    }
+    let _ = writeln!(io.out, "(* the interval of the difference excludes zero)\n");
+    let _ = writeln!(io.out, "With the variant:");
+    for m in &o.measures {
+        let _ = writeln!(io.out, "- {}", m.sentence);
+    }
+}

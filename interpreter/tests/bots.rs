@@ -1,0 +1,111 @@
+//! Bots: the MCTS bot beats random play in every shipped game, is the same
+//! bot under the same seed, and searches only positions its seat cannot tell
+//! from the real one. The full figures (≥ 200 games per game) are measured
+//! with `regel simulate … --seat mcts` and given in the README.
+
+use rayon::prelude::*;
+use regel::bot::sample::Hidden;
+use regel::bot::{self, SeatKind};
+use regel::check;
+use regel::cli::simulate::play_bots;
+use regel::diag::Sources;
+use regel::eval::{Match, Setup};
+use std::path::Path;
+use std::sync::Arc;
+
+fn load(rel: &str) -> Arc<check::Game> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
+    let mut sources = Sources::default();
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    Arc::new(g)
+}
+
+/// Games out of `games` that MCTS with `iters` iterations wins outright
+/// against one random bot, sitting first in even games and second in odd ones.
+fn mcts_wins(rel: &str, games: u64, iters: u32) -> u64 {
+    let game = load(rel);
+    (0..games)
+        .into_par_iter()
+        .map(|seed| {
+            let me = (seed % 2) as usize;
+            let mut kinds = vec![SeatKind::Random; 2];
+            kinds[me] = SeatKind::Mcts(iters);
+            let r = play_bots(&game, &Setup::new(2, seed), &kinds, false, false);
+            assert!(r.error.is_none(), "{rel} seed {seed}: {:?}", r.error);
+            (r.winners == vec![me]) as u64
+        })
+        .sum()
+}
+
+#[test]
+fn mcts_beats_random_in_every_shipped_game() {
+    for (rel, games, iters, least) in [
+        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", 20, 100, 18),
+        ("rulesets/hasp/hasp.rules", 20, 100, 18),
+        ("rulesets/hansa/hansa.rules", 8, 50, 7),
+    ] {
+        let w = mcts_wins(rel, games, iters);
+        assert!(w >= least, "{rel}: MCTS won {w} of {games}, expected at least {least}");
+    }
+}
+
+#[test]
+fn mcts_is_the_same_bot_under_the_same_seed() {
+    let game = load("rulesets/hasp/hasp.rules");
+    let kinds = [SeatKind::Mcts(30), SeatKind::Random, SeatKind::Mcts(30)];
+    let a = play_bots(&game, &Setup::new(3, 5), &kinds, false, true);
+    let b = play_bots(&game, &Setup::new(3, 5), &kinds, false, true);
+    assert!(a.error.is_none());
+    assert_eq!(a.labels, b.labels);
+    assert_eq!(a.scores, b.scores);
+}
+
+#[test]
+fn a_sample_looks_the_same_to_the_seat_and_deals_the_rest_again() {
+    let game = load("rulesets/hasp/hasp.rules");
+    let m = Match::new(game.clone(), &Setup::new(4, 3)).unwrap();
+    let (seat, _) = m.pending().unwrap();
+    let hidden = Hidden::of(&m, seat);
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let mine = serde_json::to_string(&m.view(Some(seat))).unwrap();
+    let other = (seat + 1) % 4;
+    let mut differs = 0;
+    for _ in 0..20 {
+        let d = hidden.sample(&m, &mut rng);
+        assert_eq!(serde_json::to_string(&d.view(Some(seat))).unwrap(), mine, "the seat sees the same position");
+        for z in 0..d.state.zones.start.len() - 1 {
+            assert_eq!(d.state.zones.len(z as u32), m.state.zones.len(z as u32), "zone sizes stay");
+            for &p in d.state.zones.slice(z as u32) {
+                assert_eq!(d.state.zones.zone_of[p as usize], z as u32);
+            }
+        }
+        differs += (serde_json::to_string(&d.view(Some(other))).unwrap() != serde_json::to_string(&m.view(Some(other))).unwrap()) as u32;
+        // The options of the seat to decide stay the same.
+        assert_eq!(d.option_labels(), m.option_labels());
+    }
+    assert!(differs >= 18, "another seat's hand is dealt again ({differs} of 20)");
+}
+
+/// The slowest decision of a game at the default strength, per shipped game at
+/// 4 players: `cargo test --release --test bots -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn default_strength_decides_in_under_a_second() {
+    for rel in ["rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", "rulesets/hasp/hasp.rules", "rulesets/hansa/hansa.rules"] {
+        let game = load(rel);
+        let mut m = Match::new(game.clone(), &Setup::new(4, 1)).unwrap();
+        let mut b = bot::make(SeatKind::parse("mcts").unwrap(), 7);
+        let (mut worst, mut total, mut n) = (0f64, 0f64, 0);
+        while m.pending().is_some() {
+            let t = std::time::Instant::now();
+            let i = b.choose(&m);
+            let s = t.elapsed().as_secs_f64();
+            worst = worst.max(s);
+            total += s;
+            n += 1;
+            m.apply(i).unwrap();
+        }
+        println!("{rel}: {n} decisions, mean {:.3} s, slowest {:.3} s", total / n as f64, worst);
+        assert!(worst < 1.0);
+    }
+}

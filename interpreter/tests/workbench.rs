@@ -1,0 +1,174 @@
+//! The house-rule workbench on the command line: `diff`, `compare`, and MCTS
+//! seats in `simulate` and `play`.
+
+use regel::cli::{run, Io};
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn cli(args: &[&str]) -> Run {
+    let mut argv = vec!["regel".to_string()];
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut inp = Cursor::new(Vec::new());
+    let code = {
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false };
+        run(&argv, &mut io)
+    };
+    Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
+}
+
+fn path(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel).display().to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("regel-workbench-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const AHUP: &str = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules";
+const HANSA: &str = "rulesets/hansa/hansa.rules";
+const HOUSE: &str = "rulesets/hansa/house-thrifty.rules";
+
+#[test]
+fn diff_names_the_changed_constant_and_options() {
+    let r = cli(&["diff", &path(HANSA), &path(HOUSE)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("const `keep_talers`: 3 → 5"), "{}", r.out);
+    assert!(r.out.contains("1 difference(s): 1 in the rules, 0 on the board"), "{}", r.out);
+    let r = cli(&["diff", &path(AHUP), &path("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules"), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let changes: Vec<(String, String, String)> = j["rules"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap().into(), c["from"].as_str().unwrap().into(), c["to"].as_str().unwrap().into())).collect();
+    assert_eq!(changes, vec![("open_ended".into(), "false".into(), "true".into()), ("open_tiles".into(), "false".into(), "true".into())]);
+    assert_eq!(j["board"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
+    let d = tmp("diff");
+    let v = d.join("v.rules");
+    std::fs::write(
+        &v,
+        format!(
+            "variant \"v\" extends \"{}\"\n# comments and layout are no change\noverride action end_phase label \"end phase 3\" {{\n  phase_over   =   true\n}}\noverride phase phase_income {{\n  pay_bank(current, -income - 1)\n}}\nconst bonus = 2\n",
+            path(HANSA)
+        ),
+    )
+    .unwrap();
+    let r = cli(&["diff", &path(HANSA), &v.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.out.contains("end_phase"), "layout is no change: {}", r.out);
+    assert!(r.out.contains("phase `phase_income`: ") && r.out.contains(" statement(s) → 1 statement(s)"), "{}", r.out);
+    assert!(r.out.contains("- pay_bank(current, -income)  (base line"), "{}", r.out);
+    assert!(r.out.contains("+ pay_bank(current, -income - 1)"), "{}", r.out);
+    assert!(r.out.contains("const `bonus` added: const bonus = 2"), "{}", r.out);
+    let r = cli(&["diff", &path(HANSA), &path(HANSA)]);
+    assert!(r.out.contains("no difference in the rules or on the board"), "{}", r.out);
+    let r = cli(&["diff", &path(HANSA), &path(AHUP)]);
+    assert!(r.out.contains("on the board") && r.out.contains("node `luebeck` removed"), "{}", r.out);
+    let r = cli(&["diff", &path(HANSA), &d.join("missing.rules").display().to_string()]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("cannot read"), "{}", r.err);
+}
+
+#[test]
+fn compare_pairs_games_and_reports_intervals() {
+    // A ruleset against itself: every pair of games is the same game, every
+    // difference exactly zero, so the first batch is precise enough.
+    let r = cli(&["compare", &path(AHUP), &path(AHUP), "--players", "3", "--games", "200", "--batch", "30", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["stopped"], "precise");
+    assert_eq!(j["pairs"], 30);
+    for m in j["measures"].as_array().unwrap() {
+        assert_eq!(m["difference"]["mean"], 0.0, "{m}");
+        assert_eq!(m["difference"]["half"], 0.0, "{m}");
+        assert_eq!(m["clear"], false);
+    }
+    // Open tiles against the base: the budget stops it; rates stay rates.
+    let r = cli(&["compare", &path(AHUP), &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"), "--players", "2", "--games", "40", "--batch", "20", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["stopped"], "budget");
+    assert_eq!(j["pairs"], 40);
+    let names: Vec<&str> = j["measures"].as_array().unwrap().iter().map(|m| m["measure"].as_str().unwrap()).collect();
+    assert_eq!(names, ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins"]);
+    for m in j["measures"].as_array().unwrap().iter().filter(|m| m["unit"] == "rate") {
+        let b = m["base"]["mean"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&b) || m["measure"] == "first-player advantage", "{m}");
+    }
+    let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "2", "--games", "20", "--batch", "20"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("With the variant:") && r.out.contains("grey wins") && r.out.contains("stopped: the game budget is spent"), "{}", r.out);
+}
+
+#[test]
+fn compare_and_simulate_refuse_bad_arguments() {
+    let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "7"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("takes 2..4 players"), "{}", r.err);
+    let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "2", "--seat", "human"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("`human` cannot sit"), "{}", r.err);
+    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--seat", "mcts:0"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("positive number of iterations"), "{}", r.err);
+    let r = cli(&["play", &path(HANSA), "--players", "2", "--bot", "wizard"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("`wizard` is not a kind of seat: use `human`, `random`, `mcts`"), "{}", r.err);
+}
+
+#[test]
+fn mcts_seats_play_in_simulate_and_play() {
+    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "4", "--seat", "mcts:30"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("bots: white mcts:30, grey random"), "{}", r.out);
+    let r = cli(&["play", &path("rulesets/hasp/hasp.rules"), "--players", "3", "--seat", "mcts:20", "--seat", "random", "--seat", "mcts:20"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("north (mcts:20 bot), east (random bot)"), "{}", r.out);
+    assert!(r.out.contains("final standings"), "{}", r.out);
+}
+
+#[test]
+fn replay_against_edited_rules_shows_where_they_part() {
+    let d = tmp("diverge");
+    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let rec = d.join("game-3.toml").display().to_string();
+    // The same rules: no divergence, exit 0.
+    let r = cli(&["replay", &rec, "--against", &path(HANSA)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("exactly as the record's own rules do"), "{}", r.out);
+    // Yellow keeps 5 talers instead of 3 at the end of its first turn: the
+    // positions part before grey's first move, with the same options.
+    let r = cli(&["replay", &rec, "--against", &path(HOUSE)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.out.contains("the rulesets part before step 8") && r.out.contains("they differ in position"), "{}", r.out);
+    let money = r.out.lines().find(|l| l.contains("yellow.money=3")).expect("the base's money");
+    assert!(money.contains("| ") && money.contains("yellow.money=5"), "side by side: {money}");
+    let r = cli(&["replay", &rec, "--against", &path(HOUSE), "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["diverged"], true);
+    assert_eq!(j["step"], 8);
+    assert_eq!(j["differs"], serde_json::json!(["position"]));
+    assert_eq!(j["base"]["options"], j["edited"]["options"]);
+    // A variant that changes the options: open tiles offers to keep a tile first.
+    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = cli(&["replay", &d.join("game-3.toml").display().to_string(), "--against", &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"), "--format", "json"]);
+    assert_eq!(r.code, 1);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(j["differs"], serde_json::json!(["position", "options"]));
+    assert!(j["edited"]["options"].as_array().unwrap().iter().all(|o| o.as_str().unwrap().starts_with("keep ")), "{}", j["edited"]["options"]);
+    let r = cli(&["replay", &d.join("nothing.toml").display().to_string(), "--against", &path(HANSA)]);
+    assert_eq!(r.code, 2);
+}
