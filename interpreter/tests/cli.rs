@@ -19,7 +19,7 @@ fn cli(args: &[&str], input: &str) -> Run {
     let mut err = Vec::new();
     let mut inp = Cursor::new(input.as_bytes().to_vec());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false };
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, term: false };
         run(&argv, &mut io)
     };
     Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
@@ -112,7 +112,7 @@ fn bad_input_gets_a_message_and_the_same_question_again() {
     assert!(r.out.contains("there is no option 999"), "{}", r.out);
     assert!(r.out.contains("Type the number of an option"), "help is printed");
     // One question, asked again after each bad answer: the decision number does not move.
-    assert_eq!(r.out.matches("== decision").count(), 1, "{}", r.out);
+    assert_eq!(r.out.matches("══ decision").count(), 1, "{}", r.out);
     assert!(r.out.matches("white> ").count() >= 6, "{}", r.out);
     assert!(r.out.contains("white leaves the game"));
 }

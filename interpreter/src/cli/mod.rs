@@ -7,6 +7,7 @@ mod debug;
 mod play;
 pub mod record;
 mod replay;
+mod screen;
 pub mod scenario;
 pub mod simulate;
 
@@ -57,9 +58,12 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Check the declared invariants after every decision.
-        #[arg(long)]
+        /// Check the declared invariants after every decision (the default; kept for old scripts).
+        #[arg(long, overrides_with = "no_invariants")]
         invariants: bool,
+        /// Do not check the declared invariants (faster).
+        #[arg(long)]
+        no_invariants: bool,
         /// Threads to use (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -74,8 +78,9 @@ pub enum Cmd {
         file: PathBuf,
         #[arg(long)]
         players: usize,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        /// The seed of the game (default: a fresh one, printed so the game can be played again).
+        #[arg(long)]
+        seed: Option<u64>,
         /// Who sits where, one per seat: `human` or `random` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
         seats: Vec<String>,
@@ -141,6 +146,8 @@ pub struct Io<'a> {
     pub input: &'a mut dyn BufRead,
     /// Colours in diagnostics (off for pipes and snapshots).
     pub color: bool,
+    /// `out` is a terminal: `play` may clear the screen between seats.
+    pub term: bool,
 }
 
 /// Runs a command line; returns the process exit code.
@@ -154,8 +161,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     };
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)

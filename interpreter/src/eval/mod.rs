@@ -102,6 +102,21 @@ pub struct State {
     pub peeked: bool,
     pub log_on: bool,
     pub log: Vec<String>,
+    /// On for `play`: every log line is also written as each seat (and an
+    /// onlooker) may read it, in `seat_log`. Costs nothing when off.
+    pub seat_logs: bool,
+    pub seat_log: Vec<SeatLine>,
+}
+
+/// One line of the match log as each viewer may read it (see `view.rs`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SeatLine {
+    /// The text for seat 0, 1, … and, last, for an onlooker.
+    pub text: Vec<String>,
+    /// An action whose label is written when the match next stops, so that
+    /// what the move itself made public (a card played face up) is named.
+    #[serde(skip)]
+    pub act: Option<view::ActLine>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -140,11 +155,13 @@ pub struct Setup {
     pub options: Vec<(String, Val)>,
     pub budget: u64,
     pub log: bool,
+    /// Also keep the log as each seat may read it ([`Match::take_seat_log`]); implies `log`.
+    pub seat_logs: bool,
 }
 
 impl Setup {
     pub fn new(players: usize, seed: u64) -> Setup {
-        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false }
+        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false, seat_logs: false }
     }
 }
 
@@ -250,11 +267,16 @@ impl Match {
             depth: 0,
             guard: None,
             peeked: false,
-            log_on: setup.log,
+            log_on: setup.log || setup.seat_logs,
             log: vec![],
+            seat_logs: setup.seat_logs,
+            seat_log: vec![],
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;
+        if m.state.seat_logs {
+            view::finish_seat_log(&m.game, &mut m.state);
+        }
         Ok(m)
     }
 
@@ -366,6 +388,10 @@ impl Match {
         } else {
             None
         };
+        let seat_line = match &log_label {
+            Some((p, _)) if self.state.seat_logs => Some(view::choice_line(self, i, *p as usize)),
+            _ => None,
+        };
         let Some(p) = self.state.pending.take() else {
             return Err(RunError { message: "no decision is pending".into(), span: None, help: None });
         };
@@ -379,6 +405,9 @@ impl Match {
             PendingKind::Choose { slot, .. } => {
                 let v = option_tuple(&self.state, i).1[0];
                 if let Some((seat, label)) = log_label {
+                    if let Some(l) = seat_line {
+                        self.state.seat_log.push(l);
+                    }
                     let seat = self.game.seats[seat as usize].clone();
                     self.state.log.push(format!("{seat}: {label}"));
                 }
@@ -411,6 +440,9 @@ impl Match {
     fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {
         if r.is_err() {
             self.state.status = Status::Failed;
+        }
+        if self.state.seat_logs {
+            view::finish_seat_log(&self.game, &mut self.state);
         }
         r.map_err(|e| *e)
     }
@@ -503,6 +535,12 @@ impl Match {
     /// Takes the log lines written so far.
     pub fn take_log(&mut self) -> Vec<String> {
         std::mem::take(&mut self.state.log)
+    }
+
+    /// Takes the log lines written so far as seat `viewer` (`None`: an
+    /// onlooker) may read them; empty unless the setup asked for `seat_logs`.
+    pub fn take_seat_log(&mut self) -> Vec<SeatLine> {
+        std::mem::take(&mut self.state.seat_log)
     }
 
     /// Plays the match to its end choosing uniformly at random with `rng`

@@ -146,6 +146,10 @@ impl<'a> Cx<'a> {
 
 /// The label of option `i` as seat `viewer` sees it, computed on the state in place.
 pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize) -> String {
+    option_label_as(g, st, i, Viewer::Seat(viewer))
+}
+
+fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> String {
     let base = st
         .frames
         .iter()
@@ -156,10 +160,12 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
         })
         .unwrap_or(0);
     let mut cx = Cx { g, st, base };
-    let viewer_v = Viewer::Seat(viewer);
     let (a, vals) = super::option_tuple(cx.st, i);
     let pending = cx.st.pending.clone();
-    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(viewer as Val);
+    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(match viewer_v {
+        Viewer::Seat(s) => s as Val,
+        _ => 0,
+    });
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
@@ -175,32 +181,121 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
                 None => cx.display(*ty, v, viewer_v),
             }
         }
-        _ => {
-            // An action instance: its label template, or its name and arguments.
-            let ad = &g.actions[a as usize];
-            let nbase = cx.st.locals.len();
-            cx.st.locals.resize(nbase + ad.nlocals as usize, 0);
-            // The actor is the seat deciding; the viewer only decides what is shown.
-            cx.st.locals[nbase] = actor;
-            for (k, prm) in ad.params.iter().enumerate() {
-                cx.st.locals[nbase + prm.slot as usize] = vals[k];
-            }
-            let old = std::mem::replace(&mut cx.base, nbase);
-            let s = match ad.label {
-                Some(t) => cx.format_template(t, Some(viewer_v), ad.span).unwrap_or_else(|e| format!("<{}>", e.message)),
-                None => {
-                    let mut s = ad.name.clone();
-                    for (k, prm) in ad.params.iter().enumerate() {
-                        s.push(' ');
-                        s.push_str(&cx.display(prm.ty, vals[k], viewer_v));
-                    }
-                    s
-                }
-            };
-            cx.base = old;
-            cx.st.locals.truncate(nbase);
-            s
+        _ => cx.action_label(a, &vals, actor, viewer_v),
+    }
+}
+
+impl<'a> Cx<'a> {
+    /// An action instance as `viewer` sees it: its label template, or its
+    /// name and arguments. The actor is the seat deciding; the viewer only
+    /// decides what is shown.
+    fn action_label(&mut self, a: u16, vals: &[Val], actor: Val, viewer: Viewer) -> String {
+        let g = self.g;
+        let ad = &g.actions[a as usize];
+        let nbase = self.st.locals.len();
+        self.st.locals.resize(nbase + ad.nlocals as usize, 0);
+        self.st.locals[nbase] = actor;
+        for (k, prm) in ad.params.iter().enumerate() {
+            self.st.locals[nbase + prm.slot as usize] = vals[k];
         }
+        let old = std::mem::replace(&mut self.base, nbase);
+        let s = match ad.label {
+            Some(t) => self.format_template(t, Some(viewer), ad.span).unwrap_or_else(|e| format!("<{}>", e.message)),
+            None => {
+                let mut s = ad.name.clone();
+                for (k, prm) in ad.params.iter().enumerate() {
+                    s.push(' ');
+                    s.push_str(&self.display(prm.ty, vals[k], viewer));
+                }
+                s
+            }
+        };
+        self.base = old;
+        self.st.locals.truncate(nbase);
+        s
+    }
+
+    /// Adds a line to the per-seat log, written once for each viewer.
+    pub(crate) fn seat_line(&mut self, mut text: impl FnMut(&mut Cx, Viewer) -> String) {
+        let n = self.st.nplayers as usize;
+        let line = viewers(n).map(|v| text(self, v)).collect();
+        self.st.seat_log.push(super::SeatLine { text: line, act: None });
+    }
+
+    /// Adds an action taken to the per-seat log. Its text is written when the
+    /// match next stops ([`finish_seat_log`]); which of its pieces each viewer
+    /// could see when it was taken is kept now.
+    pub(crate) fn seat_act_line(&mut self, player: Val, a: u16, vals: &[Val]) {
+        let g = self.g;
+        let n = self.st.nplayers as usize;
+        let params = &g.actions[a as usize].params;
+        let seen = viewers(n)
+            .map(|v| {
+                let mut bits = 0u64;
+                for (k, prm) in params.iter().enumerate().take(64) {
+                    if matches!(prm.ty.scalar, Scalar::Piece(_)) && !prm.ty.list && vals[k] >= 0 && visible(g, self.st, vals[k] as usize, v) {
+                        bits |= 1 << k;
+                    }
+                }
+                bits
+            })
+            .collect();
+        let act = ActLine { player, action: a, vals: vals.to_vec(), seen, forced: false };
+        self.st.seat_log.push(super::SeatLine { text: vec![], act: Some(act) });
+    }
+}
+
+/// Seats 0…n-1, then an onlooker: the readers of the per-seat log.
+fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
+    (0..n).map(Viewer::Seat).chain(std::iter::once(Viewer::Public))
+}
+
+/// An action in the per-seat log, waiting to be written.
+#[derive(Clone, Debug)]
+pub struct ActLine {
+    player: Val,
+    action: u16,
+    vals: Vec<Val>,
+    /// Per viewer: which piece parameters it could see when the move was taken.
+    seen: Vec<u64>,
+    pub(crate) forced: bool,
+}
+
+/// The per-seat line of choice `i` of the pending `choose`, taken by `player`.
+pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
+    let seat = &m.game.seats[player];
+    let n = m.state.nplayers as usize;
+    let text = viewers(n)
+        .map(|v| {
+            let mut st = m.state.clone();
+            format!("{seat}: {}", option_label_as(&m.game, &mut st, i, v))
+        })
+        .collect();
+    super::SeatLine { text, act: None }
+}
+
+/// Writes the actions waiting in the per-seat log, now that the match has
+/// stopped: a piece is named to a viewer who could see it when the move was
+/// taken or can see it now.
+pub(crate) fn finish_seat_log(g: &Game, st: &mut State) {
+    let n = st.nplayers as usize;
+    for k in 0..st.seat_log.len() {
+        let Some(act) = st.seat_log[k].act.take() else { continue };
+        let mut text = Vec::with_capacity(n + 1);
+        for (vi, v) in viewers(n).enumerate() {
+            let saved = st.revealed.clone();
+            for (j, &val) in act.vals.iter().enumerate() {
+                if j < 64 && act.seen[vi] & (1 << j) != 0 {
+                    st.revealed[val as usize] = true;
+                }
+            }
+            let mut cx = Cx { g, st: &mut *st, base: 0 };
+            let label = cx.action_label(act.action, &act.vals, act.player, v);
+            st.revealed = saved;
+            let forced = if act.forced { " (forced)" } else { "" };
+            text.push(format!("{}: {label}{forced}", g.seats[act.player as usize]));
+        }
+        st.seat_log[k].text = text;
     }
 }
 
@@ -213,6 +308,14 @@ pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct ZoneView {
     pub zone: String,
+    /// The seat a per-player zone belongs to.
+    #[serde(skip)]
+    pub owner: Option<usize>,
+    /// The node a per-node zone lies on, and the zone's own name.
+    #[serde(skip)]
+    pub node: Option<String>,
+    #[serde(skip)]
+    pub short: String,
     /// A zone of a board node (drawn in the grid when there is one).
     pub on_node: bool,
     pub count: usize,
@@ -226,6 +329,12 @@ pub struct View {
     pub viewer: String,
     pub zones: Vec<ZoneView>,
     pub vars: Vec<(String, String)>,
+    /// The same variables for screens: global ones by name, and per-player
+    /// ones as a table (a row per variable, a value per seat).
+    #[serde(skip)]
+    pub globals: Vec<(String, String)>,
+    #[serde(skip)]
+    pub table: Vec<(String, Vec<String>)>,
     /// The board drawn as text, for grid boards.
     pub grid: Option<String>,
 }
@@ -256,10 +365,13 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 continue;
             }
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
-            zones.push(ZoneView { zone: g.zone_name(id), on_node: z.scope == Scope::Node, count: ps.len(), pieces });
+            let owner = (z.scope == Scope::Player).then_some(i as usize);
+            let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
+            zones.push(ZoneView { zone: g.zone_name(id), owner, node, short: z.name.clone(), on_node: z.scope == Scope::Node, count: ps.len(), pieces });
         }
     }
     let mut vars = vec![];
+    let (mut globals, mut table) = (vec![], vec![]);
     for d in g.vars.iter().filter(|d| !d.is_option) {
         // Variables of nodes and edges are not listed (there are too many).
         if d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge)) {
@@ -276,11 +388,21 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             }
             let v = cx.st.vars[(d.base + i) as usize];
             let shown = if hidden { "hidden".to_string() } else { cx.display(d.ty, v, who) };
+            if d.scope == Scope::Player {
+                if i == 0 {
+                    table.push((d.name.clone(), vec![]));
+                }
+                if let Some(row) = table.last_mut() {
+                    row.1.push(shown.clone());
+                }
+            } else {
+                globals.push((name.clone(), shown.clone()));
+            }
             vars.push((name, shown));
         }
     }
     let grid = grid_text(&mut cx, who);
-    View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, grid }
+    View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, globals, table, grid }
 }
 
 /// Draws a board whose nodes have `row` and `col` attributes as a table of

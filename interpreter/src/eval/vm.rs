@@ -347,6 +347,17 @@ impl<'a> Cx<'a> {
                             };
                             let seat = &self.g.seats[p as usize];
                             self.st.log.push(format!("{seat}: {text} (forced)"));
+                            if self.st.seat_logs {
+                                let label = *label;
+                                let ty = *ty;
+                                self.seat_line(|cx, who| {
+                                    let text = match label {
+                                        Some(t) => cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
+                                        None => cx.display(ty, v, who),
+                                    };
+                                    format!("{}: {text} (forced)", cx.g.seats[p as usize])
+                                });
+                            }
                         }
                     }
                     _ => {
@@ -375,6 +386,9 @@ impl<'a> Cx<'a> {
                             if let Some(last) = self.st.log.last_mut() {
                                 last.push_str(" (forced)");
                             }
+                            if let Some(act) = self.st.seat_log.last_mut().and_then(|l| l.act.as_mut()) {
+                                act.forced = true;
+                            }
                         }
                     }
                     _ => {
@@ -400,12 +414,22 @@ impl<'a> Cx<'a> {
                 }
                 if self.st.log_on && pd.is_phase {
                     self.st.log.push(format!("-- {}", pd.name));
+                    if self.st.seat_logs {
+                        let line = format!("-- {}", pd.name);
+                        self.seat_line(|_, _| line.clone());
+                    }
                 }
             }
             S::Log(t) => {
                 if self.st.log_on {
                     let s = self.format_template(*t, None, span)?;
                     self.st.log.push(s);
+                    if self.st.seat_logs {
+                        // Each reader gets the line as it may read it: a hole
+                        // naming what it may not see reads `hidden`.
+                        let t = *t;
+                        self.seat_line(|cx, who| cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)));
+                    }
                 }
             }
             S::EndGame => {
@@ -595,6 +619,9 @@ impl<'a> Cx<'a> {
         if let Some(label) = log_label {
             let seat = &self.g.seats[p as usize];
             self.st.log.push(format!("{seat}: {label}"));
+            if self.st.seat_logs {
+                self.seat_act_line(p, a, &vals);
+            }
         }
     }
 }
