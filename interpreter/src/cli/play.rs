@@ -262,7 +262,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     let mut bot = RandomBot { rng: ChaCha8Rng::seed_from_u64(bot_seed(seed)) };
     let who: Vec<String> = (0..n).map(|s| format!("{} ({})", game.seats[s], if kinds[s] == Kind::Human { "human" } else { "random bot" })).collect();
     let variants = if game.variants.is_empty() { String::new() } else { format!(" ({})", game.variants.join(" <- ")) };
-    let _ = writeln!(io.out, "{}{} — {} players, seed {seed} (`--seed {seed}` plays this game again)", game.name, variants, n);
+    let _ = writeln!(io.out, "{}{} — {} players", game.name, variants, n);
+    let _ = writeln!(io.out, "seed {seed} (`--seed {seed}` plays this game again)");
     let _ = writeln!(io.out, "seats: {}", who.join(", "));
     if !humans.is_empty() {
         let _ = writeln!(io.out, "Answer with an option's number or label; `?` for help, `quit` to leave.");

@@ -56,12 +56,37 @@ pub fn pack(head: &str, cells: &[String], sep: &str, width: usize) -> Vec<String
     lines
 }
 
+/// Breaks every line longer than [`WIDTH`] at spaces, continuing indented.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let words: Vec<String> = line.split(' ').map(str::to_string).collect();
+        let mut first = true;
+        for l in pack("", &words, " ", WIDTH - 4) {
+            if !first {
+                out.push_str("    ");
+            }
+            out.push_str(&l);
+            out.push('\n');
+            first = false;
+        }
+    }
+    out
+}
+
 /// The position as `me` (a seat, or `None` for an onlooker) sees it.
 pub fn position(v: &View, seats: &[String], me: Option<usize>) -> String {
+    let grid = v.grid.clone().unwrap_or_default();
+    grid + &wrap(&zones_and_vars(v, seats, me))
+}
+
+fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
     let mut s = String::new();
-    if let Some(gr) = &v.grid {
-        s.push_str(gr);
-    }
     let mut empty = vec![];
     let mut global = vec![];
     let mut nodes: Vec<(String, Vec<String>)> = vec![];
@@ -239,6 +264,13 @@ mod tests {
     fn options_group_by_all_but_the_last_word() {
         let l: Vec<String> = ["put at r1", "put at r2", "put at r3", "draw", "pass"].iter().map(|s| s.to_string()).collect();
         assert_eq!(options(&l), vec!["  put at: 1) r1  2) r2  3) r3".to_string(), "  4) draw    5) pass".to_string()]);
+    }
+
+    #[test]
+    fn long_lines_wrap_within_the_width() {
+        let long = format!("out: {}", "green-2 ".repeat(30));
+        let w = wrap(&long);
+        assert!(w.lines().count() > 1 && w.lines().all(|l| l.chars().count() <= WIDTH), "{w}");
     }
 
     #[test]

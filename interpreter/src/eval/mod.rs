@@ -106,6 +106,9 @@ pub struct State {
     /// onlooker) may read it, in `seat_log`. Costs nothing when off.
     pub seat_logs: bool,
     pub seat_log: Vec<SeatLine>,
+    /// While a per-seat log line is written: the pieces it showed as hidden.
+    #[serde(skip)]
+    pub hid: Vec<u32>,
 }
 
 /// One line of the match log as each viewer may read it (see `view.rs`).
@@ -113,10 +116,11 @@ pub struct State {
 pub struct SeatLine {
     /// The text for seat 0, 1, … and, last, for an onlooker.
     pub text: Vec<String>,
-    /// An action whose label is written when the match next stops, so that
-    /// what the move itself made public (a card played face up) is named.
+    /// Per viewer, for a move that named pieces as hidden: those pieces and
+    /// the text with them named, used if they are all in sight when the
+    /// match next stops (what the move itself made public).
     #[serde(skip)]
-    pub act: Option<view::ActLine>,
+    pub named: Vec<Option<(Vec<u32>, String)>>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -271,6 +275,7 @@ impl Match {
             log: vec![],
             seat_logs: setup.seat_logs,
             seat_log: vec![],
+            hid: vec![],
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;

@@ -100,6 +100,9 @@ impl<'a> Cx<'a> {
         let g = self.g;
         let k = &g.kinds[g.piece_kind[p] as usize];
         if !visible(g, self.st, p, viewer) {
+            if self.st.seat_logs {
+                self.st.hid.push(p as u32);
+            }
             return format!("hidden {}", k.name);
         }
         match k.label {
@@ -215,33 +218,41 @@ impl<'a> Cx<'a> {
         s
     }
 
-    /// Adds a line to the per-seat log, written once for each viewer.
-    pub(crate) fn seat_line(&mut self, mut text: impl FnMut(&mut Cx, Viewer) -> String) {
+    /// Adds a line to the per-seat log, written once for each viewer. A
+    /// move (`is_move`) is written a second time with the pieces the viewer
+    /// could not see named: if by the time the match stops they are all in
+    /// sight (a card played face up), that is the text the viewer reads.
+    pub(crate) fn seat_line(&mut self, is_move: bool, mut text: impl FnMut(&mut Cx, Viewer) -> String) {
         let n = self.st.nplayers as usize;
-        let line = viewers(n).map(|v| text(self, v)).collect();
-        self.st.seat_log.push(super::SeatLine { text: line, act: None });
+        let mut line = super::SeatLine::default();
+        for v in viewers(n) {
+            self.st.hid.clear();
+            let t = text(self, v);
+            let mut hid = std::mem::take(&mut self.st.hid);
+            hid.sort_unstable();
+            hid.dedup();
+            let named = if is_move && !hid.is_empty() {
+                let saved = self.st.revealed.clone();
+                for &p in &hid {
+                    self.st.revealed[p as usize] = true;
+                }
+                let t = text(self, v);
+                self.st.revealed = saved;
+                self.st.hid.clear();
+                Some((hid, t))
+            } else {
+                None
+            };
+            line.text.push(t);
+            line.named.push(named);
+        }
+        self.st.seat_log.push(line);
     }
 
-    /// Adds an action taken to the per-seat log. Its text is written when the
-    /// match next stops ([`finish_seat_log`]); which of its pieces each viewer
-    /// could see when it was taken is kept now.
+    /// Adds an action taken by `player` to the per-seat log.
     pub(crate) fn seat_act_line(&mut self, player: Val, a: u16, vals: &[Val]) {
-        let g = self.g;
-        let n = self.st.nplayers as usize;
-        let params = &g.actions[a as usize].params;
-        let seen = viewers(n)
-            .map(|v| {
-                let mut bits = 0u64;
-                for (k, prm) in params.iter().enumerate().take(64) {
-                    if matches!(prm.ty.scalar, Scalar::Piece(_)) && !prm.ty.list && vals[k] >= 0 && visible(g, self.st, vals[k] as usize, v) {
-                        bits |= 1 << k;
-                    }
-                }
-                bits
-            })
-            .collect();
-        let act = ActLine { player, action: a, vals: vals.to_vec(), seen, forced: false };
-        self.st.seat_log.push(super::SeatLine { text: vec![], act: Some(act) });
+        let seat = &self.g.seats[player as usize];
+        self.seat_line(true, |cx, v| format!("{seat}: {}", cx.action_label(a, vals, player, v)));
     }
 }
 
@@ -250,53 +261,30 @@ fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
     (0..n).map(Viewer::Seat).chain(std::iter::once(Viewer::Public))
 }
 
-/// An action in the per-seat log, waiting to be written.
-#[derive(Clone, Debug)]
-pub struct ActLine {
-    player: Val,
-    action: u16,
-    vals: Vec<Val>,
-    /// Per viewer: which piece parameters it could see when the move was taken.
-    seen: Vec<u64>,
-    pub(crate) forced: bool,
-}
-
 /// The per-seat line of choice `i` of the pending `choose`, taken by `player`.
 pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
     let seat = &m.game.seats[player];
-    let n = m.state.nplayers as usize;
-    let text = viewers(n)
-        .map(|v| {
-            let mut st = m.state.clone();
-            format!("{seat}: {}", option_label_as(&m.game, &mut st, i, v))
-        })
-        .collect();
-    super::SeatLine { text, act: None }
+    let mut st = m.state.clone();
+    let mut cx = Cx { g: &m.game, st: &mut st, base: 0 };
+    cx.seat_line(true, |cx, v| format!("{seat}: {}", option_label_as(cx.g, cx.st, i, v)));
+    st.seat_log.pop().unwrap_or_default()
 }
 
-/// Writes the actions waiting in the per-seat log, now that the match has
-/// stopped: a piece is named to a viewer who could see it when the move was
-/// taken or can see it now.
+/// Settles the moves in the per-seat log now that the match has stopped: a
+/// viewer reads a move with its pieces named if it can see them all now.
 pub(crate) fn finish_seat_log(g: &Game, st: &mut State) {
+    let mut log = std::mem::take(&mut st.seat_log);
     let n = st.nplayers as usize;
-    for k in 0..st.seat_log.len() {
-        let Some(act) = st.seat_log[k].act.take() else { continue };
-        let mut text = Vec::with_capacity(n + 1);
-        for (vi, v) in viewers(n).enumerate() {
-            let saved = st.revealed.clone();
-            for (j, &val) in act.vals.iter().enumerate() {
-                if j < 64 && act.seen[vi] & (1 << j) != 0 {
-                    st.revealed[val as usize] = true;
+    for line in &mut log {
+        for (k, (named, v)) in line.named.iter_mut().zip(viewers(n)).enumerate() {
+            if let Some((hid, t)) = named.take() {
+                if hid.iter().all(|&p| visible(g, st, p as usize, v)) {
+                    line.text[k] = t;
                 }
             }
-            let mut cx = Cx { g, st: &mut *st, base: 0 };
-            let label = cx.action_label(act.action, &act.vals, act.player, v);
-            st.revealed = saved;
-            let forced = if act.forced { " (forced)" } else { "" };
-            text.push(format!("{}: {label}{forced}", g.seats[act.player as usize]));
         }
-        st.seat_log[k].text = text;
     }
+    st.seat_log = log;
 }
 
 pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {

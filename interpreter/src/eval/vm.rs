@@ -350,7 +350,7 @@ impl<'a> Cx<'a> {
                             if self.st.seat_logs {
                                 let label = *label;
                                 let ty = *ty;
-                                self.seat_line(|cx, who| {
+                                self.seat_line(true, |cx, who| {
                                     let text = match label {
                                         Some(t) => cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
                                         None => cx.display(ty, v, who),
@@ -386,8 +386,11 @@ impl<'a> Cx<'a> {
                             if let Some(last) = self.st.log.last_mut() {
                                 last.push_str(" (forced)");
                             }
-                            if let Some(act) = self.st.seat_log.last_mut().and_then(|l| l.act.as_mut()) {
-                                act.forced = true;
+                            if self.st.seat_logs {
+                                if let Some(l) = self.st.seat_log.last_mut() {
+                                    l.text.iter_mut().for_each(|t| t.push_str(" (forced)"));
+                                    l.named.iter_mut().flatten().for_each(|(_, t)| t.push_str(" (forced)"));
+                                }
                             }
                         }
                     }
@@ -416,7 +419,7 @@ impl<'a> Cx<'a> {
                     self.st.log.push(format!("-- {}", pd.name));
                     if self.st.seat_logs {
                         let line = format!("-- {}", pd.name);
-                        self.seat_line(|_, _| line.clone());
+                        self.seat_line(false, |_, _| line.clone());
                     }
                 }
             }
@@ -428,7 +431,7 @@ impl<'a> Cx<'a> {
                         // Each reader gets the line as it may read it: a hole
                         // naming what it may not see reads `hidden`.
                         let t = *t;
-                        self.seat_line(|cx, who| cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)));
+                        self.seat_line(false, |cx, who| cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)));
                     }
                 }
             }
