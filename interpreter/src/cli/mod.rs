@@ -4,6 +4,7 @@
 
 mod check_cmd;
 mod debug;
+mod draw;
 mod play;
 pub mod record;
 mod replay;
@@ -108,6 +109,29 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// A picture of a position as a seat sees it: the board at its coordinates with the pieces, as SVG or DOT.
+    Draw {
+        /// The ruleset.
+        file: PathBuf,
+        /// Draw a position of this game record (its players, seed, options and decisions).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// With `--record`: the position after this many decisions (default: all).
+        #[arg(long)]
+        step: Option<usize>,
+        /// The seat whose view is drawn, by name or number (default: an onlooker, who sees public things only).
+        #[arg(long)]
+        seat: Option<String>,
+        /// Without `--record`: the number of players (default: the fewest the game allows).
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        #[arg(long, value_enum, default_value = "svg")]
+        format: draw::DrawFormat,
+    },
     /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
     Board { file: PathBuf },
     /// Debug view: the syntax tree of a rules file as JSON.
@@ -169,6 +193,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         }
         Cmd::Replay { record, format } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),
+        Cmd::Draw { file, record, step, seat, players, seed, options, format } => draw::run(&draw::Args { file, record, step, seat, players, seed, options, format }, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
         Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),

@@ -93,14 +93,15 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
     let mut owned: Vec<Vec<String>> = vec![vec![]; seats.len()];
     for z in &v.zones {
         if z.count == 0 {
-            if z.owner.is_none() && z.node.is_none() {
+            if z.owner.is_none() && z.node.is_none() && z.edge.is_none() {
                 empty.push(z.zone.clone());
             }
             continue;
         }
         let cell = format!("{}: {}", z.short, runs(&z.pieces));
-        match (&z.node, z.owner) {
-            (Some(_), _) if v.grid.is_some() => {}
+        // Zones on edges are listed like zones on nodes, by the edge's id.
+        match (z.node.as_ref().or(z.edge.as_ref()), z.owner) {
+            (Some(_), _) if v.grid.is_some() && z.node.is_some() => {}
             (Some(n), _) => match nodes.iter_mut().find(|(m, _)| m == n) {
                 Some(e) => e.1.push(cell),
                 None => nodes.push((n.clone(), vec![cell])),

@@ -302,8 +302,14 @@ pub struct ZoneView {
     /// The node a per-node zone lies on, and the zone's own name.
     #[serde(skip)]
     pub node: Option<String>,
+    /// The edge a per-edge zone lies on.
+    #[serde(skip)]
+    pub edge: Option<String>,
     #[serde(skip)]
     pub short: String,
+    /// Per piece: its owner's seat, when it has one and the viewer may see the piece (else -1).
+    #[serde(skip)]
+    pub owners: Vec<i8>,
     /// A zone of a board node (drawn in the grid when there is one).
     pub on_node: bool,
     pub count: usize,
@@ -355,7 +361,9 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
             let owner = (z.scope == Scope::Player).then_some(i as usize);
             let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
-            zones.push(ZoneView { zone: g.zone_name(id), owner, node, short: z.name.clone(), on_node: z.scope == Scope::Node, count: ps.len(), pieces });
+            let edge = (z.scope == Scope::Edge).then(|| g.board.edges[i as usize].id.clone());
+            let owners = ps.iter().map(|&p| if visible(g, cx.st, p as usize, who) { g.piece_owner[p as usize] } else { -1 }).collect();
+            zones.push(ZoneView { zone: g.zone_name(id), owner, node, edge, short: z.name.clone(), owners, on_node: z.scope == Scope::Node, count: ps.len(), pieces });
         }
     }
     let mut vars = vec![];
