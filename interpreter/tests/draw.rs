@@ -106,3 +106,21 @@ fn bad_arguments_are_clear_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("`--step` needs `--record`"), "{err}");
 }
+
+/// A board file alone (no ruleset, no pieces): the Hansa Teutonica boards,
+/// whose ruleset does not check yet, at their coordinates with their routes.
+#[test]
+fn board_files_draw_alone() {
+    for m in ["hansa-teutonica-2-3", "hansa-teutonica-4-5", "hansa-teutonica-tb-1"] {
+        let f = root().join(format!("maps/{m}.toml"));
+        if !f.exists() {
+            continue;
+        }
+        let (code, svg, err) = cli(&["draw".into(), f.display().to_string()]);
+        assert_eq!(code, 0, "{m}: {err}");
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(svg.matches("<line").count(), text.matches("[[edge]]").count(), "{m}: one line per route");
+        assert_eq!(svg.matches("<rect x=").count(), text.matches("[[node]]").count(), "{m}: one box per city");
+        insta::assert_snapshot!(format!("draw-board-{m}"), svg);
+    }
+}

@@ -13,7 +13,7 @@
 use super::record::Record;
 use super::replay::{apply_labels, start, Logs, Started};
 use super::Io;
-use crate::check::Game;
+use crate::board::Board;
 use crate::diag::{self, Sources};
 use crate::eval::View;
 use clap::ValueEnum;
@@ -132,8 +132,8 @@ fn runs(pieces: &[String], owners: &[i8]) -> Vec<Run> {
 }
 
 /// An integer attribute of every node, if the board has it.
-fn node_ints(g: &Game, name: &str) -> Option<Vec<f64>> {
-    let col = g.board.node_attrs.get(name)?;
+fn node_ints(b: &Board, name: &str) -> Option<Vec<f64>> {
+    let col = b.node_attrs.get(name)?;
     col.values
         .iter()
         .map(|v| match v {
@@ -143,8 +143,7 @@ fn node_ints(g: &Game, name: &str) -> Option<Vec<f64>> {
         .collect()
 }
 
-fn picture(g: &Game, v: &View, title: Vec<String>, players: usize) -> Picture {
-    let b = &g.board;
+fn picture(b: &Board, v: &View, title: Vec<String>, seats: &[String]) -> Picture {
     let n = b.nodes.len();
     let mut nodes: Vec<PNode> = b.nodes.iter().map(|nd| PNode { id: nd.id.clone(), x: 0.0, y: 0.0, lines: vec![] }).collect();
     let mut edges: Vec<PEdge> = b.edges.iter().map(|e| PEdge { from: e.from as usize, to: e.to as usize, lines: vec![] }).collect();
@@ -190,8 +189,8 @@ fn picture(g: &Game, v: &View, title: Vec<String>, players: usize) -> Picture {
     }
     let panel: Vec<Line> = panel.into_iter().flat_map(|l| wrap(l, 90)).collect();
     // Where the nodes stand.
-    let xs = node_ints(g, "x").zip(node_ints(g, "y"));
-    let grid = xs.is_none() && node_ints(g, "row").is_some() && node_ints(g, "col").is_some();
+    let xs = node_ints(b, "x").zip(node_ints(b, "y"));
+    let grid = xs.is_none() && node_ints(b, "row").is_some() && node_ints(b, "col").is_some();
     let box_w = |nd: &PNode| nd.lines.iter().map(Line::width).fold(nd.id.chars().count() as f64 * CHAR_W, f64::max) + 16.0;
     let box_h = |nd: &PNode| (nd.lines.len() as f64 + 1.0) * LINE_H + 10.0;
     if let Some((x, y)) = xs {
@@ -215,7 +214,7 @@ fn picture(g: &Game, v: &View, title: Vec<String>, players: usize) -> Picture {
             nd.y = (y[i] - y0) * scale;
         }
     } else if grid {
-        let (rows, cols) = (node_ints(g, "row").unwrap_or_default(), node_ints(g, "col").unwrap_or_default());
+        let (rows, cols) = (node_ints(b, "row").unwrap_or_default(), node_ints(b, "col").unwrap_or_default());
         let (w, h) = nodes.iter().fold((70.0f64, 50.0f64), |(w, h), nd| (w.max(box_w(nd)), h.max(box_h(nd))));
         for (i, nd) in nodes.iter_mut().enumerate() {
             nd.x = (cols[i] - 1.0) * w;
@@ -230,7 +229,7 @@ fn picture(g: &Game, v: &View, title: Vec<String>, players: usize) -> Picture {
             nd.y = r + r * a.sin();
         }
     }
-    Picture { title, directed: b.directed, grid, nodes, edges, panel, seats: g.seats[..players].to_vec() }
+    Picture { title, directed: b.directed, grid, nodes, edges, panel, seats: seats.to_vec() }
 }
 
 fn esc(s: &str) -> String {
@@ -420,6 +419,13 @@ fn dot(p: &Picture) -> String {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
+    if a.file.extension().is_some_and(|e| e == "toml") {
+        if a.record.is_some() || a.seat.is_some() {
+            let _ = writeln!(io.err, "error: `{}` is a board file: to draw a position, give the ruleset", a.file.display());
+            return 2;
+        }
+        return bare_board(a, io);
+    }
     // A record gives the players, seed, options and decisions; the position
     // is the one after `--step` of them (all when not given).
     let (players, seed, options, labels) = match &a.record {
@@ -487,11 +493,38 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         format!("{players} players, seed {seed}, after {} decision(s){}", labels.len(), if m.is_over() { ", game over" } else { "" }),
         format!("as seen by {}", viewer.map(|i| seats[i].clone()).unwrap_or_else(|| "an onlooker".into())),
     ];
-    let p = picture(&game, &view, title, players);
-    let out = match a.format {
-        DrawFormat::Svg => svg(&p),
-        DrawFormat::Dot => dot(&p),
+    let p = picture(&game.board, &view, title, seats);
+    write_picture(&p, a.format, io)
+}
+
+fn write_picture(p: &Picture, format: DrawFormat, io: &mut Io) -> i32 {
+    let out = match format {
+        DrawFormat::Svg => svg(p),
+        DrawFormat::Dot => dot(p),
     };
     let _ = write!(io.out, "{out}");
     0
+}
+
+/// A board file alone: its nodes and edges, with no pieces.
+fn bare_board(a: &Args, io: &mut Io) -> i32 {
+    let mut sources = Sources::default();
+    let text = match super::read_file(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: cannot read `{}`: {e}", a.file.display());
+            return 1;
+        }
+    };
+    let id = sources.add(a.file.display().to_string(), text);
+    let board = match crate::board::build(&sources, id) {
+        Ok(b) => b,
+        Err(d) => {
+            let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
+            return 1;
+        }
+    };
+    let view = View { viewer: "public".into(), zones: vec![], vars: vec![], globals: vec![], table: vec![], grid: None };
+    let title = vec![board.name.clone(), format!("{} nodes, {} edges (the board alone)", board.nodes.len(), board.edges.len())];
+    write_picture(&picture(&board, &view, title, &[]), a.format, io)
 }

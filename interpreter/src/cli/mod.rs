@@ -111,7 +111,7 @@ pub enum Cmd {
     },
     /// A picture of a position as a seat sees it: the board at its coordinates with the pieces, as SVG or DOT.
     Draw {
-        /// The ruleset.
+        /// The ruleset (or a `.toml` board file: the board alone).
         file: PathBuf,
         /// Draw a position of this game record (its players, seed, options and decisions).
         #[arg(long)]
