@@ -421,7 +421,7 @@ fn simulate_checks_invariants_by_default_and_fails_on_a_broken_one() {
 /// still replay.
 #[test]
 fn a_record_names_its_ruleset_relative_to_itself() {
-    let d = tmp("relative").join("deep");
+    let d = tmp("record-folder").join("deep");
     std::fs::create_dir_all(&d).unwrap();
     let rec = d.join("game.toml");
     let rec_s = rec.display().to_string();
