@@ -48,7 +48,7 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
     let mut diags = warnings;
     let players = directive(text, "players").map(|n| n as usize).unwrap_or(game.min_players);
     let budget = directive(text, "budget").unwrap_or(regel::eval::DEFAULT_BUDGET);
-    let setup = Setup { players, seed: 0, options: vec![], budget, log: false, seat_logs: false };
+    let setup = Setup { players, seed: 0, options: vec![], budget, log: false };
     let mut m = match Match::new(Arc::new(game), &setup) {
         Ok(m) => m,
         Err(e) => {

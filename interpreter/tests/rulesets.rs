@@ -18,7 +18,7 @@ fn workspace() -> PathBuf {
 }
 
 fn play(game: &Arc<regel::check::Game>, players: usize) -> String {
-    let setup = Setup { players, seed: 1, options: vec![], budget: regel::eval::DEFAULT_BUDGET, log: true, seat_logs: false };
+    let setup = Setup { players, seed: 1, options: vec![], budget: regel::eval::DEFAULT_BUDGET, log: true };
     let mut out = String::new();
     let mut m = match Match::new(game.clone(), &setup) {
         Ok(m) => m,

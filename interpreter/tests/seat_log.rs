@@ -1,4 +1,4 @@
-//! Issue 12: the log as each seat may read it (`Setup::seat_logs`), which is
+//! Issue 12: the log as each seat may read it (`Match::new_with_seat_logs`), which is
 //! what `regel play` shows. Hidden information is decided in `eval/view.rs`:
 //! a rules' `log` line names a hidden card only to those who may see it, a
 //! move names what it made public, and a card moved out of sight stays unnamed.
@@ -65,7 +65,7 @@ fn lines(m: &mut Match) -> Vec<Vec<String>> {
 
 #[test]
 fn each_seat_reads_the_log_as_it_may_see_it() {
-    let mut m = Match::new(game(), &Setup { seat_logs: true, ..Setup::new(2, 0) }).unwrap();
+    let mut m = Match::new_with_seat_logs(game(), &Setup::new(2, 0)).unwrap();
     assert!(lines(&mut m).is_empty(), "nothing happens before the first decision");
     let own = m.option_labels();
     // a's first card, as a sees it (its own hand).

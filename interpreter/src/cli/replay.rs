@@ -36,8 +36,9 @@ pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], 
         let _ = writeln!(io.err, "error: {} takes {}..{} players, not {players}", game.name, game.min_players, game.max_players);
         return Err(2);
     }
-    let setup = Setup { players, seed, options: opts, budget, log: log != Logs::Off, seat_logs: log == Logs::Seats };
-    match Match::new(game.clone(), &setup) {
+    let setup = Setup { players, seed, options: opts, budget, log: log != Logs::Off };
+    let m = if log == Logs::Seats { Match::new_with_seat_logs(game.clone(), &setup) } else { Match::new(game.clone(), &setup) };
+    match m {
         Ok(m) => Ok(Started { game, sources, m }),
         Err(e) => {
             let _ = write!(io.err, "{}", diag::render(&sources, &[e.to_diagnostic(0)], io.color, 100));

@@ -189,7 +189,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             }
         }
     }
-    let setup = Setup { players: sc.players, seed: sc.seed, options, budget: crate::eval::DEFAULT_BUDGET, log: true, seat_logs: false };
+    let setup = Setup { players: sc.players, seed: sc.seed, options, budget: crate::eval::DEFAULT_BUDGET, log: true };
     let mut failures = vec![];
     let mut run_error = None;
     let mut m = match Match::new(game.clone(), &setup) {

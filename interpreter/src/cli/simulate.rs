@@ -144,7 +144,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         (0..a.games)
             .into_par_iter()
             .map(|i| {
-                let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false, seat_logs: false };
+                let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false };
                 let r = play_random(&game, &setup, a.invariants, keep);
                 bar.inc(1);
                 r

@@ -159,13 +159,11 @@ pub struct Setup {
     pub options: Vec<(String, Val)>,
     pub budget: u64,
     pub log: bool,
-    /// Also keep the log as each seat may read it ([`Match::take_seat_log`]); implies `log`.
-    pub seat_logs: bool,
 }
 
 impl Setup {
     pub fn new(players: usize, seed: u64) -> Setup {
-        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false, seat_logs: false }
+        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false }
     }
 }
 
@@ -210,6 +208,16 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::start(game, setup, false)
+    }
+
+    /// [`Match::new`], keeping the log also as each seat may read it
+    /// ([`Match::take_seat_log`]; what `regel play` shows). Implies `log`.
+    pub fn new_with_seat_logs(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::start(game, setup, true)
+    }
+
+    fn start(game: Arc<Game>, setup: &Setup, seat_logs: bool) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
@@ -271,9 +279,9 @@ impl Match {
             depth: 0,
             guard: None,
             peeked: false,
-            log_on: setup.log || setup.seat_logs,
+            log_on: setup.log || seat_logs,
             log: vec![],
-            seat_logs: setup.seat_logs,
+            seat_logs,
             seat_log: vec![],
             hid: vec![],
         };
@@ -543,7 +551,7 @@ impl Match {
     }
 
     /// Takes the log lines written so far as seat `viewer` (`None`: an
-    /// onlooker) may read them; empty unless the setup asked for `seat_logs`.
+    /// onlooker) may read them; empty unless the match was made by [`Match::new_with_seat_logs`].
     pub fn take_seat_log(&mut self) -> Vec<SeatLine> {
         std::mem::take(&mut self.state.seat_log)
     }
