@@ -372,8 +372,7 @@ fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
         assert_eq!(r.code, 0, "{players} players: {}", r.err);
         assert!(r.out.contains("final standings"), "{players} players: the game ended");
         assert_eq!(table_scores(&r.out).len(), players, "{players} players");
-        // The human's own decision is in the course of the game on its next screen.
-        assert!(r.out.contains("  red: relocate "), "{players} players: the human relocated a displaced piece");
+        assert!(r.out.contains("red> red chose: relocate "), "{players} players: the human relocated a displaced piece");
         assert!(r.out.contains("hidden token"), "{players} players: the face-down tokens are hidden from the human");
     }
 }

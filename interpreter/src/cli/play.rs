@@ -304,7 +304,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             last_human = Some(seat);
             let course = std::mem::take(&mut unseen[seat]);
             match ask(&m, seat, &course, io) {
-                Answer::Option(i) => i,
+                Answer::Option(i) => {
+                    let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
+                    i
+                }
                 Answer::Leave(code) => break Err(code),
             }
         } else {
