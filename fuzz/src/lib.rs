@@ -121,7 +121,7 @@ fn copy_tree(from: &Path, to: &Path) {
 fn cli(args: &[&str], root: &Path) -> i32 {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = std::io::Cursor::new(Vec::new());
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(root.to_path_buf()) };
+    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(root.to_path_buf()), term: false };
     let mut argv = vec!["regel".to_string()];
     argv.extend(args.iter().map(|s| s.to_string()));
     regel::cli::run(&argv, &mut io)

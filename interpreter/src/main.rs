@@ -4,14 +4,15 @@ use std::io::IsTerminal;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    // stdout and stderr are passed unlocked: `simulate` draws its progress bar
+    // on stderr from worker threads, and a lock held here for the whole run
+    // would make them wait for ever whenever stderr is a terminal.
+    let mut out = std::io::stdout();
+    let mut err = std::io::stderr();
     let stdin = std::io::stdin();
-    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
     let mut input = stdin.lock();
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color, root: None };
+    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color, root: None, term: std::io::stdout().is_terminal() };
     let code = regel::cli::run(&args, &mut io);
     std::process::exit(code);
 }

@@ -19,7 +19,7 @@ fn cli(args: &[&str], input: &str) -> Run {
     let mut err = Vec::new();
     let mut inp = Cursor::new(input.as_bytes().to_vec());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(root()) };
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(root()), term: false };
         run(&argv, &mut io)
     };
     Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
@@ -112,7 +112,7 @@ fn bad_input_gets_a_message_and_the_same_question_again() {
     assert!(r.out.contains("there is no option 999"), "{}", r.out);
     assert!(r.out.contains("Type the number of an option"), "help is printed");
     // One question, asked again after each bad answer: the decision number does not move.
-    assert_eq!(r.out.matches("== decision").count(), 1, "{}", r.out);
+    assert_eq!(r.out.matches("══ decision").count(), 1, "{}", r.out);
     assert!(r.out.matches("white> ").count() >= 6, "{}", r.out);
     assert!(r.out.contains("white leaves the game"));
 }
@@ -375,4 +375,68 @@ fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
         assert!(r.out.contains("red> red chose: relocate "), "{players} players: the human relocated a displaced piece");
         assert!(r.out.contains("hidden token"), "{players} players: the face-down tokens are hidden from the human");
     }
+}
+
+/// Issue 12: `play` without `--seed` takes a fresh seed and prints it; that
+/// seed plays the same game again.
+#[test]
+fn play_takes_a_fresh_seed_and_prints_it() {
+    let f = ahup(BASE);
+    let seed_of = |out: &str| -> u64 {
+        let l = out.lines().find(|l| l.starts_with("seed ")).expect("the seed is printed");
+        l.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let a = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random"], "");
+    let b = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random"], "");
+    assert_eq!(a.code, 0, "{}", a.err);
+    let (sa, sb) = (seed_of(&a.out), seed_of(&b.out));
+    assert_ne!(sa, sb, "two games, two seeds");
+    let again = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random", "--seed", &sa.to_string()], "");
+    assert_eq!(again.out, a.out, "the printed seed plays the same game");
+}
+
+/// Issue 12: `simulate` checks declared invariants unless told not to, and
+/// exits with 1 when a game broke one.
+#[test]
+fn simulate_checks_invariants_by_default_and_fails_on_a_broken_one() {
+    let d = tmp("invariant");
+    let rules = d.join("broken.rules");
+    let nim = std::fs::read_to_string(root().join("examples/nim/nim.rules")).unwrap();
+    std::fs::write(&rules, nim.replace("== 12", "== 11")).unwrap();
+    let r = rules.display().to_string();
+    let out = cli(&["simulate", &r, "--players", "2", "--games", "5"], "");
+    assert_eq!(out.code, 1, "{}", out.out);
+    assert!(out.out.contains("invariant broken"), "{}", out.out);
+    assert!(out.out.contains("errors: 5"), "{}", out.out);
+    let out = cli(&["simulate", &r, "--players", "2", "--games", "5", "--no-invariants"], "");
+    assert_eq!(out.code, 0, "{}", out.out);
+    // The old switch is still accepted.
+    let out = cli(&["simulate", &r, "--players", "2", "--games", "5", "--invariants"], "");
+    assert_eq!(out.code, 1, "{}", out.out);
+}
+
+/// Issue 12: a record names its ruleset relative to itself, so `replay`
+/// works from any folder; records that name it from the current folder
+/// still replay.
+#[test]
+fn a_record_names_its_ruleset_relative_to_itself() {
+    let d = tmp("record-folder").join("deep");
+    std::fs::create_dir_all(&d).unwrap();
+    let rec = d.join("game.toml");
+    let rec_s = rec.display().to_string();
+    let r = cli(&["play", &ahup(BASE), "--players", "2", "--seed", "5", "--record", &rec_s], &ones(3000));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert!(record.ruleset.starts_with("../"), "{}", record.ruleset);
+    assert!(record.ruleset.ends_with("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules"), "{}", record.ruleset);
+    // The tests run in `interpreter/`, from where that path leads nowhere.
+    assert!(!Path::new(&record.ruleset).exists());
+    let r = cli(&["replay", &rec_s], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    // An old record: the path as given on the command line, from this folder.
+    let old = d.join("old.toml");
+    let text = std::fs::read_to_string(&rec).unwrap().replace(&record.ruleset, "../rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules");
+    std::fs::write(&old, text).unwrap();
+    let r = cli(&["replay", &old.display().to_string()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
 }

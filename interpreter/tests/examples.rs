@@ -174,7 +174,7 @@ fn example_scenarios_pass() {
     argv.extend(files.iter().map(|f| f.display().to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = std::io::Cursor::new(Vec::new());
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")) };
+    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")), term: false };
     let code = regel::cli::run(&argv, &mut io);
     let out = String::from_utf8_lossy(&out);
     assert_eq!(code, 0, "scenarios failed:\n{out}\n{}", String::from_utf8_lossy(&err));

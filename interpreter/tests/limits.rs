@@ -29,7 +29,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
     argv.extend(args.iter().map(|s| s.to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut inp = Cursor::new(Vec::new());
-    let code = run(&argv, &mut Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: None });
+    let code = run(&argv, &mut Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: None, term: false });
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
 }
 

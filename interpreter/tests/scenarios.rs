@@ -12,7 +12,7 @@ fn regel(args: &[&str]) -> (i32, String, String) {
     let mut out = Vec::new();
     let mut err = Vec::new();
     let mut input = std::io::Cursor::new(Vec::new());
-    let mut io = Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(root()) };
+    let mut io = Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(root()), term: false };
     let mut argv = vec!["regel".to_string()];
     argv.extend(args.iter().map(|s| s.to_string()));
     let code = run(&argv, &mut io);

@@ -1,7 +1,7 @@
 //! Debug views: the board as Graphviz DOT, the syntax tree as JSON, the
 //! legal options after some decisions, and the full log of one seeded game.
 
-use super::replay::{apply_labels, run_diag, standings_text, start, Started};
+use super::replay::{apply_labels, run_diag, standings_text, start, Logs, Started};
 use super::simulate::bot_seed;
 use super::{load_game, read_file, Format, Io};
 use crate::diag::{self, Diagnostic, Sources};
@@ -68,7 +68,7 @@ pub fn ast(f: &Path, io: &mut Io) -> i32 {
 /// `regel moves`: apply some decisions, then show whose decision it is, that
 /// seat's view and its numbered legal options.
 pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions: &[String], format: Format, io: &mut Io) -> i32 {
-    let Started { game, sources, mut m } = match start(f, players, seed, options, false, crate::eval::DEFAULT_BUDGET, io) {
+    let Started { game, sources, mut m } = match start(f, players, seed, options, Logs::Off, crate::eval::DEFAULT_BUDGET, io) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -126,7 +126,7 @@ pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions:
 /// `regel trace`: one seeded game between random bots (the bots' generator
 /// seeded as in `simulate`), with the full, omniscient log.
 pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut Io) -> i32 {
-    let Started { game, sources, mut m } = match start(f, players, seed, options, true, crate::eval::DEFAULT_BUDGET, io) {
+    let Started { game, sources, mut m } = match start(f, players, seed, options, Logs::Engine, crate::eval::DEFAULT_BUDGET, io) {
         Ok(s) => s,
         Err(code) => return code,
     };

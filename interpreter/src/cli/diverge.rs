@@ -57,7 +57,7 @@ fn side(m: &mut Match, ruleset: &Path) -> Side {
 
 pub fn run(record: &Path, edited: &Path, format: Format, io: &mut Io) -> i32 {
     let Ok((rec, ruleset)) = read_record(record, io) else { return 2 };
-    let open = |f: &Path, io: &mut Io| start(f, rec.players, rec.seed, &rec.options, false, crate::eval::DEFAULT_BUDGET, io).map(|s: Started| s.m);
+    let open = |f: &Path, io: &mut Io| start(f, rec.players, rec.seed, &rec.options, super::replay::Logs::Off, crate::eval::DEFAULT_BUDGET, io).map(|s: Started| s.m);
     let (Ok(mut a), Ok(mut b)) = (open(&ruleset, io), open(edited, io)) else { return 2 };
     let mut out = Out { record: record.display().to_string(), diverged: false, step: None, decision: None, differs: vec![], base: None, edited: None, decisions: rec.decisions.len() };
     for step in 1..=rec.decisions.len() + 1 {

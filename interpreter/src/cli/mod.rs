@@ -7,10 +7,12 @@ mod compare;
 mod debug;
 mod diff;
 mod diverge;
+mod draw;
 pub mod files;
 mod play;
 pub mod record;
 mod replay;
+mod screen;
 pub mod scenario;
 pub mod simulate;
 
@@ -66,9 +68,12 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Check the declared invariants after every decision.
-        #[arg(long)]
+        /// Check the declared invariants after every decision (the default; kept for old scripts).
+        #[arg(long, overrides_with = "no_invariants")]
         invariants: bool,
+        /// Do not check the declared invariants (faster).
+        #[arg(long)]
+        no_invariants: bool,
         /// Threads to use (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -86,8 +91,9 @@ pub enum Cmd {
         file: PathBuf,
         #[arg(long)]
         players: usize,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        /// The seed of the game (default: a fresh one, printed so the game can be played again).
+        #[arg(long)]
+        seed: Option<u64>,
         /// Who sits where, one per seat: `human`, `random`, `mcts` or `mcts:ITERATIONS` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
         seats: Vec<String>,
@@ -162,6 +168,29 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// A picture of a position as a seat sees it: the board at its coordinates with the pieces, as SVG or DOT.
+    Draw {
+        /// The ruleset (or a `.toml` board file: the board alone).
+        file: PathBuf,
+        /// Draw a position of this game record (its players, seed, options and decisions).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// With `--record`: the position after this many decisions (default: all).
+        #[arg(long)]
+        step: Option<usize>,
+        /// The seat whose view is drawn, by name or number (default: an onlooker, who sees public things only).
+        #[arg(long)]
+        seat: Option<String>,
+        /// Without `--record`: the number of players (default: the fewest the game allows).
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        #[arg(long, value_enum, default_value = "svg")]
+        format: draw::DrawFormat,
+    },
     /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
     Board { file: PathBuf },
     /// Debug view: the syntax tree of a rules file as JSON.
@@ -202,6 +231,8 @@ pub struct Io<'a> {
     pub color: bool,
     /// The folder rulesets may read from (`--root`); see [`files::root_for`].
     pub root: Option<PathBuf>,
+    /// `out` is a terminal: `play` may clear the screen between seats.
+    pub term: bool,
 }
 
 /// Runs a command line; returns the process exit code.
@@ -218,8 +249,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     }
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants, threads, records, step_budget, seats }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
@@ -231,6 +262,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         Cmd::Replay { record, format, against: Some(edited) } => diverge::run(&record, &edited, format, io),
         Cmd::Replay { record, format, against: None } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),
+        Cmd::Draw { file, record, step, seat, players, seed, options, format } => draw::run(&draw::Args { file, record, step, seat, players, seed, options, format }, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
         Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),

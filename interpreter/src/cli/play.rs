@@ -2,13 +2,15 @@
 //!
 //! A human seat is shown only its own view of the position and its own legal
 //! options, and answers with an option's number or label. Bots use only what
-//! their seat may know (see `crate::bot`). The match log is omniscient (it may name a secretly drawn
-//! tile), so it is never shown here; a bot's decision is announced without its
-//! label (a label may describe something only the bot may see), and the human
-//! sees its effect in the next view.
+//! their seat may know (see `crate::bot`). The course of the game is the log
+//! as each seat may read it (`eval::view` writes it per seat: the engine's own
+//! log sees everything): the rules' `log` lines, every move with what it made
+//! public, forced moves, and phase markers. Between two human seats the screen
+//! is cleared.
 
 use super::record::Record;
-use super::replay::{run_diag, standings_text, start, Started};
+use super::replay::{run_diag, standings_text, start, Logs, Started};
+use super::screen;
 use super::simulate::bot_seed;
 use super::Io;
 use crate::bot::{SeatKind, Table};
@@ -18,7 +20,8 @@ use std::path::PathBuf;
 pub struct Args {
     pub file: PathBuf,
     pub players: usize,
-    pub seed: u64,
+    /// `None`: a fresh random seed, printed so the game can be played again.
+    pub seed: Option<u64>,
     pub seats: Vec<String>,
     pub bot: Option<String>,
     pub options: Vec<String>,
@@ -48,9 +51,13 @@ fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
 
 const HELP: &str = "\
 Type the number of an option (1, 2, …) or its label exactly as shown, then Enter.
+Options that differ only in their last word are grouped: `stall 1 at: 3) r1c3`
+is option 3, whose label is `stall 1 at r1c3`.
 Other commands:
   ?, help     this help and the options again
   view        the position again, as you see it
+  log         the whole course of the game since your last decision
+  more        the next page of options
   quit        leave the game (it is not finished)
 ";
 
@@ -60,11 +67,7 @@ enum Answer {
     Leave(i32),
 }
 
-fn show_options(labels: &[String], io: &mut Io) {
-    let _ = write!(io.out, "{}", options_text(labels));
-}
-
-/// The numbered options, in columns when there are many.
+/// The numbered options, in columns when there are many (the `moves` debug view).
 pub(super) fn options_text(labels: &[String]) -> String {
     let w = labels.len().to_string().len();
     let cells: Vec<String> = labels.iter().enumerate().map(|(i, l)| format!("{:>w$}) {l}", i + 1)).collect();
@@ -87,17 +90,48 @@ pub(super) fn options_text(labels: &[String]) -> String {
     s
 }
 
+
+/// Clears the terminal (and its scrollback) so that the next seat does not
+/// see the last one's hand; without a terminal, a marker line.
+fn clear_screen(io: &mut Io) {
+    if io.term {
+        let _ = write!(io.out, "\x1b[H\x1b[2J\x1b[3J");
+    } else {
+        let _ = writeln!(io.out, "\n[screen cleared]");
+    }
+}
+
+/// The course of the game since this seat last decided: the last
+/// [`screen::COURSE_LINES`] lines, and how many came before.
+fn course_text(course: &[String], all: bool) -> String {
+    let skip = if all { 0 } else { course.len().saturating_sub(screen::COURSE_LINES) };
+    let mut s = String::new();
+    if skip > 0 {
+        s.push_str(&format!("  ({skip} earlier line(s): `log` shows them)\n"));
+    }
+    for l in &course[skip..] {
+        s.push_str(&screen::course_line(l));
+        s.push('\n');
+    }
+    s
+}
+
 /// Asks a human seat for a decision until it gives a legal one (or leaves).
-fn ask(m: &crate::eval::Match, seat: usize, io: &mut Io) -> Answer {
+/// `course` is what happened since the seat last decided, as it may read it.
+fn ask(m: &crate::eval::Match, seat: usize, course: &[String], io: &mut Io) -> Answer {
     let g = &m.game;
     let name = &g.seats[seat];
     let labels = m.option_labels();
     let n = labels.len();
-    let _ = writeln!(io.out, "\n== decision {}: {name} to play ==", m.state.decisions + 1);
-    let view = m.view(Some(seat)).to_text();
+    let lines = screen::options(&labels);
+    let mut page = 0;
+    let view = screen::position(&m.view(Some(seat)), &g.seats[..m.state.nplayers as usize], Some(seat));
+    let _ = writeln!(io.out, "\n══ decision {}: {name} to play ══", m.state.decisions + 1);
+    let _ = write!(io.out, "{}", course_text(course, false));
+    let _ = writeln!(io.out, "──");
     let _ = write!(io.out, "{view}");
     let _ = writeln!(io.out, "your options:");
-    show_options(&labels, io);
+    let _ = write!(io.out, "{}", screen::options_page(&lines, page));
     loop {
         let _ = write!(io.out, "{name}> ");
         let _ = io.out.flush();
@@ -120,7 +154,7 @@ fn ask(m: &crate::eval::Match, seat: usize, io: &mut Io) -> Answer {
             "?" | "help" => {
                 let _ = write!(io.out, "{HELP}");
                 let _ = writeln!(io.out, "your options:");
-                show_options(&labels, io);
+                let _ = write!(io.out, "{}", screen::options_page(&lines, page));
                 continue;
             }
             "quit" | "exit" => {
@@ -130,7 +164,16 @@ fn ask(m: &crate::eval::Match, seat: usize, io: &mut Io) -> Answer {
             "view" | "board" => {
                 let _ = write!(io.out, "{view}");
                 let _ = writeln!(io.out, "your options:");
-                show_options(&labels, io);
+                let _ = write!(io.out, "{}", screen::options_page(&lines, page));
+                continue;
+            }
+            "log" => {
+                let _ = write!(io.out, "{}", course_text(course, true));
+                continue;
+            }
+            "more" => {
+                page += 1;
+                let _ = write!(io.out, "{}", screen::options_page(&lines, page));
                 continue;
             }
             _ => {}
@@ -149,13 +192,24 @@ fn ask(m: &crate::eval::Match, seat: usize, io: &mut Io) -> Answer {
             }
             let _ = writeln!(io.out, "error: `{t}` is not an option here: type a number from 1 to {n}, or an option's label (`?` for help)");
         }
-        if n <= 12 {
+        if lines.len() <= screen::OPTION_LINES {
             let _ = writeln!(io.out, "your options:");
-            show_options(&labels, io);
+            let _ = write!(io.out, "{}", screen::options_page(&lines, page));
         } else {
             let _ = writeln!(io.out, "({n} options above; `?` lists them again)");
         }
     }
+}
+
+/// A seed nobody chose: from the clock and the process, mixed.
+fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let x = t ^ (u64::from(std::process::id()) << 32);
+    // A splitmix step, so that seeds of games started close together differ in every digit.
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) % 1_000_000_000
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
@@ -166,13 +220,15 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
-    let Started { game, sources, mut m } = match start(&a.file, a.players, a.seed, &a.options, false, a.step_budget, io) {
+    let seed = a.seed.unwrap_or_else(fresh_seed);
+    let Started { game, sources, mut m } = match start(&a.file, a.players, seed, &a.options, Logs::Seats, a.step_budget, io) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let humans: Vec<usize> = (0..a.players).filter(|&s| kinds[s] == SeatKind::Human).collect();
-    let mut bots = Table::new(&kinds, bot_seed(a.seed));
-    let who: Vec<String> = (0..a.players)
+    let n = a.players;
+    let humans: Vec<usize> = (0..n).filter(|&s| kinds[s] == SeatKind::Human).collect();
+    let mut bots = Table::new(&kinds, bot_seed(seed));
+    let who: Vec<String> = (0..n)
         .map(|s| {
             let what = match kinds[s] {
                 SeatKind::Human => "human".to_string(),
@@ -183,26 +239,48 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         })
         .collect();
     let variants = if game.variants.is_empty() { String::new() } else { format!(" ({})", game.variants.join(" <- ")) };
-    let _ = writeln!(io.out, "{}{} — {} players, seed {}", game.name, variants, a.players, a.seed);
+    let _ = writeln!(io.out, "{}{} — {} players", game.name, variants, n);
+    let _ = writeln!(io.out, "seed {seed} (`--seed {seed}` plays this game again)");
     let _ = writeln!(io.out, "seats: {}", who.join(", "));
     if !humans.is_empty() {
         let _ = writeln!(io.out, "Answer with an option's number or label; `?` for help, `quit` to leave.");
     }
+    // What each seat has not yet been shown, as it may read it. Onlookers
+    // (no human at the table) are shown the public lines as they come.
+    let mut unseen: Vec<Vec<String>> = vec![vec![]; n];
     let mut labels: Vec<String> = vec![];
     let mut deciders: Vec<String> = vec![];
     let mut last_human: Option<usize> = None;
     let outcome: Result<(), i32> = loop {
-        let Some((seat, n)) = m.pending() else { break Ok(()) };
-        if n == 0 {
+        for line in m.take_seat_log() {
+            if humans.is_empty() {
+                let _ = writeln!(io.out, "{}", screen::course_line(&line.text[n]));
+            }
+            for &h in &humans {
+                unseen[h].push(line.text[h].clone());
+            }
+        }
+        let Some((seat, k)) = m.pending() else { break Ok(()) };
+        if k == 0 {
             let _ = writeln!(io.err, "error: {} must decide, but the rules offer no option", game.seats[seat]);
             break Err(1);
         }
         let i = if kinds[seat] == SeatKind::Human {
             if humans.len() > 1 && last_human != Some(seat) {
-                let _ = writeln!(io.out, "\n--- {}'s turn at the terminal (the others look away) ---", game.seats[seat]);
+                // Hot seat: the last player's hand leaves the screen before the next sits down.
+                clear_screen(io);
+                let _ = write!(io.out, "── {}'s turn: pass the terminal to {0}, then press Enter ──", game.seats[seat]);
+                let _ = io.out.flush();
+                let mut l = String::new();
+                if matches!(io.input.read_line(&mut l), Ok(0) | Err(_)) {
+                    let _ = writeln!(io.err, "\nend of input: the game is left unfinished");
+                    break Err(3);
+                }
+                clear_screen(io);
             }
             last_human = Some(seat);
-            match ask(&m, seat, io) {
+            let course = std::mem::take(&mut unseen[seat]);
+            match ask(&m, seat, &course, io) {
                 Answer::Option(i) => {
                     let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
                     i
@@ -210,17 +288,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 Answer::Leave(code) => break Err(code),
             }
         } else {
-            let i = bots.choose(seat, &m);
-            if humans.is_empty() {
-                // Nobody hides anything from anybody: an onlooker's game.
-                let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label(i));
-            } else if let [human] = humans[..] {
-                // The move as the human may see it: hidden pieces read `hidden`.
-                let _ = writeln!(io.out, "{}: {}", game.seats[seat], m.option_label_for(i, human));
-            } else {
-                let _ = writeln!(io.out, "{} decided.", game.seats[seat]);
-            }
-            i
+            // The move reaches every seat through the per-seat log.
+            bots.choose(seat, &m)
         };
         labels.push(m.option_label(i));
         deciders.push(game.seats[seat].clone());
@@ -229,13 +298,39 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             break Err(1);
         }
     };
-    let mut rec = Record::new(&a.file, &game, a.players, a.seed, &a.options, labels);
+    let mut rec = Record::new(&a.file, a.record.as_deref(), &game, n, seed, &a.options, labels);
     rec.deciders = deciders;
     let code = match outcome {
         Ok(()) => match m.standings() {
             Ok(st) => {
-                let _ = writeln!(io.out, "\n== game over after {} decision(s) ==", m.state.decisions);
-                let _ = write!(io.out, "{}", m.view(None).to_text());
+                // The end of the course of the game: a single human's own
+                // reading, or the public one.
+                let reader = if let [h] = humans[..] { h } else { n };
+                for line in m.take_seat_log() {
+                    if reader < n {
+                        unseen[reader].push(line.text[reader].clone());
+                    } else {
+                        unseen.get_mut(0).map(|u| u.push(line.text[n].clone()));
+                    }
+                }
+                let rest = if reader < n { &unseen[reader] } else { &unseen[0] };
+                if !humans.is_empty() {
+                    let _ = write!(io.out, "{}", course_text(rest, true));
+                } else {
+                    for l in rest {
+                        let _ = writeln!(io.out, "{}", screen::course_line(l));
+                    }
+                }
+                let _ = writeln!(io.out, "\n═══ game over after {} decision(s) ═══", m.state.decisions);
+                let mut view = m.view(None);
+                let table = std::mem::take(&mut view.table);
+                let _ = write!(io.out, "{}", screen::position(&view, &game.seats[..n], None));
+                // The breakdown: every public per-player variable, then the score and the rank.
+                view.table = table;
+                view.table.push(("score".into(), st.iter().map(|s| s.score.to_string()).collect()));
+                view.table.push(("place".into(), st.iter().map(|s| if s.winner { format!("{} (won)", s.rank) } else { s.rank.to_string() }).collect()));
+                let _ = writeln!(io.out, "\nscore breakdown:");
+                let _ = write!(io.out, "{}", screen::table(&view, &game.seats[..n], None));
                 let _ = writeln!(io.out, "\nfinal standings:");
                 let _ = write!(io.out, "{}", standings_text(&st));
                 rec.scores = Some(st.iter().map(|s| s.score).collect());

@@ -23,7 +23,8 @@ use std::path::Path;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Record {
-    /// The ruleset file, as given on the command line.
+    /// The ruleset file, relative to the record's folder (records written
+    /// before this read it from the folder `replay` runs in; both work).
     pub ruleset: String,
     pub game: String,
     #[serde(default)]
@@ -57,9 +58,12 @@ struct Head<'a> {
 }
 
 impl Record {
-    pub fn new(file: &Path, g: &Game, players: usize, seed: u64, options: &[String], decisions: Vec<String>) -> Record {
+    /// A record of a game of ruleset `file`, to be written at `at` (when
+    /// known: the ruleset is then stored relative to the record's folder).
+    pub fn new(file: &Path, at: Option<&Path>, g: &Game, players: usize, seed: u64, options: &[String], decisions: Vec<String>) -> Record {
+        let ruleset = at.and_then(|r| relative_to_folder_of(file, r)).unwrap_or_else(|| file.to_path_buf());
         Record {
-            ruleset: file.display().to_string(),
+            ruleset: ruleset.display().to_string().replace('\\', "/"),
             game: g.name.clone(),
             variants: g.variants.clone(),
             players,
@@ -113,4 +117,22 @@ impl Record {
             }
         }
     }
+}
+
+/// `file` as a path from the folder of `record`, when both can be resolved.
+fn relative_to_folder_of(file: &Path, record: &Path) -> Option<std::path::PathBuf> {
+    let file = std::fs::canonicalize(file).ok()?;
+    let dir = record.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let f: Vec<_> = file.components().collect();
+    let d: Vec<_> = dir.components().collect();
+    let common = f.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    let mut out = std::path::PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &f[common..] {
+        out.push(c);
+    }
+    Some(out)
 }

@@ -23,7 +23,7 @@ pub(super) struct Started {
 
 /// Loads and checks `file`, applies the `name=value` options and starts a
 /// match. On failure the problem is printed and the exit code returned.
-pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], log: bool, budget: u64, io: &mut Io) -> Result<Started, i32> {
+pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], log: Logs, budget: u64, io: &mut Io) -> Result<Started, i32> {
     let Some((game, sources)) = load_game(file, io) else { return Err(1) };
     let opts = match parse_options(&game, options) {
         Ok(o) => o,
@@ -36,14 +36,25 @@ pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], 
         let _ = writeln!(io.err, "error: {} takes {}..{} players, not {players}", game.name, game.min_players, game.max_players);
         return Err(2);
     }
-    let setup = Setup { players, seed, options: opts, budget, log };
-    match Match::new(game.clone(), &setup) {
+    let setup = Setup { players, seed, options: opts, budget, log: log != Logs::Off };
+    let m = if log == Logs::Seats { Match::new_with_seat_logs(game.clone(), &setup) } else { Match::new(game.clone(), &setup) };
+    match m {
         Ok(m) => Ok(Started { game, sources, m }),
         Err(e) => {
             let _ = write!(io.err, "{}", diag::render(&sources, &[e.to_diagnostic(0)], io.color, 100));
             Err(1)
         }
     }
+}
+
+/// Which logs a started match keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Logs {
+    Off,
+    /// The engine's log, which sees everything.
+    Engine,
+    /// The engine's log and the log as each seat may read it.
+    Seats,
 }
 
 /// The source span of the rule statement that asked the pending decision.
@@ -167,11 +178,12 @@ pub(super) fn standings_text(st: &[Standing]) -> String {
     s
 }
 
-/// Where the ruleset of a record is: the stored path, or (if relative and
-/// not found from the current folder) the same path from the record's folder.
+/// Where the ruleset of a record is: a relative path is read from the
+/// record's folder (how records are written), else from the current folder
+/// (how records were written before).
 fn resolve_ruleset(stored: &str, record: &Path) -> PathBuf {
     let p = PathBuf::from(stored);
-    if p.is_relative() && !p.exists() {
+    if p.is_relative() {
         if let Some(dir) = record.parent() {
             let alt = dir.join(&p);
             if alt.exists() {
@@ -249,7 +261,7 @@ fn replay(path: &Path, format: Format, io: &mut Io, out: &mut JsonOut) -> i32 {
     };
     out.ruleset = ruleset.display().to_string();
     out.recorded_scores = rec.scores.clone();
-    let Started { game, sources, mut m } = match start(&ruleset, rec.players, rec.seed, &rec.options, false, crate::eval::DEFAULT_BUDGET, io) {
+    let Started { game, sources, mut m } = match start(&ruleset, rec.players, rec.seed, &rec.options, Logs::Off, crate::eval::DEFAULT_BUDGET, io) {
         Ok(s) => s,
         Err(code) => {
             out.error = Some(format!("cannot start a match of `{}` from the record", ruleset.display()));

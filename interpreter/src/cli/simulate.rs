@@ -189,11 +189,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
         for r in &results {
-            let mut rec = super::record::Record::new(&a.file, &game, a.players, r.seed, &a.options, r.labels.clone());
+            let path = dir.join(format!("game-{}.toml", r.seed));
+            let mut rec = super::record::Record::new(&a.file, Some(&path), &game, a.players, r.seed, &a.options, r.labels.clone());
             if r.error.is_none() {
                 rec.scores = Some(r.scores.clone());
             }
-            let path = dir.join(format!("game-{}.toml", r.seed));
             if let Err(e) = std::fs::write(&path, rec.to_toml()) {
                 let _ = writeln!(io.err, "error: cannot write {}: {e}", path.display());
                 return 2;

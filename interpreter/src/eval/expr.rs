@@ -186,6 +186,9 @@ impl<'a> Cx<'a> {
                 if let Some(viewer) = self.st.guard {
                     if !super::view::visible(self.g, self.st, p, viewer) {
                         self.st.peeked = true;
+                        if self.st.seat_logs {
+                            self.st.hid.push(p as u32);
+                        }
                     }
                 }
                 self.g.fields[*fid as usize][p]

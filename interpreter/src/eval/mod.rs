@@ -106,6 +106,25 @@ pub struct State {
     /// used up from the front; the generator decides once they run out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<Val>,
+    /// On for `play`: every log line is also written as each seat (and an
+    /// onlooker) may read it, in `seat_log`. Costs nothing when off.
+    pub seat_logs: bool,
+    pub seat_log: Vec<SeatLine>,
+    /// While a per-seat log line is written: the pieces it showed as hidden.
+    #[serde(skip)]
+    pub hid: Vec<u32>,
+}
+
+/// One line of the match log as each viewer may read it (see `view.rs`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SeatLine {
+    /// The text for seat 0, 1, … and, last, for an onlooker.
+    pub text: Vec<String>,
+    /// Per viewer, for a move that named pieces as hidden: those pieces and
+    /// the text with them named, used if they are all in sight when the
+    /// match next stops (what the move itself made public).
+    #[serde(skip)]
+    pub named: Vec<Option<(Vec<u32>, String)>>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -196,16 +215,26 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::scripted(game, setup, vec![])
+        Match::start(game, setup, false, vec![])
     }
 
     /// As [`Match::new`], with the results of the first `random(…)` calls
     /// fixed (a scenario's `rolls`).
     pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
+        Match::start(game, setup, false, rolls)
+    }
+
+    /// [`Match::new`], keeping the log also as each seat may read it
+    /// ([`Match::take_seat_log`]; what `regel play` shows). Implies `log`.
+    pub fn new_with_seat_logs(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::start(game, setup, true, vec![])
+    }
+
+    fn start(game: Arc<Game>, setup: &Setup, seat_logs: bool, rolls: Vec<Val>) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
-                return Match::new(own, setup);
+                return Match::start(own, setup, seat_logs, rolls);
             }
         }
         let g = &*game;
@@ -263,12 +292,18 @@ impl Match {
             depth: 0,
             guard: None,
             peeked: false,
-            log_on: setup.log,
+            log_on: setup.log || seat_logs,
             log: vec![],
             rolls,
+            seat_logs,
+            seat_log: vec![],
+            hid: vec![],
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;
+        if m.state.seat_logs {
+            view::finish_seat_log(&m.game, &mut m.state);
+        }
         Ok(m)
     }
 
@@ -380,6 +415,10 @@ impl Match {
         } else {
             None
         };
+        let seat_line = match &log_label {
+            Some((p, _)) if self.state.seat_logs => Some(view::choice_line(self, i, *p as usize)),
+            _ => None,
+        };
         let Some(p) = self.state.pending.take() else {
             return Err(self.nothing_pending(format!("option {i}")));
         };
@@ -393,6 +432,9 @@ impl Match {
             PendingKind::Choose { slot, .. } => {
                 let v = option_tuple(&self.state, i).1[0];
                 if let Some((seat, label)) = log_label {
+                    if let Some(l) = seat_line {
+                        self.state.seat_log.push(l);
+                    }
                     let seat = self.game.seats[seat as usize].clone();
                     self.state.log.push(format!("{seat}: {label}"));
                 }
@@ -441,6 +483,9 @@ impl Match {
     fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {
         if r.is_err() {
             self.state.status = Status::Failed;
+        }
+        if self.state.seat_logs {
+            view::finish_seat_log(&self.game, &mut self.state);
         }
         r.map_err(|e| *e)
     }
@@ -533,6 +578,12 @@ impl Match {
     /// Takes the log lines written so far.
     pub fn take_log(&mut self) -> Vec<String> {
         std::mem::take(&mut self.state.log)
+    }
+
+    /// Takes the log lines written so far as seat `viewer` (`None`: an
+    /// onlooker) may read them; empty unless the match was made by [`Match::new_with_seat_logs`].
+    pub fn take_seat_log(&mut self) -> Vec<SeatLine> {
+        std::mem::take(&mut self.state.seat_log)
     }
 
     /// Plays the match to its end choosing uniformly at random with `rng`

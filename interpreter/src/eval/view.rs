@@ -115,6 +115,9 @@ impl<'a> Cx<'a> {
         let g = self.g;
         let k = &g.kinds[g.piece_kind[p] as usize];
         if !visible(g, self.st, p, viewer) {
+            if self.st.seat_logs {
+                self.st.hid.push(p as u32);
+            }
             return format!("hidden {}", k.name);
         }
         match k.label {
@@ -169,6 +172,10 @@ impl<'a> Cx<'a> {
 
 /// The label of option `i` as seat `viewer` sees it, computed on the state in place.
 pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize) -> String {
+    option_label_as(g, st, i, Viewer::Seat(viewer))
+}
+
+fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> String {
     let base = st
         .frames
         .iter()
@@ -179,10 +186,12 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
         })
         .unwrap_or(0);
     let mut cx = Cx { g, st, base };
-    let viewer_v = Viewer::Seat(viewer);
     let (a, vals) = super::option_tuple(cx.st, i);
     let pending = cx.st.pending.clone();
-    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(viewer as Val);
+    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(match viewer_v {
+        Viewer::Seat(s) => s as Val,
+        _ => 0,
+    });
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
@@ -198,33 +207,107 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
                 None => cx.display(*ty, v, viewer_v),
             }
         }
-        _ => {
-            // An action instance: its label template, or its name and arguments.
-            let ad = &g.actions[a as usize];
-            let nbase = cx.st.locals.len();
-            cx.st.locals.resize(nbase + ad.nlocals as usize, 0);
-            // The actor is the seat deciding; the viewer only decides what is shown.
-            cx.st.locals[nbase] = actor;
-            for (k, prm) in ad.params.iter().enumerate() {
-                cx.st.locals[nbase + prm.slot as usize] = vals[k];
-            }
-            let old = std::mem::replace(&mut cx.base, nbase);
-            let s = match ad.label {
-                Some(t) => cx.format_template(t, Some(viewer_v), ad.span).unwrap_or_else(|e| format!("<{}>", e.message)),
-                None => {
-                    let mut s = ad.name.clone();
-                    for (k, prm) in ad.params.iter().enumerate() {
-                        s.push(' ');
-                        s.push_str(&cx.display(prm.ty, vals[k], viewer_v));
-                    }
-                    s
+        _ => cx.action_label(a, &vals, actor, viewer_v),
+    }
+}
+
+impl<'a> Cx<'a> {
+    /// An action instance as `viewer` sees it: its label template, or its
+    /// name and arguments. The actor is the seat deciding; the viewer only
+    /// decides what is shown.
+    fn action_label(&mut self, a: u16, vals: &[Val], actor: Val, viewer: Viewer) -> String {
+        let g = self.g;
+        let ad = &g.actions[a as usize];
+        let nbase = self.st.locals.len();
+        self.st.locals.resize(nbase + ad.nlocals as usize, 0);
+        self.st.locals[nbase] = actor;
+        for (k, prm) in ad.params.iter().enumerate() {
+            self.st.locals[nbase + prm.slot as usize] = vals[k];
+        }
+        let old = std::mem::replace(&mut self.base, nbase);
+        let s = match ad.label {
+            Some(t) => self.format_template(t, Some(viewer), ad.span).unwrap_or_else(|e| format!("<{}>", e.message)),
+            None => {
+                let mut s = ad.name.clone();
+                for (k, prm) in ad.params.iter().enumerate() {
+                    s.push(' ');
+                    s.push_str(&self.display(prm.ty, vals[k], viewer));
                 }
+                s
+            }
+        };
+        self.base = old;
+        self.st.locals.truncate(nbase);
+        s
+    }
+
+    /// Adds a line to the per-seat log, written once for each viewer. A
+    /// move (`is_move`) is written a second time with the pieces the viewer
+    /// could not see named: if by the time the match stops they are all in
+    /// sight (a card played face up), that is the text the viewer reads.
+    pub(crate) fn seat_line(&mut self, is_move: bool, mut text: impl FnMut(&mut Cx, Viewer) -> String) {
+        let n = self.st.nplayers as usize;
+        let mut line = super::SeatLine::default();
+        for v in viewers(n) {
+            self.st.hid.clear();
+            let t = text(self, v);
+            let mut hid = std::mem::take(&mut self.st.hid);
+            hid.sort_unstable();
+            hid.dedup();
+            let named = if is_move && !hid.is_empty() {
+                let saved = self.st.revealed.clone();
+                for &p in &hid {
+                    self.st.revealed[p as usize] = true;
+                }
+                let t = text(self, v);
+                self.st.revealed = saved;
+                self.st.hid.clear();
+                Some((hid, t))
+            } else {
+                None
             };
-            cx.base = old;
-            cx.st.locals.truncate(nbase);
-            s
+            line.text.push(t);
+            line.named.push(named);
+        }
+        self.st.seat_log.push(line);
+    }
+
+    /// Adds an action taken by `player` to the per-seat log.
+    pub(crate) fn seat_act_line(&mut self, player: Val, a: u16, vals: &[Val]) {
+        let seat = &self.g.seats[player as usize];
+        self.seat_line(true, |cx, v| format!("{seat}: {}", cx.action_label(a, vals, player, v)));
+    }
+}
+
+/// Seats 0…n-1, then an onlooker: the readers of the per-seat log.
+fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
+    (0..n).map(Viewer::Seat).chain(std::iter::once(Viewer::Public))
+}
+
+/// The per-seat line of choice `i` of the pending `choose`, taken by `player`.
+pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
+    let seat = &m.game.seats[player];
+    let mut st = m.state.clone();
+    let mut cx = Cx { g: &m.game, st: &mut st, base: 0 };
+    cx.seat_line(true, |cx, v| format!("{seat}: {}", option_label_as(cx.g, cx.st, i, v)));
+    st.seat_log.pop().unwrap_or_default()
+}
+
+/// Settles the moves in the per-seat log now that the match has stopped: a
+/// viewer reads a move with its pieces named if it can see them all now.
+pub(crate) fn finish_seat_log(g: &Game, st: &mut State) {
+    let mut log = std::mem::take(&mut st.seat_log);
+    let n = st.nplayers as usize;
+    for line in &mut log {
+        for (k, (named, v)) in line.named.iter_mut().zip(viewers(n)).enumerate() {
+            if let Some((hid, t)) = named.take() {
+                if hid.iter().all(|&p| visible(g, st, p as usize, v)) {
+                    line.text[k] = t;
+                }
+            }
         }
     }
+    st.seat_log = log;
 }
 
 pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
@@ -236,6 +319,20 @@ pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct ZoneView {
     pub zone: String,
+    /// The seat a per-player zone belongs to.
+    #[serde(skip)]
+    pub owner: Option<usize>,
+    /// The node a per-node zone lies on, and the zone's own name.
+    #[serde(skip)]
+    pub node: Option<String>,
+    /// The edge a per-edge zone lies on.
+    #[serde(skip)]
+    pub edge: Option<String>,
+    #[serde(skip)]
+    pub short: String,
+    /// Per piece: its owner's seat, when it has one and the viewer may see the piece (else -1).
+    #[serde(skip)]
+    pub owners: Vec<i8>,
     /// A zone of a board node (drawn in the grid when there is one).
     pub on_node: bool,
     pub count: usize,
@@ -249,6 +346,12 @@ pub struct View {
     pub viewer: String,
     pub zones: Vec<ZoneView>,
     pub vars: Vec<(String, String)>,
+    /// The same variables for screens: global ones by name, and per-player
+    /// ones as a table (a row per variable, a value per seat).
+    #[serde(skip)]
+    pub globals: Vec<(String, String)>,
+    #[serde(skip)]
+    pub table: Vec<(String, Vec<String>)>,
     /// The board drawn as text, for grid boards.
     pub grid: Option<String>,
 }
@@ -279,10 +382,15 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 continue;
             }
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
-            zones.push(ZoneView { zone: g.zone_name(id), on_node: z.scope == Scope::Node, count: ps.len(), pieces });
+            let owner = (z.scope == Scope::Player).then_some(i as usize);
+            let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
+            let edge = (z.scope == Scope::Edge).then(|| g.board.edges[i as usize].id.clone());
+            let owners = ps.iter().map(|&p| if visible(g, cx.st, p as usize, who) { g.piece_owner[p as usize] } else { -1 }).collect();
+            zones.push(ZoneView { zone: g.zone_name(id), owner, node, edge, short: z.name.clone(), owners, on_node: z.scope == Scope::Node, count: ps.len(), pieces });
         }
     }
     let mut vars = vec![];
+    let (mut globals, mut table) = (vec![], vec![]);
     for d in g.vars.iter().filter(|d| !d.is_option) {
         // Variables of nodes and edges are not listed (there are too many).
         if d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge)) {
@@ -299,11 +407,21 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             }
             let v = cx.st.vars[(d.base + i) as usize];
             let shown = if hidden { "hidden".to_string() } else { cx.display(d.ty, v, who) };
+            if d.scope == Scope::Player {
+                if i == 0 {
+                    table.push((d.name.clone(), vec![]));
+                }
+                if let Some(row) = table.last_mut() {
+                    row.1.push(shown.clone());
+                }
+            } else {
+                globals.push((name.clone(), shown.clone()));
+            }
             vars.push((name, shown));
         }
     }
     let grid = grid_text(&mut cx, who);
-    View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, grid }
+    View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, globals, table, grid }
 }
 
 /// Draws a board whose nodes have `row` and `col` attributes as a table of

@@ -361,6 +361,17 @@ impl<'a> Cx<'a> {
                             };
                             let seat = &self.g.seats[p as usize];
                             self.st.log.push(format!("{seat}: {text} (forced)"));
+                            if self.st.seat_logs {
+                                let label = *label;
+                                let ty = *ty;
+                                self.seat_line(true, |cx, who| {
+                                    let text = match label {
+                                        Some(t) => cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
+                                        None => cx.display(ty, v, who),
+                                    };
+                                    format!("{}: {text} (forced)", cx.g.seats[p as usize])
+                                });
+                            }
                         }
                     }
                     _ => {
@@ -388,6 +399,12 @@ impl<'a> Cx<'a> {
                         if self.st.log_on {
                             if let Some(last) = self.st.log.last_mut() {
                                 last.push_str(" (forced)");
+                            }
+                            if self.st.seat_logs {
+                                if let Some(l) = self.st.seat_log.last_mut() {
+                                    l.text.iter_mut().for_each(|t| t.push_str(" (forced)"));
+                                    l.named.iter_mut().flatten().for_each(|(_, t)| t.push_str(" (forced)"));
+                                }
                             }
                         }
                     }
@@ -417,6 +434,10 @@ impl<'a> Cx<'a> {
                     // so that a logging loop cannot fill the memory.
                     self.charge(pd.name.len() as u64, span)?;
                     self.st.log.push(format!("-- {}", pd.name));
+                    if self.st.seat_logs {
+                        let line = format!("-- {}", pd.name);
+                        self.seat_line(false, |_, _| line.clone());
+                    }
                 }
             }
             S::Log(t) => {
@@ -424,6 +445,12 @@ impl<'a> Cx<'a> {
                     let s = self.format_template(*t, None, span)?;
                     self.charge(s.len() as u64, span)?;
                     self.st.log.push(s);
+                    if self.st.seat_logs {
+                        // Each reader gets the line as it may read it: a hole
+                        // naming what it may not see reads `hidden`.
+                        let t = *t;
+                        self.seat_line(false, |cx, who| cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)));
+                    }
                 }
             }
             S::EndGame => {
@@ -616,6 +643,9 @@ impl<'a> Cx<'a> {
         if let Some(label) = log_label {
             let seat = &self.g.seats[p as usize];
             self.st.log.push(format!("{seat}: {label}"));
+            if self.st.seat_logs {
+                self.seat_act_line(p, a, &vals);
+            }
         }
     }
 }
