@@ -252,6 +252,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     let mut deciders: Vec<String> = vec![];
     let mut last_human: Option<usize> = None;
     let outcome: Result<(), i32> = loop {
+        // The engine's own log is not shown here (it sees everything); drained
+        // so that it does not grow with the game (option labels clone the state).
+        drop(m.take_log());
         for line in m.take_seat_log() {
             if humans.is_empty() {
                 let _ = writeln!(io.out, "{}", screen::course_line(&line.text[n]));
