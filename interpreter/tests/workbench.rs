@@ -17,7 +17,7 @@ fn cli(args: &[&str]) -> Run {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut inp = Cursor::new(Vec::new());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")), term: false };
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(std::path::PathBuf::from("/")), term: false };
         run(&argv, &mut io)
     };
     Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
