@@ -45,7 +45,6 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged) -
     let mut errors: Vec<(crate::diag::Diagnostic, Vec<Span>)> = vec![];
     let mut warnings: Diagnostics = vec![];
     for &(lo, hi, item, board_span) in &order {
-        let _ = (lo, hi);
         let mut one = m.clone();
         one.items = m
             .items
