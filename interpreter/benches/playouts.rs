@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use regel::check::{self, Game};
+use regel::{check::{self}, ir::Game};
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
 use std::path::Path;

@@ -13,7 +13,7 @@ use regel::eval::{Match, Setup};
 use std::path::Path;
 use std::sync::Arc;
 
-fn load(rel: &str) -> Arc<check::Game> {
+fn load(rel: &str) -> Arc<regel::ir::Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
     let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));

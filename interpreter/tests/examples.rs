@@ -7,7 +7,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use regel::check::Game;
+use regel::ir::Game;
 use regel::cli::simulate::{bot_seed, play_random};
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};

@@ -7,7 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use regel::check::{self, Game};
+use regel::{check::{self}, ir::Game};
 use regel::cli::simulate::play_random;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};

@@ -4,7 +4,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use regel::check::{self, Game};
+use regel::{check::{self}, ir::Game};
 use regel::diag::Sources;
 use regel::eval::{Match, PendingKind, Setup, State};
 use std::path::Path;

@@ -144,7 +144,7 @@ fn reachable_and_distance_follow_arcs_on_a_directed_board() {
 /// and gives the same answers.
 #[test]
 fn distance_on_a_board_too_large_for_a_table() {
-    let n = regel::check::DIST_TABLE_MAX + 6;
+    let n = regel::ir::DIST_TABLE_MAX + 6;
     let mut board = String::from("[board]\nname = \"long\"\n");
     for i in 0..n {
         board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));

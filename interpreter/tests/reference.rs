@@ -66,7 +66,7 @@ fn blocks() -> Vec<Block> {
 }
 
 /// Checks a block as the file `rulesets/reference-block-LINE.rules`.
-fn check(b: &Block) -> (Sources, Result<(regel::check::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>) {
+fn check(b: &Block) -> (Sources, Result<(regel::ir::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>) {
     let path = root().join(format!("rulesets/reference-block-{}.rules", b.line));
     let text = b.text.clone();
     let own = path.clone();

@@ -17,7 +17,7 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap()
 }
 
-fn play(game: &Arc<regel::check::Game>, players: usize) -> String {
+fn play(game: &Arc<regel::ir::Game>, players: usize) -> String {
     let setup = Setup { players, seed: 1, options: vec![], budget: regel::eval::DEFAULT_BUDGET, log: true };
     let mut out = String::new();
     let mut m = match Match::new(game.clone(), &setup) {

@@ -51,7 +51,7 @@ play {
 score(p) = 0
 "#;
 
-fn game() -> Arc<regel::check::Game> {
+fn game() -> Arc<regel::ir::Game> {
     let read = |_: &Path| Ok(RULES.to_string());
     let mut sources = Sources::default();
     let (g, _) = check::check(&mut sources, &read, Path::new("secrets.rules")).unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));

@@ -7,7 +7,8 @@
 
 use super::decls::check_merged;
 use super::load::{Merged, Reader};
-use super::{err, Game};
+use super::err;
+use crate::ir::Game;
 use crate::ast::ItemKind;
 use crate::diag::{Diagnostics, Sources, Span};
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 /// `None` when the ruleset names at most one board for all player counts (the
 /// ordinary case, checked by the caller); otherwise the result of checking it
 /// against each of its boards.
-pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
+pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged, passes: &crate::opt::Passes) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
     let boards: Vec<(usize, Option<(i64, i64, Span)>, Span)> = m
         .items
         .iter()
@@ -61,7 +62,7 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged) -
                 it
             })
             .collect();
-        match check_merged(sources, read, one) {
+        match check_merged(sources, read, one, passes) {
             Ok((g, w)) => {
                 for d in w {
                     if !warnings.iter().any(|x| same(x, &d)) {

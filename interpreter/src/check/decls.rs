@@ -1,43 +1,15 @@
 //! Declarations: the global symbol tables, storage layout (zones, variables,
 //! pieces), and the order in which bodies are checked.
 
-use super::ir::*;
+use crate::ir::*;
 use super::load::{Merged, Reader};
-use super::{err, similar, Game};
+use super::{err, similar};
+use crate::ir::Game;
 use crate::ast::{self, ItemKind, Scope, TypeRef, VisKind};
 use crate::board::{AttrValue, Board};
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
 use indexmap::IndexMap;
 use std::sync::Arc;
-
-#[derive(Clone, Copy, Debug)]
-pub enum Sym {
-    Const(Val, Ty),
-    /// A constant list: its index in `Game::lists` and its items' type.
-    List(u32, Ty),
-    Var(usize),
-    Zone(usize),
-    Enum(u16),
-    Fn(u16),
-    Proc(u16),
-    Action(u16),
-    Kind(u16),
-}
-
-/// The global namespace of a checked game.
-#[derive(Clone, Debug, Default)]
-pub struct Symbols {
-    pub(super) globals: IndexMap<String, (Sym, Span)>,
-    pub(super) player_members: IndexMap<String, Sym>,
-    pub(super) node_members: IndexMap<String, Sym>,
-    pub(super) edge_members: IndexMap<String, Sym>,
-    /// State declared `per ENUM per B`, by enumeration and name (`m.NAME[b]`).
-    pub(super) enum_members: IndexMap<(u16, String), Sym>,
-    pub(super) members: IndexMap<String, Vec<(u16, u16)>>,
-    pub(super) fn_sigs: Vec<(Vec<Ty>, Ty)>,
-    pub(super) proc_sigs: Vec<Vec<Ty>>,
-    pub(super) texts: IndexMap<String, ()>,
-}
 
 /// Per-body state: local scopes and slots.
 #[derive(Default)]
@@ -49,14 +21,14 @@ pub(super) struct Body {
     pub actor: Option<u16>,
     pub loops: u32,
     /// The name the next collection's elements get (`x` in `count(x in C
-    /// where …)`), taken by the first `where` that [`Ck::coll`] meets.
+    /// where …)`), taken by the first `where` that [`Checker::coll`] meets.
     pub elem_name: Option<String>,
     /// Those names while their `where` is checked: a name that resolves to
     /// nothing else is the element (`count(x in C where x > 2)`).
     pub where_names: Vec<(String, u16, Ty)>,
 }
 
-pub(super) struct Ck {
+pub(super) struct Checker {
     pub errors: Diagnostics,
     pub warnings: Diagnostics,
     pub globals: IndexMap<String, (Sym, Span)>,
@@ -93,8 +65,8 @@ fn distance_table(b: &Board) -> Vec<i16> {
     t
 }
 
-pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Result<(Game, Diagnostics), Diagnostics> {
-    if let Some(per_board) = super::boards::check_per_board(sources, read, &m) {
+pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passes: &crate::opt::Passes) -> Result<(Game, Diagnostics), Diagnostics> {
+    if let Some(per_board) = super::boards::check_per_board(sources, read, &m, passes) {
         return per_board;
     }
     // The board comes first: node attributes and piece sets are part of the namespace.
@@ -120,7 +92,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         None => crate::board::empty(),
     };
 
-    let mut ck = Ck {
+    let mut ck = Checker {
         errors: vec![],
         warnings: vec![],
         globals: IndexMap::new(),
@@ -154,6 +126,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
             fields: vec![],
             node_attrs: vec![],
             node_attr_index: vec![],
+            keys: vec![],
             edge_attrs: vec![],
             fns: vec![],
             procs: vec![],
@@ -185,8 +158,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
         ck.unused();
         ck.g.texts = ck.texts.keys().cloned().collect();
         ck.g.symbols = ck.symbols();
-        super::inline::inline_game(&mut ck.g);
-        super::splice::splice_game(&mut ck.g);
+        crate::opt::run(&mut ck.g, passes);
         super::flatten::flatten_game(&mut ck.g);
         if ck.uses_distance && ck.board.nodes.len() <= super::DIST_TABLE_MAX {
             ck.g.dist = distance_table(&ck.board);
@@ -197,7 +169,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged) -> Re
     }
 }
 
-impl Ck {
+impl Checker {
     fn symbols(&self) -> Symbols {
         Symbols {
             globals: self.globals.clone(),
@@ -213,9 +185,9 @@ impl Ck {
     }
 
     /// A checker over an already checked game, for compiling more expressions.
-    pub(super) fn resume(g: &Game) -> Ck {
+    pub(super) fn resume(g: &Game) -> Checker {
         let s = g.symbols.clone();
-        Ck {
+        Checker {
             errors: vec![],
             warnings: vec![],
             globals: s.globals,
@@ -410,7 +382,7 @@ impl Ck {
                     // `const NAME = [a, b, …]`: a list of constant items.
                     self.body = Body::default();
                     let (c, ty) = self.coll(value_of(it));
-                    let C::List(es) = c else { unreachable!("a list literal lowers to a list") };
+                    let Coll::List(es) = c else { unreachable!("a list literal lowers to a list") };
                     let mut vals = vec![];
                     for (e, src) in es.iter().zip(items) {
                         match const_eval(e) {
@@ -814,7 +786,7 @@ impl Ck {
         }
     }
 
-    fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (E, u16) {
+    fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (Expr, u16) {
         self.body = Body::default();
         self.body.scopes.push(vec![]);
         self.bind(&player.name, Ty::PLAYER);
@@ -953,7 +925,7 @@ impl Ck {
                 }
             }
             _ => {
-                let tn = crate::eval::type_name(&self.g, ty);
+                let tn = crate::ir::type_name(&self.g, ty);
                 self.error(err("E0227", span, format!("field `{field}` should be {tn}"), "wrong type of value").help("fix the value in the board file, or the field's type in the rules"));
                 0
             }
@@ -1010,20 +982,20 @@ fn value_of(it: &ast::Item) -> &ast::Expr {
 }
 
 /// Evaluates an expression that needs no game state, if it is one.
-pub(super) fn const_eval(e: &E) -> Option<Val> {
+pub(super) fn const_eval(e: &Expr) -> Option<Val> {
     use crate::ast::BinOp::*;
     Some(match e {
-        E::Const(v) => *v,
-        E::Neg(a) => const_eval(a)?.checked_neg()?,
-        E::Not(a) => (const_eval(a)? == 0) as Val,
-        E::If(c, a, b) => {
+        Expr::Const(v) => *v,
+        Expr::Neg(a) => const_eval(a)?.checked_neg()?,
+        Expr::Not(a) => (const_eval(a)? == 0) as Val,
+        Expr::If(c, a, b) => {
             if const_eval(c)? != 0 {
                 const_eval(a)?
             } else {
                 const_eval(b)?
             }
         }
-        E::Bin(op, a, b) => {
+        Expr::Bin(op, a, b) => {
             let (x, y) = (const_eval(a)?, const_eval(b)?);
             match op {
                 Add => x.checked_add(y)?,

@@ -1,16 +1,16 @@
-//! Expressions: name resolution, typing and lowering to [`E`] (values) and
-//! [`C`] (collections). Collections exist only where they are consumed
+//! Expressions: name resolution, typing and lowering to [`Expr`] (values) and
+//! [`Coll`] (collections). Collections exist only where they are consumed
 //! (`for`, aggregates, `choose`, `move all`, action parameter domains).
 
-use super::decls::{Ck, Sym};
-use super::ir::*;
+use super::decls::Checker;
+use crate::ir::*;
 use super::{err, similar};
 use crate::ast::{self, BinOp, ExprKind, Scope};
 use crate::diag::Span;
 
-impl Ck {
+impl Checker {
     pub fn type_name(&self, t: Ty) -> String {
-        crate::eval::type_name(&self.g, t)
+        crate::ir::type_name(&self.g, t)
     }
 
     pub fn assignable(&self, got: Ty, want: Ty) -> bool {
@@ -60,19 +60,19 @@ impl Ck {
     }
 
     /// A value expression.
-    pub fn expr(&mut self, e: &ast::Expr) -> (E, Ty) {
+    pub fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         let span = e.span;
         match &e.kind {
-            ExprKind::Int(v) => (E::Const(*v), Ty::INT),
-            ExprKind::Bool(b) => (E::Const(*b as Val), Ty::BOOL),
-            ExprKind::None => (E::Const(NONE), Ty::NOTHING),
-            ExprKind::Str(s) => (E::Const(self.intern(s)), Ty::TEXT),
+            ExprKind::Int(v) => (Expr::Const(*v), Ty::INT),
+            ExprKind::Bool(b) => (Expr::Const(*b as Val), Ty::BOOL),
+            ExprKind::None => (Expr::Const(NONE), Ty::NOTHING),
+            ExprKind::Str(s) => (Expr::Const(self.intern(s)), Ty::TEXT),
             ExprKind::Node(id) => match self.board.node_index.get(&id.name) {
-                Some(&n) => (E::Const(n as Val), Ty::NODE),
+                Some(&n) => (Expr::Const(n as Val), Ty::NODE),
                 // `@id` of an edge (a node of the same id comes first).
                 None if self.board.edges.iter().any(|e| e.id == id.name) => {
                     let e = self.board.edges.iter().position(|e| e.id == id.name).unwrap_or(0);
-                    (E::Const(e as Val), Ty::EDGE)
+                    (Expr::Const(e as Val), Ty::EDGE)
                 }
                 None => {
                     let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
@@ -81,7 +81,7 @@ impl Ck {
                         None => d.help(format!("the board `{}` has {} nodes; `regel board` lists them", self.board.name, self.board.nodes.len())),
                     };
                     self.error(d);
-                    (E::Const(0), Ty::NODE)
+                    (Expr::Const(0), Ty::NODE)
                 }
             },
             ExprKind::Name(id) => self.name(id),
@@ -92,17 +92,17 @@ impl Ck {
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => {
                 self.error(err("E0242", span, "a collection where a single value is expected", "this is a collection")
                     .help("use an aggregate such as `count(…)`, `first(…)` or `any(x in …: …)`"));
-                (E::Const(0), Ty::ERR)
+                (Expr::Const(0), Ty::ERR)
             }
             ExprKind::Neg(a) => {
                 let (x, t) = self.expr(a);
                 self.expect(t, Ty::INT, a.span);
-                (E::Neg(Box::new(x)), Ty::INT)
+                (Expr::Neg(Box::new(x)), Ty::INT)
             }
             ExprKind::Not(a) => {
                 let (x, t) = self.expr(a);
                 self.expect(t, Ty::BOOL, a.span);
-                (E::Not(Box::new(x)), Ty::BOOL)
+                (Expr::Not(Box::new(x)), Ty::BOOL)
             }
             ExprKind::Is(a, kind) => {
                 let (x, t) = self.expr(a);
@@ -110,10 +110,10 @@ impl Ck {
                     self.expect(t, Ty::one(Scalar::Piece(None)), a.span);
                 }
                 match self.global_sym(&kind.name) {
-                    Some(Sym::Kind(k)) => (E::IsKind(Box::new(x), k), Ty::BOOL),
+                    Some(Sym::Kind(k)) => (Expr::IsKind(Box::new(x), k), Ty::BOOL),
                     _ => {
                         self.error(err("E0212", kind.span, format!("unknown piece kind `{}`", kind.name), "not a piece kind").help("`x is KIND` tests a piece's kind"));
-                        (E::Const(0), Ty::BOOL)
+                        (Expr::Const(0), Ty::BOOL)
                     }
                 }
             }
@@ -123,18 +123,18 @@ impl Ck {
                 let (a2, at) = self.expr(a);
                 let (b2, bt) = self.expr(b);
                 let t = self.unify(at, bt, span);
-                (E::If(Box::new(c2), Box::new(a2), Box::new(b2)), t)
+                (Expr::If(Box::new(c2), Box::new(a2), Box::new(b2)), t)
             }
             ExprKind::Bin(op, a, b) => self.binary(*op, a, b, span),
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (E, Ty) {
+    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (Expr, Ty) {
         if op == BinOp::In {
             let (x, xt) = self.expr(a);
             let (c, et) = self.coll(b);
             self.unify(xt, et, span);
-            return (E::In(Box::new(x), Box::new(c)), Ty::BOOL);
+            return (Expr::In(Box::new(x), Box::new(c)), Ty::BOOL);
         }
         let (x, xt) = self.expr(a);
         let (y, yt) = self.expr(b);
@@ -169,59 +169,59 @@ impl Ck {
                 }
             }
         };
-        (E::Bin(op, Box::new(x), Box::new(y)), ty)
+        (Expr::Bin(op, Box::new(x), Box::new(y)), ty)
     }
 
-    fn name(&mut self, id: &ast::Ident) -> (E, Ty) {
+    fn name(&mut self, id: &ast::Ident) -> (Expr, Ty) {
         if let Some((slot, ty)) = self.lookup_local(&id.name) {
             if ty.list {
-                return (E::Local(slot), ty);
+                return (Expr::Local(slot), ty);
             }
-            return (E::Local(slot), ty);
+            return (Expr::Local(slot), ty);
         }
         // Bare field names of the element a `where` is filtering.
         for i in (0..self.body.implicit.len()).rev() {
             let (slot, ty) = self.body.implicit[i];
-            if let Some(r) = self.member_of(E::Local(slot), ty, id) {
+            if let Some(r) = self.member_of(Expr::Local(slot), ty, id) {
                 return r;
             }
         }
         if id.name == "actor" {
             return match self.body.actor {
-                Some(slot) => (E::Local(slot), Ty::PLAYER),
+                Some(slot) => (Expr::Local(slot), Ty::PLAYER),
                 None => {
                     self.error(err("E0231", id.span, "`actor` exists only inside an action", "no actor here").help("pass the player to the procedure as a parameter"));
-                    (E::Const(0), Ty::PLAYER)
+                    (Expr::Const(0), Ty::PLAYER)
                 }
             };
         }
         // Seat names (`seats white, grey, …`) are player constants.
         if let Some(i) = self.g.seats.iter().position(|s| s == &id.name) {
             if self.global_sym(&id.name).is_none() {
-                return (E::Const(i as Val), Ty::PLAYER);
+                return (Expr::Const(i as Val), Ty::PLAYER);
             }
         }
         if id.name == "num_players" {
-            return (E::Builtin(Builtin::NumPlayers, vec![], None, id.span), Ty::INT);
+            return (Expr::Builtin(Builtin::NumPlayers, vec![], None, id.span), Ty::INT);
         }
         match self.global_sym(&id.name) {
-            Some(Sym::Const(v, t)) => return (E::Const(v), t),
+            Some(Sym::Const(v, t)) => return (Expr::Const(v), t),
             Some(Sym::List(..)) => {
                 self.error(err("E0242", id.span, format!("`{}` is a list where a single value is expected", id.name), "this is a list")
                     .help(format!("take one item with `{}[i]` (1-based), or use it as a collection: `count({0})`, `sum({0})`, `for x in {0}`", id.name)));
-                return (E::Const(0), Ty::ERR);
+                return (Expr::Const(0), Ty::ERR);
             }
             Some(Sym::Var(v)) if self.g.vars[v].scope == Scope::Global => {
                 let d = &self.g.vars[v];
-                return (E::Var(d.base, None), d.ty);
+                return (Expr::Var(d.base, None), d.ty);
             }
             Some(Sym::Zone(z)) if self.g.zones[z].scope == Scope::Global => {
                 let zd = &self.g.zones[z];
-                return (E::Zone(ZoneRef { base: zd.base, index: ZIndex::Global }), Ty::one(Scalar::Zone(zd.kind)));
+                return (Expr::Zone(ZoneRef { base: zd.base, index: ZIndex::Global }), Ty::one(Scalar::Zone(zd.kind)));
             }
             Some(sym @ (Sym::Var(_) | Sym::Zone(_))) => {
                 self.missing_index(sym, None, id);
-                return (E::Const(0), Ty::ERR);
+                return (Expr::Const(0), Ty::ERR);
             }
             Some(other) => {
                 let what = match other {
@@ -238,26 +238,26 @@ impl Ck {
                     d = d.help(format!("as a collection it is its members (`for m in {0}`, `random({0})`); one member is written `{first}` or `{0}.{first}`", id.name));
                 }
                 self.error(d);
-                return (E::Const(0), Ty::ERR);
+                return (Expr::Const(0), Ty::ERR);
             }
             None => {}
         }
         if let Some(ms) = self.members.get(&id.name).cloned() {
             if ms.len() == 1 {
-                return (E::Const(ms[0].1 as Val), Ty::one(Scalar::Enum(ms[0].0)));
+                return (Expr::Const(ms[0].1 as Val), Ty::one(Scalar::Enum(ms[0].0)));
             }
             let names: Vec<String> = ms.iter().map(|(e, _)| format!("`{}.{}`", self.g.enums[*e as usize].name, id.name)).collect();
             self.error(err("E0233", id.span, format!("`{}` is a member of several enumerations", id.name), "ambiguous").help(format!("write {}", names.join(" or "))));
-            return (E::Const(0), Ty::ERR);
+            return (Expr::Const(0), Ty::ERR);
         }
         if self.player_members.contains_key(&id.name) || self.node_members.contains_key(&id.name) {
             let owner = if self.player_members.contains_key(&id.name) { "player" } else { "node" };
             self.error(err("E0234", id.span, format!("`{}` is declared per {owner}", id.name), "which one?").help(format!("write `p.{}` for some {owner} `p`", id.name)));
-            return (E::Const(0), Ty::ERR);
+            return (Expr::Const(0), Ty::ERR);
         }
         // The element of a named collection's `where`: `count(x in C where x > 2)`.
         if let Some(&(_, slot, ty)) = self.body.where_names.iter().rev().find(|w| w.0 == id.name) {
-            return (E::Local(slot), ty);
+            return (Expr::Local(slot), ty);
         }
         let mut names: Vec<String> = self.body.scopes.iter().flatten().map(|(n, _, _)| n.clone()).collect();
         names.extend(self.globals.keys().cloned());
@@ -267,11 +267,11 @@ impl Ck {
             d = d.help(format!("did you mean `{s}`?"));
         }
         self.error(d);
-        (E::Const(0), Ty::ERR)
+        (Expr::Const(0), Ty::ERR)
     }
 
     /// `obj.name` for an object of type `ty`, if that member exists.
-    fn member_of(&mut self, obj: E, ty: Ty, id: &ast::Ident) -> Option<(E, Ty)> {
+    fn member_of(&mut self, obj: Expr, ty: Ty, id: &ast::Ident) -> Option<(Expr, Ty)> {
         let name = id.name.as_str();
         if ty.list {
             return None;
@@ -280,7 +280,7 @@ impl Ck {
             if self.sym_dims(sym).len() == 2 {
                 return Some(self.missing_index(sym, Some(ty), id));
             }
-            let idx = |o: E| match ty.scalar {
+            let idx = |o: Expr| match ty.scalar {
                 Scalar::Player => ZIndex::Player(Box::new(o)),
                 Scalar::Node => ZIndex::Node(Box::new(o)),
                 _ => ZIndex::Edge(Box::new(o)),
@@ -288,12 +288,12 @@ impl Ck {
             return Some(match sym {
                 Sym::Var(v) => {
                     let d = &self.g.vars[v];
-                    (E::Var(d.base, Some(Box::new(obj))), d.ty)
+                    (Expr::Var(d.base, Some(Box::new(obj))), d.ty)
                 }
                 Sym::Zone(z) => {
                     let zd = &self.g.zones[z];
                     let (base, kind) = (zd.base, zd.kind);
-                    (E::Zone(ZoneRef { base, index: idx(obj) }), Ty::one(Scalar::Zone(kind)))
+                    (Expr::Zone(ZoneRef { base, index: idx(obj) }), Ty::one(Scalar::Zone(kind)))
                 }
                 _ => return None,
             });
@@ -301,40 +301,40 @@ impl Ck {
         match ty.scalar {
             Scalar::Node => {
                 let i = self.g.node_attrs.iter().position(|a| a.0 == name)?;
-                Some((E::NodeAttr(i as u16, Box::new(obj)), self.g.node_attrs[i].1))
+                Some((Expr::NodeAttr(i as u16, Box::new(obj)), self.g.node_attrs[i].1))
             }
             Scalar::Edge => match name {
-                "from" => Some((E::EdgeFrom(Box::new(obj)), Ty::NODE)),
-                "to" => Some((E::EdgeTo(Box::new(obj)), Ty::NODE)),
+                "from" => Some((Expr::EdgeFrom(Box::new(obj)), Ty::NODE)),
+                "to" => Some((Expr::EdgeTo(Box::new(obj)), Ty::NODE)),
                 _ => {
                     let i = self.g.edge_attrs.iter().position(|a| a.0 == name)?;
-                    Some((E::EdgeAttr(i as u16, Box::new(obj)), self.g.edge_attrs[i].1))
+                    Some((Expr::EdgeAttr(i as u16, Box::new(obj)), self.g.edge_attrs[i].1))
                 }
             },
             Scalar::Piece(k) => {
                 if name == "owner" && k.map(|k| self.g.kinds[k as usize].per_player).unwrap_or(true) {
-                    return Some((E::Owner(Box::new(obj)), Ty::PLAYER));
+                    return Some((Expr::Owner(Box::new(obj)), Ty::PLAYER));
                 }
                 let kd = &self.g.kinds[k? as usize];
                 let f = kd.fields.iter().find(|f| f.0 == name)?;
-                Some((E::Field(f.2, Box::new(obj)), f.1))
+                Some((Expr::Field(f.2, Box::new(obj)), f.1))
             }
             _ => None,
         }
     }
 
-    fn field(&mut self, obj: &ast::Expr, f: &ast::Ident) -> (E, Ty) {
+    fn field(&mut self, obj: &ast::Expr, f: &ast::Ident) -> (Expr, Ty) {
         // `enum.member`
         if let ExprKind::Name(n) = &obj.kind {
             if self.lookup_local(&n.name).is_none() {
                 if let Some(Sym::Enum(e)) = self.global_sym(&n.name) {
                     let en = &self.g.enums[e as usize];
                     return match en.members.iter().position(|m| m == &f.name) {
-                        Some(i) => (E::Const(i as Val), Ty::one(Scalar::Enum(e))),
+                        Some(i) => (Expr::Const(i as Val), Ty::one(Scalar::Enum(e))),
                         None => {
                             let d = err("E0235", f.span, format!("`{}` has no member `{}`", en.name, f.name), "unknown member").help(format!("the members are: {}", en.members.join(", ")));
                             self.error(d);
-                            (E::Const(0), Ty::one(Scalar::Enum(e)))
+                            (Expr::Const(0), Ty::one(Scalar::Enum(e)))
                         }
                     };
                 }
@@ -345,7 +345,7 @@ impl Ck {
     }
 
     /// `o.f` for an already checked object `o` of type `ty`.
-    fn field_of(&mut self, o: E, ty: Ty, f: &ast::Ident) -> (E, Ty) {
+    fn field_of(&mut self, o: Expr, ty: Ty, f: &ast::Ident) -> (Expr, Ty) {
         match self.member_of(o, ty, f) {
             Some(r) => r,
             None => {
@@ -368,7 +368,7 @@ impl Ck {
                     None => d.help(format!("{tn} has: {}", names.join(", "))),
                 };
                 self.error(d);
-                (E::Const(0), Ty::ERR)
+                (Expr::Const(0), Ty::ERR)
             }
         }
     }
@@ -384,7 +384,7 @@ impl Ck {
 
     /// Reports state declared `per ENUM` (or with two dimensions) used
     /// without its index, saying what to write.
-    fn missing_index(&mut self, sym: Sym, obj: Option<Ty>, id: &ast::Ident) -> (E, Ty) {
+    fn missing_index(&mut self, sym: Sym, obj: Option<Ty>, id: &ast::Ident) -> (Expr, Ty) {
         let dims = self.sym_dims(sym).to_vec();
         let last = *dims.last().unwrap_or(&Dim::Player);
         let var = match last {
@@ -401,7 +401,7 @@ impl Ck {
         };
         self.error(err("E0237", id.span, format!("`{}` is declared per {what}: it needs an index", id.name), "which one?")
             .help(format!("write `{write}`")));
-        (E::Const(0), Ty::ERR)
+        (Expr::Const(0), Ty::ERR)
     }
 
     /// The zone or variable declared `per A per B` that `x.name` names, for
@@ -436,22 +436,22 @@ impl Ck {
     }
 
     /// Reads slot `at` of a zone or variable declaration.
-    fn slot_of(&self, sym: Sym, at: E) -> (E, Ty) {
+    fn slot_of(&self, sym: Sym, at: Expr) -> (Expr, Ty) {
         match sym {
             Sym::Var(v) => {
                 let d = &self.g.vars[v];
-                (E::Var(d.base, Some(Box::new(at))), d.ty)
+                (Expr::Var(d.base, Some(Box::new(at))), d.ty)
             }
             Sym::Zone(z) => {
                 let zd = &self.g.zones[z];
-                (E::Zone(ZoneRef { base: zd.base, index: ZIndex::At(Box::new(at), zd.count) }), Ty::one(Scalar::Zone(zd.kind)))
+                (Expr::Zone(ZoneRef { base: zd.base, index: ZIndex::At(Box::new(at), zd.count) }), Ty::one(Scalar::Zone(zd.kind)))
             }
             _ => unreachable!("only zones and variables have dimensions"),
         }
     }
 
     /// A checked index of dimension `d`.
-    fn dim_index(&mut self, d: Dim, i: &ast::Expr) -> E {
+    fn dim_index(&mut self, d: Dim, i: &ast::Expr) -> Expr {
         let (ie, it) = self.expr(i);
         let want = Self::dim_ty(d);
         if !self.assignable(it, want) {
@@ -464,12 +464,12 @@ impl Ck {
 
     /// `x[i]`: state declared `per ENUM` (`NAME[m]`) or `per A per B`
     /// (`x.NAME[y]`).
-    fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (E, Ty) {
+    fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (Expr, Ty) {
         if self.is_list(obj) {
             let (c, et) = self.coll(obj);
             let (ie, it) = self.expr(i);
             self.expect(it, Ty::INT, i.span);
-            return (E::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span), et.elem());
+            return (Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span), et.elem());
         }
         match &obj.kind {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() => {
@@ -483,7 +483,7 @@ impl Ck {
                 for k in (0..self.body.implicit.len()).rev() {
                     let (slot, ty) = self.body.implicit[k];
                     if let Some(sym) = self.two_dim_member(ty, &id.name) {
-                        return self.pair(sym, E::Local(slot), i);
+                        return self.pair(sym, Expr::Local(slot), i);
                     }
                 }
             }
@@ -517,7 +517,7 @@ impl Ck {
     }
 
     /// `x.NAME[i]` for a two-dimensional declaration, `x` already checked.
-    fn pair(&mut self, sym: Sym, x: E, i: &ast::Expr) -> (E, Ty) {
+    fn pair(&mut self, sym: Sym, x: Expr, i: &ast::Expr) -> (Expr, Ty) {
         let dims = self.sym_dims(sym).to_vec();
         let ie = self.dim_index(dims[1], i);
         let stride = match sym {
@@ -525,29 +525,29 @@ impl Ck {
             Sym::Zone(z) => self.g.zones[z].stride,
             _ => 1,
         };
-        self.slot_of(sym, E::Pos2(Box::new(x), Box::new(ie), stride))
+        self.slot_of(sym, Expr::Pos2(Box::new(x), Box::new(ie), stride))
     }
 
     /// Indexing a value that is not indexed state.
-    fn index_value(&mut self, o: E, ot: Ty, ospan: Span, i: &ast::Expr, span: Span) -> (E, Ty) {
+    fn index_value(&mut self, o: Expr, ot: Ty, ospan: Span, i: &ast::Expr, span: Span) -> (Expr, Ty) {
         let (ie, it) = self.expr(i);
         match ot.scalar {
             // `z[i]`: the i-th piece from the bottom, or none.
             Scalar::Zone(k) if !ot.list => {
                 self.expect(it, Ty::INT, i.span);
-                (E::Builtin(Builtin::ZoneAt, vec![o, ie], None, span), Ty::one(Scalar::Piece(k)))
+                (Expr::Builtin(Builtin::ZoneAt, vec![o, ie], None, span), Ty::one(Scalar::Piece(k)))
             }
-            Scalar::Error => (E::Const(0), Ty::ERR),
+            Scalar::Error => (Expr::Const(0), Ty::ERR),
             _ => {
                 let d = err("E0251", ospan, format!("{} cannot be indexed", self.type_name(ot)), "indexed here")
                     .help("`[…]` indexes zones (`z[1]` is the bottom piece), constant lists and list literals (1-based), and state declared `per ENUM` or `per A per B`");
                 self.error(d);
-                (E::Const(0), Ty::ERR)
+                (Expr::Const(0), Ty::ERR)
             }
         }
     }
 
-    fn args(&mut self, args: &[ast::Expr]) -> Vec<(E, Ty, Span)> {
+    fn args(&mut self, args: &[ast::Expr]) -> Vec<(Expr, Ty, Span)> {
         args.iter().map(|a| {
             let (e, t) = self.expr(a);
             (e, t, a.span)
@@ -562,11 +562,11 @@ impl Ck {
         true
     }
 
-    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (E, Ty) {
+    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
         if let Some(Sym::Fn(f)) = self.global_sym(&name.name) {
             let sig = self.fn_sigs[f as usize].clone();
             if !self.arity(name, args, sig.0.len(), span) {
-                return (E::Const(0), sig.1);
+                return (Expr::Const(0), sig.1);
             }
             let mut es = vec![];
             for (a, want) in args.iter().zip(sig.0.iter()) {
@@ -574,13 +574,13 @@ impl Ck {
                 self.expect(t, *want, a.span);
                 es.push(e);
             }
-            return (E::Call { func: f, args: es, span }, sig.1);
+            return (Expr::Call { func: f, args: es, span }, sig.1);
         }
-        let b = |b: Builtin, es: Vec<E>| E::Builtin(b, es, None, span);
+        let b = |b: Builtin, es: Vec<Expr>| Expr::Builtin(b, es, None, span);
         match name.name.as_str() {
             "next" | "prev" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(0), Ty::PLAYER);
+                    return (Expr::Const(0), Ty::PLAYER);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
@@ -589,7 +589,7 @@ impl Ck {
             }
             "abs" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::INT, a[0].2);
@@ -604,7 +604,7 @@ impl Ck {
             }
             "top" | "bottom" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(NONE), Ty::one(Scalar::Piece(None)));
+                    return (Expr::Const(NONE), Ty::one(Scalar::Piece(None)));
                 }
                 let (e, t) = self.expr(&args[0]);
                 let kind = match t.scalar {
@@ -619,7 +619,7 @@ impl Ck {
             }
             "random" | "first" | "last" | "empty" | "count" | "sum" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let (c, et) = self.coll(&args[0]);
                 let (op, ty) = match name.name.as_str() {
@@ -634,27 +634,27 @@ impl Ck {
                     }
                 };
                 // Counting a plain zone reads its length instead of listing it.
-                if let (C::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
-                    let len = E::ZoneLen(zr.clone());
-                    return if op == Builtin::Count { (len, ty) } else { (E::ZoneEmpty(zr.clone()), ty) };
+                if let (Coll::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
+                    let len = Expr::ZoneLen(zr.clone());
+                    return if op == Builtin::Count { (len, ty) } else { (Expr::ZoneEmpty(zr.clone()), ty) };
                 }
                 // `random` says whether a scenario's scripted roll is the
                 // value itself (numbers) or the element's position (anything else).
-                let args = if op == Builtin::Random { vec![E::Const((et.scalar == Scalar::Int) as Val)] } else { vec![] };
-                (E::Builtin(op, args, Some(Box::new(c)), span), ty)
+                let args = if op == Builtin::Random { vec![Expr::Const((et.scalar == Scalar::Int) as Val)] } else { vec![] };
+                (Expr::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
             "index" => {
                 if !self.arity(name, args, 2, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let (x, xt) = self.expr(&args[0]);
                 let (c, et) = self.coll(&args[1]);
                 self.unify(xt, et, span);
-                (E::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span), Ty::INT)
+                (Expr::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span), Ty::INT)
             }
             "distance" => {
                 if !self.arity(name, args, 2, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::NODE, a[0].2);
@@ -664,7 +664,7 @@ impl Ck {
             }
             "zone_of" | "node_of" | "revealed" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let (e, t) = self.expr(&args[0]);
                 self.expect(t, Ty::one(Scalar::Piece(None)), args[0].span);
@@ -676,7 +676,7 @@ impl Ck {
             }
             "edge_between" => {
                 if !self.arity(name, args, 2, span) {
-                    return (E::Const(NONE), Ty::EDGE);
+                    return (Expr::Const(NONE), Ty::EDGE);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::NODE, a[0].2);
@@ -685,7 +685,7 @@ impl Ck {
             }
             "sees" => {
                 if !self.arity(name, args, 2, span) {
-                    return (E::Const(0), Ty::BOOL);
+                    return (Expr::Const(0), Ty::BOOL);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
@@ -694,7 +694,7 @@ impl Ck {
             }
             "team" => {
                 if !self.arity(name, args, 1, span) {
-                    return (E::Const(0), Ty::INT);
+                    return (Expr::Const(0), Ty::INT);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
@@ -703,7 +703,7 @@ impl Ck {
             "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" | "reachable" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
-                (E::Const(0), Ty::ERR)
+                (Expr::Const(0), Ty::ERR)
             }
             _ => {
                 match self.global_sym(&name.name) {
@@ -721,7 +721,7 @@ impl Ck {
                         self.error(d);
                     }
                 }
-                (E::Const(0), Ty::INT)
+                (Expr::Const(0), Ty::INT)
             }
         }
     }
@@ -744,7 +744,7 @@ impl Ck {
         self.body.implicit.pop();
     }
 
-    fn agg(&mut self, func: &ast::Ident, binder: &ast::Ident, coll: &ast::Expr, body: Option<&ast::Expr>, span: Span) -> (E, Ty) {
+    fn agg(&mut self, func: &ast::Ident, binder: &ast::Ident, coll: &ast::Expr, body: Option<&ast::Expr>, span: Span) -> (Expr, Ty) {
         let op = match func.name.as_str() {
             "count" => AggOp::Count,
             "sum" => AggOp::Sum,
@@ -757,12 +757,12 @@ impl Ck {
             "distinct" | "list" | "sorted" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", func.name), "this is a collection")
                     .help("use it in `for`, `count(…)` or as a domain"));
-                return (E::Const(0), Ty::ERR);
+                return (Expr::Const(0), Ty::ERR);
             }
             _ => {
                 self.error(err("E0247", func.span, format!("`{}` is not an aggregate", func.name), "unknown aggregate")
                     .help("aggregates are count, sum, any, all, min, max, best, worst; collections: distinct, list, sorted"));
-                return (E::Const(0), Ty::INT);
+                return (Expr::Const(0), Ty::INT);
             }
         };
         let (c, et) = self.named_coll(coll, &binder.name);
@@ -791,12 +791,12 @@ impl Ck {
             AggOp::Any | AggOp::All => Ty::BOOL,
             AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => et,
         };
-        (E::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
+        (Expr::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
     }
 
     /// A collection whose elements are named `name` by what consumes it
     /// (an aggregate, `for`, an action parameter): its `where` may use that name.
-    pub fn named_coll(&mut self, e: &ast::Expr, name: &str) -> (C, Ty) {
+    pub fn named_coll(&mut self, e: &ast::Expr, name: &str) -> (Coll, Ty) {
         self.body.elem_name = Some(name.to_string());
         let r = self.coll(e);
         self.body.elem_name = None;
@@ -804,31 +804,31 @@ impl Ck {
     }
 
     /// A collection expression and the type of its elements.
-    pub fn coll(&mut self, e: &ast::Expr) -> (C, Ty) {
+    pub fn coll(&mut self, e: &ast::Expr) -> (Coll, Ty) {
         let span = e.span;
         // Only the outermost `where` of a named collection gets the name.
         let elem_name = self.body.elem_name.take();
         match &e.kind {
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (C::Players, Ty::PLAYER),
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (C::Nodes, Ty::NODE),
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (C::Edges, Ty::EDGE),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (Coll::Players, Ty::PLAYER),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (Coll::Nodes, Ty::NODE),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (Coll::Edges, Ty::EDGE),
             // A constant list is its items.
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::List(..))) => {
                 let Some(Sym::List(l, ty)) = self.global_sym(&id.name) else { unreachable!() };
-                (C::List(self.g.lists[l as usize].iter().map(|&v| E::Const(v)).collect()), ty)
+                (Coll::List(self.g.lists[l as usize].iter().map(|&v| Expr::Const(v)).collect()), ty)
             }
             // An enumeration's name is its members in declaration order.
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::Enum(_))) => {
                 let Some(Sym::Enum(en)) = self.global_sym(&id.name) else { unreachable!() };
                 let last = self.g.enums[en as usize].members.len() as Val - 1;
-                (C::Range(E::Const(0), E::Const(last)), Ty::one(Scalar::Enum(en)))
+                (Coll::Range(Expr::Const(0), Expr::Const(last)), Ty::one(Scalar::Enum(en)))
             }
             ExprKind::Range(a, b) => {
                 let (x, xt) = self.expr(a);
                 let (y, yt) = self.expr(b);
                 self.expect(xt, Ty::INT, a.span);
                 self.expect(yt, Ty::INT, b.span);
-                (C::Range(x, y), Ty::INT)
+                (Coll::Range(x, y), Ty::INT)
             }
             ExprKind::List(items) => {
                 let mut ty: Option<Ty> = None;
@@ -841,7 +841,7 @@ impl Ck {
                     });
                     es.push(x);
                 }
-                (C::List(es), ty.unwrap_or(Ty::INT))
+                (Coll::List(es), ty.unwrap_or(Ty::INT))
             }
             ExprKind::Where(c, cond) => {
                 let (c2, et) = self.coll(c);
@@ -863,35 +863,35 @@ impl Ck {
                     (Scalar::Piece(None), Some(k)) => Ty { scalar: Scalar::Piece(Some(k)), list: et.list },
                     _ => et,
                 };
-                (indexed(C::Filter(Box::new(c2), slot, ce)), et)
+                (Coll::Filter(Box::new(c2), slot, ce), et)
             }
             ExprKind::Call(name, args) if name.name == "reachable" && self.global_sym(&name.name).is_none() => {
                 if !self.arity(name, args, 2, span) {
-                    return (C::List(vec![]), Ty::NODE);
+                    return (Coll::List(vec![]), Ty::NODE);
                 }
                 let (x, t) = self.expr(&args[0]);
                 self.expect(t, Ty::NODE, args[0].span);
                 let (c, et) = self.coll(&args[1]);
                 self.expect(et, Ty::NODE, args[1].span);
-                (C::Reachable(x, Box::new(c)), Ty::NODE)
+                (Coll::Reachable(x, Box::new(c)), Ty::NODE)
             }
             ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
                 if !self.arity(name, args, 1, span) {
-                    return (C::List(vec![]), Ty::INT);
+                    return (Coll::List(vec![]), Ty::INT);
                 }
                 let (x, t) = self.expr(&args[0]);
                 match name.name.as_str() {
                     "players_from" | "opponents" => {
                         self.expect(t, Ty::PLAYER, args[0].span);
-                        (if name.name == "opponents" { C::Opponents(x) } else { C::PlayersFrom(x) }, Ty::PLAYER)
+                        (if name.name == "opponents" { Coll::Opponents(x) } else { Coll::PlayersFrom(x) }, Ty::PLAYER)
                     }
                     n => {
                         self.expect(t, Ty::NODE, args[0].span);
                         match n {
-                            "successors" => (C::Successors(x), Ty::NODE),
-                            "predecessors" => (C::Predecessors(x), Ty::NODE),
-                            "neighbors" => (C::Neighbors(x), Ty::NODE),
-                            _ => (C::EdgesOf(x), Ty::EDGE),
+                            "successors" => (Coll::Successors(x), Ty::NODE),
+                            "predecessors" => (Coll::Predecessors(x), Ty::NODE),
+                            "neighbors" => (Coll::Neighbors(x), Ty::NODE),
+                            _ => (Coll::EdgesOf(x), Ty::EDGE),
                         }
                     }
                 }
@@ -910,13 +910,13 @@ impl Ck {
                 match (func.name.as_str(), r) {
                     ("sorted", Some((be, bt, s))) => {
                         self.expect(bt, Ty::INT, s);
-                        (C::Sorted(Box::new(c), slot, be), et)
+                        (Coll::Sorted(Box::new(c), slot, be), et)
                     }
-                    ("distinct", Some((be, bt, _))) => (C::Distinct(Box::new(c), slot, be), bt),
-                    ("list", Some((be, bt, _))) => (C::Map(Box::new(c), slot, be), bt),
-                    ("sorted", None) => (C::Sorted(Box::new(c), slot, E::Local(slot)), et),
-                    ("list", None) => (C::Map(Box::new(c), slot, E::Local(slot)), et),
-                    (_, None) => (C::Distinct(Box::new(c), slot, E::Local(slot)), et),
+                    ("distinct", Some((be, bt, _))) => (Coll::Distinct(Box::new(c), slot, be), bt),
+                    ("list", Some((be, bt, _))) => (Coll::Map(Box::new(c), slot, be), bt),
+                    ("sorted", None) => (Coll::Sorted(Box::new(c), slot, Expr::Local(slot)), et),
+                    ("list", None) => (Coll::Map(Box::new(c), slot, Expr::Local(slot)), et),
+                    (_, None) => (Coll::Distinct(Box::new(c), slot, Expr::Local(slot)), et),
                     _ => unreachable!(),
                 }
             }
@@ -925,17 +925,17 @@ impl Ck {
                 match t.scalar {
                     Scalar::Zone(k) if !t.list => {
                         let zr = match x {
-                            E::Zone(zr) => zr,
+                            Expr::Zone(zr) => zr,
                             other => ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) },
                         };
-                        (C::Zone(zr), Ty::one(Scalar::Piece(k)))
+                        (Coll::Zone(zr), Ty::one(Scalar::Piece(k)))
                     }
-                    Scalar::Error => (C::List(vec![]), Ty::ERR),
+                    Scalar::Error => (Coll::List(vec![]), Ty::ERR),
                     _ => {
                         let d = err("E0249", span, format!("expected a collection, found {}", self.type_name(t)), "not a collection")
                             .help("collections are zones, `players`, `nodes`, `edges`, ranges `a..b`, lists `[…]` and `… where …`");
                         self.error(d);
-                        (C::List(vec![]), Ty::INT)
+                        (Coll::List(vec![]), Ty::INT)
                     }
                 }
             }
@@ -946,7 +946,7 @@ impl Ck {
     pub fn zone(&mut self, e: &ast::Expr) -> (ZoneRef, Option<u16>) {
         let (x, t) = self.expr(e);
         match (x, t.scalar) {
-            (E::Zone(zr), Scalar::Zone(k)) => (zr, k),
+            (Expr::Zone(zr), Scalar::Zone(k)) => (zr, k),
             (other, Scalar::Zone(k)) => (ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) }, k),
             (_, Scalar::Error) => (ZoneRef { base: 0, index: ZIndex::Global }, None),
             _ => {
@@ -974,41 +974,11 @@ impl Ck {
     }
 }
 
-/// `nodes where ATTR == x [and rest]` → the attribute index, when `x` does
-/// not depend on the node being tested.
-fn indexed(c: C) -> C {
-    let C::Filter(inner, slot, cond) = c else { return c };
-    if !matches!(*inner, C::Nodes) {
-        return C::Filter(inner, slot, cond);
-    }
-    let attr_eq = |e: &E| -> Option<(u16, E)> {
-        let E::Bin(BinOp::Eq, a, b) = e else { return None };
-        let reads_slot = |x: &E| {
-            let mut r = false;
-            super::stmt::visit_e(x, &mut |s| r |= s == slot);
-            r
-        };
-        match (&**a, &**b) {
-            (E::NodeAttr(i, n), rhs) | (rhs, E::NodeAttr(i, n)) if matches!(**n, E::Local(s) if s == slot) && !reads_slot(rhs) => Some((*i, rhs.clone())),
-            _ => None,
-        }
-    };
-    if let Some((i, rhs)) = attr_eq(&cond) {
-        return C::NodesWithAttr(i, rhs);
-    }
-    if let E::Bin(BinOp::And, a, b) = &cond {
-        if let Some((i, rhs)) = attr_eq(a) {
-            return C::Filter(Box::new(C::NodesWithAttr(i, rhs)), slot, (**b).clone());
-        }
-    }
-    C::Filter(inner, slot, cond)
-}
-
 /// The kind `K` when a filter's condition is `it is K` (or starts with `it is K and …`).
-fn is_kind_test(cond: &E, slot: u16) -> Option<u16> {
+fn is_kind_test(cond: &Expr, slot: u16) -> Option<u16> {
     match cond {
-        E::IsKind(x, k) if matches!(**x, E::Local(l) if l == slot) => Some(*k),
-        E::Bin(crate::ast::BinOp::And, l, _) => is_kind_test(l, slot),
+        Expr::IsKind(x, k) if matches!(**x, Expr::Local(l) if l == slot) => Some(*k),
+        Expr::Bin(crate::ast::BinOp::And, l, _) => is_kind_test(l, slot),
         _ => None,
     }
 }

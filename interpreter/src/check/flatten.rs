@@ -9,8 +9,8 @@
 //! Jumps only go forward, so every loop still passes through a `while` or
 //! `for` frame and the step budget still counts every iteration.
 
-use super::ir::*;
-use super::Game;
+use crate::ir::*;
+use crate::ir::Game;
 
 /// Fills `g.code`: one flattened copy per block, under the same ids.
 pub(super) fn flatten_game(g: &mut Game) {
@@ -25,18 +25,18 @@ pub(super) fn flatten_game(g: &mut Game) {
 
 fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Stmt>) {
     for st in stmts {
-        let S::If(c, t, e) = &st.s else {
+        let Instr::If(c, t, e) = &st.s else {
             out.push(st.clone());
             continue;
         };
         let test = out.len();
-        out.push(Stmt { s: S::JumpUnless(c.clone(), 0), span: st.span });
+        out.push(Stmt { s: Instr::JumpUnless(c.clone(), 0), span: st.span });
         flatten(g, &g.blocks[*t as usize], out);
         match e {
             None => patch(out, test),
             Some(e) => {
                 let skip = out.len();
-                out.push(Stmt { s: S::Jump(0), span: st.span });
+                out.push(Stmt { s: Instr::Jump(0), span: st.span });
                 patch(out, test);
                 flatten(g, &g.blocks[*e as usize], out);
                 patch(out, skip);
@@ -49,7 +49,7 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Stmt>) {
 fn patch(out: &mut [Stmt], at: usize) {
     let to = out.len() as u32;
     match &mut out[at].s {
-        S::JumpUnless(_, t) | S::Jump(t) => *t = to,
+        Instr::JumpUnless(_, t) | Instr::Jump(t) => *t = to,
         _ => unreachable!("only jumps are patched"),
     }
 }

@@ -1,11 +1,11 @@
-//! Statements and actions: typing, scopes and lowering to [`S`] blocks.
+//! Statements and actions: typing, scopes and lowering to [`Instr`] blocks.
 
-use super::decls::{Body, Ck, Sym};
+use super::decls::{Body, Checker};
 use super::err;
-use super::ir::*;
+use crate::ir::*;
 use crate::ast::{self, AssignOp, StmtKind};
 
-impl Ck {
+impl Checker {
     pub fn block(&mut self, b: &ast::Block) -> BlockId {
         self.body.scopes.push(vec![]);
         let stmts: Vec<Stmt> = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
@@ -20,7 +20,7 @@ impl Ck {
             StmtKind::Let { name, value } => {
                 let (e, ty) = self.expr(value);
                 let slot = self.bind(&name.name, ty);
-                S::Let(slot, e)
+                Instr::Let(slot, e)
             }
             StmtKind::Choose { name, player, from, label } => {
                 let (p, pt) = self.expr(player);
@@ -28,14 +28,14 @@ impl Ck {
                 let (c, et) = self.coll(from);
                 let slot = self.bind(&name.name, et);
                 let label = label.as_ref().map(|t| self.template(t));
-                S::Choose { slot, player: p, from: Box::new(c), label, ty: et }
+                Instr::Choose { slot, player: p, from: Box::new(c), label, ty: et }
             }
             StmtKind::Assign { place, op, value } => {
                 let (pe, pt) = self.expr(place);
                 let (v, vt) = self.expr(value);
                 let place = match pe {
-                    E::Local(slot) => Place::Local(slot),
-                    E::Var(base, idx) => {
+                    Expr::Local(slot) => Place::Local(slot),
+                    Expr::Var(base, idx) => {
                         if self.g.vars.iter().any(|d| d.is_option && d.base == base) {
                             self.error(err("E0260", place.span, "options cannot be changed during a game", "read-only").help("declare a `var` and copy the option into it in `setup`"));
                         }
@@ -56,14 +56,14 @@ impl Ck {
                         self.expect(vt, Ty::INT, value.span);
                     }
                 }
-                S::Assign(place, *op, v)
+                Instr::Assign(place, *op, v)
             }
             StmtKind::If { cond, then, els } => {
                 let (c, ct) = self.expr(cond);
                 self.expect(ct, Ty::BOOL, cond.span);
                 let t = self.block(then);
                 let e = els.as_ref().map(|b| self.block(b));
-                S::If(c, t, e)
+                Instr::If(c, t, e)
             }
             StmtKind::While { cond, body } => {
                 let (c, ct) = self.expr(cond);
@@ -71,7 +71,7 @@ impl Ck {
                 self.body.loops += 1;
                 let b = self.block(body);
                 self.body.loops -= 1;
-                S::While(c, b)
+                Instr::While(c, b)
             }
             StmtKind::For { name, coll, body } => {
                 let (c, et) = self.named_coll(coll, &name.name);
@@ -81,19 +81,19 @@ impl Ck {
                 let b = self.block(body);
                 self.body.loops -= 1;
                 self.body.scopes.pop();
-                S::For(slot, Box::new(c), b)
+                Instr::For(slot, Box::new(c), b)
             }
             StmtKind::Break | StmtKind::Continue => {
                 if self.body.loops == 0 {
                     self.error(err("E0262", span, "`break` and `continue` belong inside a loop", "outside any loop").help("use `return` to leave a procedure or action"));
                 }
                 if matches!(st.kind, StmtKind::Break) {
-                    S::Break
+                    Instr::Break
                 } else {
-                    S::Continue
+                    Instr::Continue
                 }
             }
-            StmtKind::Return => S::Return,
+            StmtKind::Return => Instr::Return,
             StmtKind::Move { what, to, pos } => {
                 let (zr, zk) = self.zone(to);
                 let (w, pk, pspan) = match what {
@@ -135,11 +135,11 @@ impl Ck {
                         self.error(d);
                     }
                 }
-                S::Move(w, Box::new(zr), *pos)
+                Instr::Move(w, Box::new(zr), *pos)
             }
             StmtKind::Shuffle(z) => {
                 let (zr, _) = self.zone(z);
-                S::Shuffle(zr)
+                Instr::Shuffle(zr)
             }
             StmtKind::Act { player, actions, els } => {
                 let (p, pt) = self.expr(player);
@@ -163,19 +163,19 @@ impl Ck {
                     }
                 }
                 let e = els.as_ref().map(|b| self.block(b));
-                S::Act { player: p, actions: ids, els: e }
+                Instr::Act { player: p, actions: ids, els: e }
             }
-            StmtKind::Log(t) => S::Log(self.template(t)),
-            StmtKind::EndGame => S::EndGame,
+            StmtKind::Log(t) => Instr::Log(self.template(t)),
+            StmtKind::EndGame => Instr::EndGame,
             StmtKind::Reveal(e) | StmtKind::Hide(e) => {
                 let (x, t) = self.expr(e);
                 self.expect(t, Ty::one(Scalar::Piece(None)), e.span);
-                S::Reveal(x, matches!(st.kind, StmtKind::Reveal(_)))
+                Instr::Reveal(x, matches!(st.kind, StmtKind::Reveal(_)))
             }
             StmtKind::Require(e) => {
                 let (x, t) = self.expr(e);
                 self.expect(t, Ty::BOOL, e.span);
-                S::Require(x)
+                Instr::Require(x)
             }
             StmtKind::Call { name, args } => match self.global_sym(&name.name) {
                 Some(Sym::Proc(id)) => {
@@ -191,7 +191,7 @@ impl Ck {
                         self.expect(t, want, a.span);
                         es.push(x);
                     }
-                    S::Call(id, es)
+                    Instr::Call(id, es)
                 }
                 _ => {
                     let names: Vec<String> = self.globals.iter().filter(|(_, v)| matches!(v.0, Sym::Proc(_))).map(|(k, _)| k.clone()).collect();
@@ -258,24 +258,4 @@ fn param_mask(ps: &[ActionParam], visit: impl FnOnce(&mut dyn FnMut(u16))) -> u3
     mask
 }
 
-/// Calls `f` with every local slot an expression reads. It walks a copy with
-/// the mutable walker (`inline.rs`), so that one function knows the shape of
-/// the IR; this runs only at check time.
-pub(super) fn visit_e(e: &E, f: &mut dyn FnMut(u16)) {
-    let mut copy = e.clone();
-    super::inline::walk_e(&mut copy, &mut |x| {
-        if let E::Local(s) = x {
-            f(*s)
-        }
-    });
-}
-
-/// As [`visit_e`], for a collection.
-pub(super) fn visit_c(c: &C, f: &mut dyn FnMut(u16)) {
-    let mut copy = c.clone();
-    super::inline::walk_c(&mut copy, &mut |x| {
-        if let E::Local(s) = x {
-            f(*s)
-        }
-    });
-}
+pub(super) use crate::ir::walk::{visit_locals as visit_e, visit_locals_c as visit_c};

@@ -251,8 +251,8 @@ fn diff_of(m: &Measure) -> Estimate {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn report(a: &Args, gb: &crate::check::Game, gv: &crate::check::Game, kinds: &[SeatKind], ms: &[Measure], played: u64, errors: Vec<String>, stopped: &'static str) -> Out {
-    let name = |g: &crate::check::Game| if g.variants.is_empty() { g.name.clone() } else { format!("{} ({})", g.name, g.variants.join(" <- ")) };
+fn report(a: &Args, gb: &crate::ir::Game, gv: &crate::ir::Game, kinds: &[SeatKind], ms: &[Measure], played: u64, errors: Vec<String>, stopped: &'static str) -> Out {
+    let name = |g: &crate::ir::Game| if g.variants.is_empty() { g.name.clone() } else { format!("{} ({})", g.name, g.variants.join(" <- ")) };
     Out {
         base: format!("{} [{}]", a.base.display(), name(gb)),
         variant: format!("{} [{}]", a.variant.display(), name(gv)),

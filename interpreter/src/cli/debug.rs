@@ -65,6 +65,34 @@ pub fn ast(f: &Path, io: &mut Io) -> i32 {
     }
 }
 
+/// `regel ir FILE [--passes …] [--players N]`: the compiled program as text.
+pub fn ir(f: &Path, passes: &str, players: Option<usize>, io: &mut Io) -> i32 {
+    let passes = match crate::opt::Passes::parse(passes) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
+    let mut sources = Sources::default();
+    let read = super::files::confined(super::files::root_for(f, io.root.as_deref()));
+    match crate::check::check_with(&mut sources, &read, f, &passes) {
+        Ok((g, _)) => {
+            let g = std::sync::Arc::new(g);
+            let g = match players {
+                Some(n) => g.for_players(n),
+                None => g,
+            };
+            let _ = write!(io.out, "{}", crate::ir::print::print(&g));
+            0
+        }
+        Err(d) => {
+            let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
+            1
+        }
+    }
+}
+
 /// `regel moves`: apply some decisions, then show whose decision it is, that
 /// seat's view and its numbered legal options.
 pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions: &[String], format: Format, io: &mut Io) -> i32 {

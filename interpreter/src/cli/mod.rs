@@ -16,7 +16,7 @@ mod screen;
 pub mod scenario;
 pub mod simulate;
 
-use crate::check::{self, Game};
+use crate::{check::{self}, ir::Game};
 use crate::diag::{self, Sources};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
@@ -195,6 +195,17 @@ pub enum Cmd {
     Board { file: PathBuf },
     /// Debug view: the syntax tree of a rules file as JSON.
     Ast { file: PathBuf },
+    /// Debug view: the compiled program as the executor runs it, after the chosen rewrites.
+    Ir {
+        file: PathBuf,
+        /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
+        /// (passes, in the order they run: inline, fold-board, zone-pred, searches, board-index, splice).
+        #[arg(long, default_value = "all")]
+        passes: String,
+        /// For a ruleset with a board per player count: the program for this many players.
+        #[arg(long)]
+        players: Option<usize>,
+    },
     /// Debug view: the legal options after some decisions, and the position as the deciding seat sees it.
     Moves {
         file: PathBuf,
@@ -265,6 +276,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         Cmd::Draw { file, record, step, seat, players, seed, options, format } => draw::run(&draw::Args { file, record, step, seat, players, seed, options, format }, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
+        Cmd::Ir { file, passes, players } => debug::ir(&file, &passes, players, io),
         Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),
         Cmd::Trace { file, players, seed, options } => debug::trace(&file, players, seed, &options, io),
     }
@@ -301,12 +313,12 @@ pub fn parse_options(g: &Game, opts: &[String]) -> Result<Vec<(String, i64)>, St
         };
         let ty = g.vars[vi].ty;
         let v = match ty.scalar {
-            crate::check::ir::Scalar::Bool => match value {
+            crate::ir::Scalar::Bool => match value {
                 "true" => 1,
                 "false" => 0,
                 _ => return Err(format!("option `{name}` is true or false, not `{value}`")),
             },
-            crate::check::ir::Scalar::Enum(e) => match g.enums[e as usize].members.iter().position(|m| m == value) {
+            crate::ir::Scalar::Enum(e) => match g.enums[e as usize].members.iter().position(|m| m == value) {
                 Some(i) => i as i64,
                 None => return Err(format!("option `{name}` is one of {}", g.enums[e as usize].members.join(", "))),
             },

@@ -16,7 +16,7 @@
 //! ]
 //! ```
 
-use crate::check::Game;
+use crate::ir::Game;
 use crate::diag::{Diagnostic, Sources};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -7,7 +7,7 @@
 
 use super::record::Record;
 use super::{load_game, parse_options, Format, Io};
-use crate::check::Game;
+use crate::ir::Game;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, PendingKind, RunError, Setup, Standing};
 use serde::Serialize;

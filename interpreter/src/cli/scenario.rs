@@ -12,7 +12,7 @@
 
 use super::{parse_options, read_file, Format, Io};
 use crate::check;
-use crate::check::ir::Scalar;
+use crate::ir::Scalar;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, Setup};
 use serde::{Deserialize, Serialize};
@@ -227,7 +227,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
     Outcome { file: path.display().to_string(), rule: sc.rule.clone(), passed: failures.is_empty(), failures }
 }
 
-type Compiled = (String, Option<toml::Value>, crate::check::ir::E, crate::check::ir::Ty, u16);
+type Compiled = (String, Option<toml::Value>, crate::ir::Expr, crate::ir::Ty, u16);
 
 fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &mut Vec<String>) {
     for (src, want, e, ty, n) in compiled {

@@ -4,7 +4,7 @@
 
 use super::{load_game, parse_options, Format, Io};
 use crate::bot::{SeatKind, Table};
-use crate::check::Game;
+use crate::ir::Game;
 use crate::eval::{Match, Setup};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;

@@ -4,8 +4,8 @@
 
 use super::{RunError, State};
 use crate::ast::BinOp;
-use crate::check::ir::*;
-use crate::check::Game;
+use crate::ir::*;
+use crate::ir::Game;
 use crate::diag::Span;
 use rand::Rng;
 
@@ -13,7 +13,7 @@ use rand::Rng;
 /// this is the interpreter's hottest return type.
 pub(crate) type R<T> = Result<T, Box<RunError>>;
 
-pub(crate) struct Cx<'a> {
+pub(crate) struct Exec<'a> {
     pub g: &'a Game,
     pub st: &'a mut State,
     /// Where the current body's locals start.
@@ -37,7 +37,7 @@ pub(crate) fn overflow(span: Span) -> Box<RunError> {
     })
 }
 
-/// The step budget is used up: the match stops (see [`Cx::charge`]).
+/// The step budget is used up: the match stops (see [`Exec::charge`]).
 #[cold]
 pub(crate) fn out_of_budget(budget: u64, span: Span, help: &str) -> Box<RunError> {
     Box::new(RunError {
@@ -47,7 +47,7 @@ pub(crate) fn out_of_budget(budget: u64, span: Span, help: &str) -> Box<RunError
     })
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Exec<'a> {
     #[inline]
     pub fn local(&self, slot: u16) -> Val {
         self.st.locals[self.base + slot as usize]
@@ -77,7 +77,7 @@ impl<'a> Cx<'a> {
     pub fn zone_id(&mut self, z: &ZoneRef, span: Span) -> R<u32> {
         // The common case: a zone of the node or seat held in a local.
         if let ZIndex::Node(e) | ZIndex::Player(e) = &z.index {
-            if let E::Local(s) = **e {
+            if let Expr::Local(s) = **e {
                 let i = self.local(s);
                 let n = if matches!(z.index, ZIndex::Node(_)) { self.g.board.nodes.len() as Val } else { self.st.nplayers as Val };
                 if i >= 0 && i < n {
@@ -118,25 +118,25 @@ impl<'a> Cx<'a> {
     }
 
     /// Evaluates a value expression. Constants and locals, the commonest
-    /// leaves, are answered inline; the rest goes to [`Cx::eval_node`].
+    /// leaves, are answered inline; the rest goes to [`Exec::eval_node`].
     #[inline]
-    pub fn eval(&mut self, e: &E, span: Span) -> R<Val> {
+    pub fn eval(&mut self, e: &Expr, span: Span) -> R<Val> {
         match e {
-            E::Const(v) => Ok(*v),
-            E::Local(s) => Ok(self.local(*s)),
-            E::Var(base, None) => Ok(self.st.vars[*base as usize]),
-            E::ZoneEmpty(z) => {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(s) => Ok(self.local(*s)),
+            Expr::Var(base, None) => Ok(self.st.vars[*base as usize]),
+            Expr::ZoneEmpty(z) => {
                 let id = self.zone_id(z, span)?;
                 Ok((self.st.zones.len(id) == 0) as Val)
             }
-            E::ZoneLen(z) => {
+            Expr::ZoneLen(z) => {
                 let id = self.zone_id(z, span)?;
                 Ok(self.st.zones.len(id) as Val)
             }
-            E::Bin(BinOp::And, a, b) => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
-            E::Bin(BinOp::Or, a, b) => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
-            E::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
-            E::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub), a, b) => {
+            Expr::Bin(BinOp::And, a, b) => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
+            Expr::Bin(BinOp::Or, a, b) => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
+            Expr::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub), a, b) => {
                 let x = self.eval(a, span)?;
                 let y = self.eval(b, span)?;
                 Ok(match op {
@@ -151,8 +151,8 @@ impl<'a> Cx<'a> {
                 })
             }
             // A field of the piece held in a local: the inner loop of most filters.
-            E::Field(fid, a) if self.st.guard.is_none() && matches!(**a, E::Local(_)) => {
-                let E::Local(s) = **a else { unreachable!() };
+            Expr::Field(fid, a) if self.st.guard.is_none() && matches!(**a, Expr::Local(_)) => {
+                let Expr::Local(s) = **a else { unreachable!() };
                 let p = self.local(s);
                 let p = self.piece(p, span)?;
                 Ok(self.g.fields[*fid as usize][p])
@@ -164,10 +164,10 @@ impl<'a> Cx<'a> {
     /// The common operators. Rare and bulky cases live in their own
     /// functions so that this one stays small: its prologue is paid on every
     /// node of every expression.
-    fn eval_node(&mut self, e: &E, span: Span) -> R<Val> {
+    fn eval_node(&mut self, e: &Expr, span: Span) -> R<Val> {
         Ok(match e {
-            E::Const(_) | E::Local(_) | E::ZoneLen(_) | E::ZoneEmpty(_) | E::Not(_) => unreachable!("answered by `eval`"),
-            E::Var(base, idx) => {
+            Expr::Const(_) | Expr::Local(_) | Expr::ZoneLen(_) | Expr::ZoneEmpty(_) | Expr::Not(_) => unreachable!("answered by `eval`"),
+            Expr::Var(base, idx) => {
                 let i = match idx {
                     None => 0,
                     Some(x) => {
@@ -180,7 +180,7 @@ impl<'a> Cx<'a> {
                 };
                 self.st.vars[*base as usize + i as usize]
             }
-            E::Field(fid, a) => {
+            Expr::Field(fid, a) => {
                 let p = self.eval(a, span)?;
                 let p = self.piece(p, span)?;
                 if let Some(viewer) = self.st.guard {
@@ -193,42 +193,43 @@ impl<'a> Cx<'a> {
                 }
                 self.g.fields[*fid as usize][p]
             }
-            E::Owner(a) => {
+            Expr::Owner(a) => {
                 let p = self.eval(a, span)?;
                 let p = self.piece(p, span)?;
                 self.g.piece_owner[p] as Val
             }
-            E::NodeAttr(i, a) => {
+            Expr::NodeAttr(i, a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
                     return Err(fail(span, "an attribute of `none` was read"));
                 }
                 self.g.node_attrs[*i as usize].2[n as usize]
             }
-            E::EdgeAttr(i, a) => {
+            Expr::EdgeAttr(i, a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
                     return Err(fail(span, "an attribute of `none` was read"));
                 }
                 self.g.edge_attrs[*i as usize].2[n as usize]
             }
-            E::EdgeFrom(a) | E::EdgeTo(a) => {
+            Expr::EdgeFrom(a) | Expr::EdgeTo(a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
                     return Err(fail(span, "an end of `none` was read"));
                 }
                 let ed = &self.g.board.edges[n as usize];
-                (if matches!(e, E::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
+                (if matches!(e, Expr::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
             }
-            E::Zone(z) => self.zone_id(z, span)? as Val,
-            E::Pos2(a, b, stride) => {
+            Expr::Zone(z) => self.zone_id(z, span)? as Val,
+            Expr::Pos2(a, b, stride) => {
                 let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
                 if x < 0 || y < 0 {
                     return Err(fail(span, "`none` used as an index"));
                 }
                 x * *stride as Val + y
             }
-            E::NodesZoneAgg(op, p) => {
+            Expr::NodeByKey { key, vals, within, fallback } => self.node_by_key(*key, vals, within, fallback, span)?,
+            Expr::NodesZoneAgg(op, p) => {
                 let z = &self.st.zones;
                 let n = self.g.board.nodes.len() as u32;
                 if let ZPred::AllEmpty(bases) = p {
@@ -240,10 +241,10 @@ impl<'a> Cx<'a> {
                     _ => (0..n).filter(|&node| zpred(p, z, node)).count() as Val,
                 }
             }
-            E::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
-            E::Neg(a) => self.eval(a, span)?.checked_neg().ok_or_else(|| overflow(span))?,
+            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
+            Expr::Neg(a) => self.eval(a, span)?.checked_neg().ok_or_else(|| overflow(span))?,
             // `eval` answers the connectives, comparisons, `+` and `-`.
-            E::Bin(op, a, b) => {
+            Expr::Bin(op, a, b) => {
                 let x = self.eval(a, span)?;
                 let y = self.eval(b, span)?;
                 match op {
@@ -259,20 +260,20 @@ impl<'a> Cx<'a> {
                             x.checked_rem(y).ok_or_else(|| overflow(span))?
                         }
                     }
-                    _ => unreachable!("answered by `eval`, or lowered to `E::In`"),
+                    _ => unreachable!("answered by `eval`, or lowered to `Expr::In`"),
                 }
             }
-            E::In(a, c) => self.contains(a, c, span)?,
-            E::If(c, a, b) => {
+            Expr::In(a, c) => self.contains(a, c, span)?,
+            Expr::If(c, a, b) => {
                 if self.eval(c, span)? != 0 {
                     self.eval(a, span)?
                 } else {
                     self.eval(b, span)?
                 }
             }
-            E::Call { func, args, span } => self.call(*func, args, *span)?,
-            E::Builtin(b, args, c, span) => self.builtin(*b, args, c.as_deref(), *span)?,
-            E::IsKind(a, k) => {
+            Expr::Call { func, args, span } => self.call(*func, args, *span)?,
+            Expr::Builtin(b, args, c, span) => self.builtin(*b, args, c.as_deref(), *span)?,
+            Expr::IsKind(a, k) => {
                 let p = self.eval(a, span)?;
                 (p >= 0 && self.g.piece_kind[p as usize] == *k) as Val
             }
@@ -280,7 +281,7 @@ impl<'a> Cx<'a> {
     }
 
     #[inline(never)]
-    fn call(&mut self, func: u16, args: &[E], span: Span) -> R<Val> {
+    fn call(&mut self, func: u16, args: &[Expr], span: Span) -> R<Val> {
         let f = &self.g.fns[func as usize];
         let new_base = self.st.locals.len();
         // Arguments are evaluated in the caller's frame, then the callee's
@@ -305,8 +306,40 @@ impl<'a> Cx<'a> {
         r
     }
 
+    /// A key lookup (see `opt/board_index.rs`). The collection is listed
+    /// first, as the search it replaces would; no values are computed when it
+    /// is empty; a value that fails to compute sends the original search.
     #[inline(never)]
-    fn contains(&mut self, a: &E, c: &C, span: Span) -> R<Val> {
+    fn node_by_key(&mut self, key: u16, vals: &[Expr], within: &Coll, fallback: &Expr, span: Span) -> R<Val> {
+        let whole = matches!(within, Coll::Nodes);
+        let mark = self.st.scratch.len();
+        if !whole {
+            self.coll(within, span)?;
+            if self.st.scratch.len() == mark {
+                return Ok(NONE);
+            }
+        }
+        let mut v = [0; MAX_KEY_ATTRS];
+        for (i, x) in vals.iter().enumerate() {
+            match self.eval(x, span) {
+                Ok(x) => v[i] = x,
+                Err(_) => {
+                    self.st.scratch.truncate(mark);
+                    return self.eval(fallback, span);
+                }
+            }
+        }
+        let found = self.g.keys[key as usize].find(&v[..vals.len()]).map(|n| n as Val);
+        let r = match found {
+            Some(n) if whole || self.st.scratch[mark..].contains(&n) => n,
+            _ => NONE,
+        };
+        self.st.scratch.truncate(mark);
+        Ok(r)
+    }
+
+    #[inline(never)]
+    fn contains(&mut self, a: &Expr, c: &Coll, span: Span) -> R<Val> {
         let x = self.eval(a, span)?;
         let mark = self.st.scratch.len();
         self.coll(c, span)?;
@@ -316,7 +349,7 @@ impl<'a> Cx<'a> {
     }
 
     #[inline(never)]
-    fn builtin(&mut self, b: Builtin, args: &[E], c: Option<&C>, span: Span) -> R<Val> {
+    fn builtin(&mut self, b: Builtin, args: &[Expr], c: Option<&Coll>, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
         Ok(match b {
             Builtin::NumPlayers => n,
@@ -386,9 +419,9 @@ impl<'a> Cx<'a> {
                     None => p,
                 }
             }
-            Builtin::Random if matches!(c, Some(C::Zone(_))) => {
+            Builtin::Random if matches!(c, Some(Coll::Zone(_))) => {
                 // Drawing from a plain zone reads it in place.
-                let Some(C::Zone(z)) = c else { unreachable!() };
+                let Some(Coll::Zone(z)) = c else { unreachable!() };
                 let id = self.zone_id(z, span)?;
                 let len = self.st.zones.len(id);
                 if len == 0 {
@@ -425,9 +458,9 @@ impl<'a> Cx<'a> {
                     NONE
                 }
             }
-            Builtin::IndexOf if matches!(c, Some(C::Zone(_))) => {
+            Builtin::IndexOf if matches!(c, Some(Coll::Zone(_))) => {
                 // In a plain zone: where the piece lies says whether it is there.
-                let Some(C::Zone(z)) = c else { unreachable!() };
+                let Some(Coll::Zone(z)) = c else { unreachable!() };
                 let x = self.eval(&args[0], span)?;
                 let id = self.zone_id(z, span)?;
                 if x < 0 || x as usize >= self.g.piece_kind.len() || self.st.zones.zone_of[x as usize] != id {
@@ -483,7 +516,7 @@ impl<'a> Cx<'a> {
                             self.st.rng.gen_range(0..len as u32) as usize
                         } else {
                             let elems = self.st.scratch[mark..].to_vec();
-                            let by_value = matches!(args.first(), Some(E::Const(1)));
+                            let by_value = matches!(args.first(), Some(Expr::Const(1)));
                             match self.scripted(&elems, by_value, span) {
                                 Ok(i) => i,
                                 Err(e) => {
@@ -548,7 +581,7 @@ impl<'a> Cx<'a> {
 
     /// Evaluates `e` with a player bound to local 0 of a fresh frame (scores,
     /// tiebreaks, teams).
-    pub fn with_player(&mut self, e: &E, nlocals: u16, p: Val, span: Span) -> R<Val> {
+    pub fn with_player(&mut self, e: &Expr, nlocals: u16, p: Val, span: Span) -> R<Val> {
         let new_base = self.st.locals.len();
         self.st.locals.resize(new_base + (nlocals as usize).max(1), 0);
         self.st.locals[new_base] = p;
@@ -560,7 +593,7 @@ impl<'a> Cx<'a> {
     }
 
     #[inline(never)]
-    fn agg(&mut self, op: AggOp, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+    fn agg(&mut self, op: AggOp, coll: &Coll, slot: u16, body: Option<&Expr>, span: Span) -> R<Val> {
         if op == AggOp::Last {
             return self.agg_last(coll, slot, body, span);
         }
@@ -633,7 +666,7 @@ impl<'a> Cx<'a> {
 
     /// The last element whose body holds, searching from the end; `none`
     /// when there is none.
-    fn agg_last(&mut self, coll: &C, slot: u16, body: Option<&E>, span: Span) -> R<Val> {
+    fn agg_last(&mut self, coll: &Coll, slot: u16, body: Option<&Expr>, span: Span) -> R<Val> {
         let mark = self.st.scratch.len();
         self.coll(coll, span)?;
         let mut found = NONE;
@@ -656,53 +689,53 @@ impl<'a> Cx<'a> {
     /// Pushes the elements of a collection onto `scratch`; every element
     /// counts against the step budget, which also bounds the memory that
     /// nested collections can take.
-    pub fn coll(&mut self, c: &C, span: Span) -> R<()> {
+    pub fn coll(&mut self, c: &Coll, span: Span) -> R<()> {
         let mark = self.st.scratch.len();
         self.coll_elements(c, span)?;
         self.charge((self.st.scratch.len() - mark) as u64, span)
     }
 
-    fn coll_elements(&mut self, c: &C, span: Span) -> R<()> {
+    fn coll_elements(&mut self, c: &Coll, span: Span) -> R<()> {
         match c {
-            C::Zone(z) => {
+            Coll::Zone(z) => {
                 let id = self.zone_id(z, span)?;
                 let st = &mut *self.st;
                 let s = st.zones.slice(id);
                 st.scratch.extend(s.iter().map(|&p| p as Val));
             }
-            C::Players => {
+            Coll::Players => {
                 for p in 0..self.st.nplayers as Val {
                     self.st.scratch.push(p);
                 }
             }
-            C::PlayersFrom(e) | C::Opponents(e) => {
+            Coll::PlayersFrom(e) | Coll::Opponents(e) => {
                 let p = self.eval(e, span)?;
                 let n = self.st.nplayers as Val;
                 if p < 0 {
                     return Err(fail(span, "players counted from `none`"));
                 }
-                let skip = matches!(c, C::Opponents(_)) as Val;
+                let skip = matches!(c, Coll::Opponents(_)) as Val;
                 for k in skip..n {
                     self.st.scratch.push((p + k) % n);
                 }
             }
-            C::Nodes => self.st.scratch.extend(0..self.g.board.nodes.len() as Val),
-            C::Edges => self.st.scratch.extend(0..self.g.board.edges.len() as Val),
-            C::Successors(e) | C::Predecessors(e) | C::Neighbors(e) | C::EdgesOf(e) => {
+            Coll::Nodes => self.st.scratch.extend(0..self.g.board.nodes.len() as Val),
+            Coll::Edges => self.st.scratch.extend(0..self.g.board.edges.len() as Val),
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => {
                 let n = self.eval(e, span)?;
                 if n < 0 {
                     return Err(fail(span, "the neighbours of `none` were asked for"));
                 }
                 let b = &self.g.board;
                 let s = match c {
-                    C::Successors(_) => b.successors(n as u32),
-                    C::Predecessors(_) => b.predecessors(n as u32),
-                    C::Neighbors(_) => b.neighbors(n as u32),
+                    Coll::Successors(_) => b.successors(n as u32),
+                    Coll::Predecessors(_) => b.predecessors(n as u32),
+                    Coll::Neighbors(_) => b.neighbors(n as u32),
                     _ => b.out_edges(n as u32),
                 };
                 self.st.scratch.extend(s.iter().map(|&x| x as Val));
             }
-            C::Range(a, b) => {
+            Coll::Range(a, b) => {
                 let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
                 // The length is computed without overflow: `-9e18..9e18` is
                 // simply too long.
@@ -713,13 +746,13 @@ impl<'a> Cx<'a> {
                 self.charge(len as u64, span)?;
                 self.st.scratch.extend(x..=y);
             }
-            C::List(es) => {
+            Coll::List(es) => {
                 for e in es {
                     let v = self.eval(e, span)?;
                     self.st.scratch.push(v);
                 }
             }
-            C::NodesWhereZones(p) => {
+            Coll::NodesWhereZones(p) => {
                 let st = &mut *self.st;
                 let n = self.g.board.nodes.len() as u32;
                 if let ZPred::AllEmpty(bases) = p {
@@ -735,20 +768,20 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            C::Reachable(e, inner) => {
+            Coll::Reachable(e, inner) => {
                 let n = self.eval(e, span)?;
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
                 reachable(&self.g.board, n, &mut self.st.scratch, mark);
             }
-            C::NodesWithAttr(i, e) => {
+            Coll::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
                 let (keys, order) = &self.g.node_attr_index[*i as usize];
                 let lo = keys.partition_point(|&k| k < v);
                 let hi = keys.partition_point(|&k| k <= v);
                 self.st.scratch.extend(order[lo..hi].iter().map(|&n| n as Val));
             }
-            C::Filter(inner, slot, cond) => {
+            Coll::Filter(inner, slot, cond) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
                 let end = self.st.scratch.len();
@@ -763,21 +796,21 @@ impl<'a> Cx<'a> {
                 }
                 self.st.scratch.truncate(w);
             }
-            C::Map(inner, slot, body) | C::Distinct(inner, slot, body) => {
+            Coll::Map(inner, slot, body) | Coll::Distinct(inner, slot, body) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
                 let end = self.st.scratch.len();
                 let mut w = mark;
                 // Long lists remember what they have seen in a set (only
                 // asked for membership, so its order never shows).
-                let mut seen = (matches!(c, C::Distinct(..)) && end - mark > 64).then(std::collections::HashSet::new);
+                let mut seen = (matches!(c, Coll::Distinct(..)) && end - mark > 64).then(std::collections::HashSet::new);
                 for i in mark..end {
                     let x = self.st.scratch[i];
                     self.set_local(*slot, x);
                     let v = self.eval(body, span)?;
                     let dup = match seen.as_mut() {
                         Some(set) => !set.insert(v),
-                        None => matches!(c, C::Distinct(..)) && self.st.scratch[mark..w].contains(&v),
+                        None => matches!(c, Coll::Distinct(..)) && self.st.scratch[mark..w].contains(&v),
                     };
                     if dup {
                         continue;
@@ -787,7 +820,7 @@ impl<'a> Cx<'a> {
                 }
                 self.st.scratch.truncate(w);
             }
-            C::Sorted(inner, slot, key) => {
+            Coll::Sorted(inner, slot, key) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
                 let end = self.st.scratch.len();

@@ -12,15 +12,16 @@ pub mod view;
 mod vm;
 pub mod zones;
 
-use crate::check::ir::*;
-use crate::check::Game;
+use crate::ir::*;
+use crate::ir::Game;
 use crate::diag::{Diagnostic, Span};
-use expr::Cx;
+use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-pub use view::{display_const, type_name, View, Viewer};
+pub use crate::ir::{display_const, type_name};
+pub use view::{View, Viewer};
 pub use vm::{Frame, FrameKind};
 use zones::Zones;
 
@@ -322,7 +323,7 @@ impl Match {
                 }
             }
         }
-        let mut cx = Cx { g, st: &mut self.state, base: 0 };
+        let mut cx = Exec { g, st: &mut self.state, base: 0 };
         for d in &g.vars {
             if d.is_option && setup.options.iter().any(|(n, _)| n == &d.name) {
                 continue;
@@ -355,9 +356,9 @@ impl Match {
         Ok(cx.run()?)
     }
 
-    fn cx(&mut self) -> Cx<'_> {
+    fn cx(&mut self) -> Exec<'_> {
         let base = self.current_base();
-        Cx { g: &self.game, st: &mut self.state, base }
+        Exec { g: &self.game, st: &mut self.state, base }
     }
 
     fn current_base(&self) -> usize {
@@ -496,7 +497,7 @@ impl Match {
         let n = self.state.nplayers as usize;
         let mut keys: Vec<(Vec<i64>, i64)> = vec![];
         {
-            let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+            let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
             for p in 0..n {
                 let score = match &g.score {
                     Some((e, nl, _)) => cx.with_player(e, *nl, p as Val, Span::default())?,
@@ -514,7 +515,7 @@ impl Match {
         // Teams pool their standing: a team's key is its best member's.
         let team_of: Vec<i64> = match &g.team {
             Some((e, nl)) => {
-                let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+                let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
                 (0..n).map(|p| cx.with_player(e, *nl, p as Val, Span::default())).collect::<Result<_, _>>()?
             }
             None => (0..n as i64).collect(),
@@ -534,7 +535,7 @@ impl Match {
     /// The declared invariants that do not hold now.
     pub fn broken_invariants(&mut self) -> Result<Vec<String>, RunError> {
         let g = self.game.clone();
-        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
         let mut out = vec![];
         for (text, e, nl, span) in &g.invariants {
             let base = cx.st.locals.len();
@@ -552,9 +553,9 @@ impl Match {
 
     /// Evaluates a compiled expression (see [`crate::check::compile_expr`]) on
     /// the current position.
-    pub fn evaluate(&mut self, e: &E, nlocals: u16) -> Result<Val, RunError> {
+    pub fn evaluate(&mut self, e: &Expr, nlocals: u16) -> Result<Val, RunError> {
         let g = self.game.clone();
-        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
         let base = cx.st.locals.len();
         cx.st.locals.resize(base + nlocals as usize, 0);
         cx.base = base;
@@ -566,7 +567,7 @@ impl Match {
     /// A value as the engine's log writes it (everything visible).
     pub fn display(&mut self, ty: Ty, v: Val) -> String {
         let g = self.game.clone();
-        let mut cx = Cx { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
         cx.display(ty, v, view::Viewer::All)
     }
 

@@ -6,11 +6,11 @@
 //! `hidden KIND` unless the rules revealed it; a player's view and the labels
 //! of its options are built from this function alone.
 
-use super::expr::Cx;
+use super::expr::Exec;
 use super::{Match, PendingKind, State};
 use crate::ast::{Scope, VisKind};
-use crate::check::ir::*;
-use crate::check::Game;
+use crate::ir::*;
+use crate::ir::Game;
 use crate::diag::Span;
 use serde::Serialize;
 
@@ -22,41 +22,6 @@ pub enum Viewer {
     Seat(usize),
     /// An onlooker: public things only.
     Public,
-}
-
-pub fn type_name(g: &Game, t: Ty) -> String {
-    let s = match t.scalar {
-        Scalar::Int => "int".to_string(),
-        Scalar::Bool => "bool".into(),
-        Scalar::Player => "player".into(),
-        Scalar::Node => "node".into(),
-        Scalar::Edge => "edge".into(),
-        Scalar::Piece(None) => "piece".into(),
-        Scalar::Piece(Some(k)) => g.kinds.get(k as usize).map(|k| format!("piece `{}`", k.name)).unwrap_or_else(|| "piece".into()),
-        Scalar::Enum(e) => g.enums.get(e as usize).map(|e| format!("`{}`", e.name)).unwrap_or_default(),
-        Scalar::Text => "text".into(),
-        Scalar::Zone(None) => "zone".into(),
-        Scalar::Zone(Some(k)) => g.kinds.get(k as usize).map(|k| format!("zone of `{}`", k.name)).unwrap_or_else(|| "zone".into()),
-        Scalar::Nothing => "`none`".into(),
-        Scalar::Error => "an erroneous value".into(),
-    };
-    if t.list {
-        format!("list of {s}")
-    } else {
-        s
-    }
-}
-
-/// A constant (an option's default) for summaries.
-pub fn display_const(g: &Game, t: Ty, e: Option<&E>) -> String {
-    match e {
-        Some(E::Const(v)) => match t.scalar {
-            Scalar::Bool => (if *v != 0 { "true" } else { "false" }).into(),
-            Scalar::Enum(en) => g.enums[en as usize].members.get(*v as usize).cloned().unwrap_or_default(),
-            _ => v.to_string(),
-        },
-        _ => "?".into(),
-    }
 }
 
 pub(crate) fn visible(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
@@ -91,7 +56,7 @@ fn cut(mut s: String) -> String {
     s
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Exec<'a> {
     pub fn display(&mut self, t: Ty, v: Val, viewer: Viewer) -> String {
         let g = self.g;
         if v == NONE && !matches!(t.scalar, Scalar::Int | Scalar::Bool) {
@@ -185,7 +150,7 @@ fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> Stri
             _ => None,
         })
         .unwrap_or(0);
-    let mut cx = Cx { g, st, base };
+    let mut cx = Exec { g, st, base };
     let (a, vals) = super::option_tuple(cx.st, i);
     let pending = cx.st.pending.clone();
     let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(match viewer_v {
@@ -195,7 +160,7 @@ fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> Stri
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
-            let S::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].s else { return v.to_string() };
+            let Instr::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].s else { return v.to_string() };
             match label {
                 Some(t) => {
                     let old = cx.st.locals[slot as usize];
@@ -211,7 +176,7 @@ fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> Stri
     }
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Exec<'a> {
     /// An action instance as `viewer` sees it: its label template, or its
     /// name and arguments. The actor is the seat deciding; the viewer only
     /// decides what is shown.
@@ -245,7 +210,7 @@ impl<'a> Cx<'a> {
     /// move (`is_move`) is written a second time with the pieces the viewer
     /// could not see named: if by the time the match stops they are all in
     /// sight (a card played face up), that is the text the viewer reads.
-    pub(crate) fn seat_line(&mut self, is_move: bool, mut text: impl FnMut(&mut Cx, Viewer) -> String) {
+    pub(crate) fn seat_line(&mut self, is_move: bool, mut text: impl FnMut(&mut Exec, Viewer) -> String) {
         let n = self.st.nplayers as usize;
         let mut line = super::SeatLine::default();
         for v in viewers(n) {
@@ -288,7 +253,7 @@ fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
 pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
     let seat = &m.game.seats[player];
     let mut st = m.state.clone();
-    let mut cx = Cx { g: &m.game, st: &mut st, base: 0 };
+    let mut cx = Exec { g: &m.game, st: &mut st, base: 0 };
     cx.seat_line(true, |cx, v| format!("{seat}: {}", option_label_as(cx.g, cx.st, i, v)));
     st.seat_log.pop().unwrap_or_default()
 }
@@ -363,7 +328,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         Some(p) => Viewer::Seat(p),
         None => Viewer::Public,
     };
-    let mut cx = Cx { g, st: &mut st, base: 0 };
+    let mut cx = Exec { g, st: &mut st, base: 0 };
     let n = cx.st.nplayers as u32;
     let mut zones = vec![];
     for z in g.zones.iter() {
@@ -426,7 +391,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
 
 /// Draws a board whose nodes have `row` and `col` attributes as a table of
 /// the pieces on each node.
-fn grid_text(cx: &mut Cx, who: Viewer) -> Option<String> {
+fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
     let g = cx.g;
     let row = g.node_attrs.iter().find(|a| a.0 == "row")?;
     let col = g.node_attrs.iter().find(|a| a.0 == "col")?;

@@ -3,10 +3,10 @@
 //! procedures, in the middle of another player's action — and be cloned,
 //! serialised and resumed without threads or re-running anything.
 
-use super::expr::{Cx, R};
+use super::expr::{Exec, R};
 use super::{Pending, PendingKind, RunError, Status};
 use crate::ast::{AssignOp, MovePos};
-use crate::check::ir::*;
+use crate::ir::*;
 use crate::diag::Span;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -44,7 +44,7 @@ fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
     Box::new(RunError { message: msg.into(), span: Some(span), help: None })
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Exec<'a> {
     /// Runs until a decision with two or more options, the end of the game,
     /// or an error.
     pub fn run(&mut self) -> R<()> {
@@ -80,17 +80,17 @@ impl<'a> Cx<'a> {
                     }));
                 }
                 match &stmt.s {
-                    S::Let(slot, e) => {
+                    Instr::Let(slot, e) => {
                         let v = self.eval(e, stmt.span)?;
                         self.set_local(*slot, v);
                     }
-                    S::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
-                    S::JumpUnless(c, to) => {
+                    Instr::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
+                    Instr::JumpUnless(c, to) => {
                         if self.eval(c, stmt.span)? == 0 {
                             pc = *to as usize;
                         }
                     }
-                    S::Jump(to) => pc = *to as usize,
+                    Instr::Jump(to) => pc = *to as usize,
                     _ => {
                         self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
                         self.exec(stmt)?;
@@ -121,7 +121,7 @@ impl<'a> Cx<'a> {
             }
             FrameKind::While { of, pc } => {
                 let stmt = &self.g.code[of as usize][pc as usize];
-                let S::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
+                let Instr::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
                     return Err(Box::new(RunError {
@@ -146,7 +146,7 @@ impl<'a> Cx<'a> {
     }
 
     #[inline(always)]
-    fn assign(&mut self, place: &Place, op: AssignOp, e: &E, span: Span) -> R<()> {
+    fn assign(&mut self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> R<()> {
         let v = self.eval(e, span)?;
         let idx = match place {
             Place::Local(s) => self.base + *s as usize,
@@ -189,16 +189,16 @@ impl<'a> Cx<'a> {
     fn exec(&mut self, stmt: &'a Stmt) -> R<()> {
         let span = stmt.span;
         match &stmt.s {
-            S::While(c, b) => {
+            Instr::While(c, b) => {
                 if self.eval(c, span)? != 0 {
                     let f = self.st.frames.last().unwrap();
                     let (of, pc) = (f.block, f.pc - 1);
                     self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::While { of, pc } });
                 }
             }
-            S::For(slot, c, b) => {
+            Instr::For(slot, c, b) => {
                 let items = self.st.items.len();
-                let len = if let C::Zone(z) = &**c {
+                let len = if let Coll::Zone(z) = &**c {
                     // A plain zone goes straight to the loop's items: most loops
                     // in rules walk a zone, often of one piece.
                     let id = self.zone_id(z, span)?;
@@ -230,11 +230,11 @@ impl<'a> Cx<'a> {
     fn exec_rare(&mut self, stmt: &'a Stmt) -> R<()> {
         let span = stmt.span;
         match &stmt.s {
-            S::Break | S::Continue => loop {
+            Instr::Break | Instr::Continue => loop {
                 let f = *self.st.frames.last().unwrap();
                 match f.kind {
                     FrameKind::Loop { .. } | FrameKind::While { .. } => {
-                        if matches!(stmt.s, S::Break) {
+                        if matches!(stmt.s, Instr::Break) {
                             if let FrameKind::Loop { items, .. } = f.kind {
                                 self.st.items.truncate(items as usize);
                             }
@@ -251,7 +251,7 @@ impl<'a> Cx<'a> {
                     FrameKind::Call { .. } => unreachable!("the checker keeps break inside loops"),
                 }
             },
-            S::Return => loop {
+            Instr::Return => loop {
                 let f = *self.st.frames.last().unwrap();
                 match f.kind {
                     FrameKind::Call { .. } => {
@@ -267,7 +267,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             },
-            S::Move(what, to, pos) => {
+            Instr::Move(what, to, pos) => {
                 let z = self.zone_id(to, span)?;
                 let top = *pos == MovePos::Top;
                 match what {
@@ -302,7 +302,7 @@ impl<'a> Cx<'a> {
                                 help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
                             }));
                         }
-                        let from_zone = matches!(&**c, C::Zone(_));
+                        let from_zone = matches!(&**c, Coll::Zone(_));
                         for k in 0..take {
                             let i = if from_zone && limit.is_some() { mark + len - 1 - k } else { mark + k };
                             let p = self.st.scratch[i];
@@ -312,7 +312,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            S::Shuffle(zr) => {
+            Instr::Shuffle(zr) => {
                 let z = self.zone_id(zr, span)?;
                 let st = &mut *self.st;
                 let (a, b) = (st.zones.start[z as usize] as usize, st.zones.start[z as usize + 1] as usize);
@@ -321,7 +321,7 @@ impl<'a> Cx<'a> {
                     st.zones.arena.swap(a + i, a + j);
                 }
             }
-            S::Choose { slot, player, from, label, ty } => {
+            Instr::Choose { slot, player, from, label, ty } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`choose` asked `none` to decide"));
@@ -380,7 +380,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            S::Act { player, actions, els } => {
+            Instr::Act { player, actions, els } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`act` asked `none` to act"));
@@ -414,7 +414,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            S::Call(proc_id, args) => {
+            Instr::Call(proc_id, args) => {
                 let pd = &self.g.procs[*proc_id as usize];
                 // Arguments are evaluated in the caller's frame before the callee's exists.
                 let mut vals: smallvec::SmallVec<[Val; 8]> = smallvec::SmallVec::new();
@@ -440,7 +440,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            S::Log(t) => {
+            Instr::Log(t) => {
                 if self.st.log_on {
                     let s = self.format_template(*t, None, span)?;
                     self.charge(s.len() as u64, span)?;
@@ -453,18 +453,18 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            S::EndGame => {
+            Instr::EndGame => {
                 self.st.frames.clear();
                 self.st.status = Status::Finished;
             }
-            S::Reveal(e, on) => {
+            Instr::Reveal(e, on) => {
                 let p = self.eval(e, span)?;
                 if p < 0 {
                     return Err(fail(span, "`reveal` of `none`"));
                 }
                 self.st.revealed[p as usize] = *on;
             }
-            S::Require(e) => {
+            Instr::Require(e) => {
                 if self.eval(e, span)? == 0 {
                     return Err(Box::new(RunError {
                         message: "a `require` failed while the action was running".into(),
@@ -475,7 +475,7 @@ impl<'a> Cx<'a> {
             }
             // `run` answers lets, assignments and jumps; `if` exists only in
             // the structured blocks, never in the code that runs.
-            S::Let(..) | S::Assign(..) | S::If(..) | S::While(..) | S::For(..) | S::JumpUnless(..) | S::Jump(_) => unreachable!("common statements are executed by `run` and `exec`"),
+            Instr::Let(..) | Instr::Assign(..) | Instr::If(..) | Instr::While(..) | Instr::For(..) | Instr::JumpUnless(..) | Instr::Jump(_) => unreachable!("common statements are executed by `run` and `exec`"),
         }
         Ok(())
     }

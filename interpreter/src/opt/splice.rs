@@ -12,9 +12,9 @@
 //! caller). Locals need no fresh zeroes: the checker lets no local be read
 //! before it is bound.
 
-use super::inline::walk_s;
-use super::ir::*;
-use super::Game;
+use crate::ir::walk::walk_s;
+use crate::ir::*;
+use crate::ir::Game;
 
 /// Statements, counted through nested blocks, above which a body is called
 /// rather than copied.
@@ -34,7 +34,7 @@ enum Owner {
 }
 
 /// Splices calls to small procedures everywhere in the game.
-pub(super) fn splice_game(g: &mut Game) {
+pub(super) fn run(g: &mut Game) {
     let mut owner = vec![Owner::None; g.blocks.len()];
     let mut roots: Vec<(BlockId, Owner)> = vec![(g.play.0, Owner::Play)];
     if let Some((b, _)) = g.setup {
@@ -51,7 +51,7 @@ pub(super) fn splice_game(g: &mut Game) {
         let mut changed = false;
         let mut b = 0;
         while b < g.blocks.len() {
-            if !matches!(owner[b], Owner::None) && g.blocks[b].iter().any(|s| matches!(&s.s, S::Call(p, _) if spliceable(g, *p as usize))) {
+            if !matches!(owner[b], Owner::None) && g.blocks[b].iter().any(|s| matches!(&s.s, Instr::Call(p, _) if spliceable(g, *p as usize))) {
                 splice_block(g, b, &mut owner);
                 changed = true;
             }
@@ -70,12 +70,12 @@ fn nested(g: &Game, b: BlockId) -> Vec<BlockId> {
     while i < out.len() {
         for st in &g.blocks[out[i] as usize] {
             match &st.s {
-                S::If(_, t, e) => {
+                Instr::If(_, t, e) => {
                     out.push(*t);
                     out.extend(e);
                 }
-                S::While(_, b) | S::For(_, _, b) => out.push(*b),
-                S::Act { els: Some(b), .. } => out.push(*b),
+                Instr::While(_, b) | Instr::For(_, _, b) => out.push(*b),
+                Instr::Act { els: Some(b), .. } => out.push(*b),
                 _ => {}
             }
         }
@@ -95,8 +95,8 @@ fn spliceable(g: &Game, p: usize) -> bool {
         for st in &g.blocks[*b as usize] {
             size += 1;
             match &st.s {
-                S::Choose { .. } | S::Act { .. } | S::Log(_) | S::Return => return false,
-                S::Call(q, _) if *q as usize == p => return false,
+                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => return false,
+                Instr::Call(q, _) if *q as usize == p => return false,
                 _ => {}
             }
         }
@@ -120,7 +120,7 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
     let old = std::mem::take(&mut g.blocks[b]);
     let mut out = Vec::with_capacity(old.len());
     for st in old {
-        let S::Call(p, args) = &st.s else {
+        let Instr::Call(p, args) = &st.s else {
             out.push(st);
             continue;
         };
@@ -139,7 +139,7 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
         *n += callee_locals;
         // Arguments are evaluated in the caller's locals, into fresh slots.
         for (a, (slot, _)) in args.iter().zip(&g.procs[p].params) {
-            out.push(Stmt { s: S::Let(off + slot, a.clone()), span: st.span });
+            out.push(Stmt { s: Instr::Let(off + slot, a.clone()), span: st.span });
         }
         let body = g.procs[p].body;
         let copied = copy_block(g, body, off, o, owner);
@@ -154,13 +154,13 @@ fn copy_block(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owne
     let mut stmts = g.blocks[b as usize].clone();
     for st in stmts.iter_mut() {
         match &mut st.s {
-            S::If(_, t, e) => {
+            Instr::If(_, t, e) => {
                 *t = copy_new(g, *t, off, o, owner);
                 if let Some(e) = e {
                     *e = copy_new(g, *e, off, o, owner);
                 }
             }
-            S::While(_, nb) | S::For(_, _, nb) => *nb = copy_new(g, *nb, off, o, owner),
+            Instr::While(_, nb) | Instr::For(_, _, nb) => *nb = copy_new(g, *nb, off, o, owner),
             _ => {}
         }
         shift_stmt(&mut st.s, off);
@@ -176,40 +176,40 @@ fn copy_new(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>
 }
 
 /// Moves every local a statement binds or reads up by `off`.
-fn shift_stmt(s: &mut S, off: u16) {
+fn shift_stmt(s: &mut Instr, off: u16) {
     match s {
-        S::Let(slot, _) | S::For(slot, _, _) => *slot += off,
-        S::Assign(Place::Local(slot), _, _) => *slot += off,
+        Instr::Let(slot, _) | Instr::For(slot, _, _) => *slot += off,
+        Instr::Assign(Place::Local(slot), _, _) => *slot += off,
         _ => {}
     }
     match s {
-        S::For(_, c, _) | S::Move(MoveWhat::All(c) | MoveWhat::N(_, c), _, _) => shift_c(c, off),
+        Instr::For(_, c, _) | Instr::Move(MoveWhat::All(c) | MoveWhat::N(_, c), _, _) => shift_c(c, off),
         _ => {}
     }
-    walk_s(s, &mut |e: &mut E| shift_e(e, off));
+    walk_s(s, &mut |e: &mut Expr| shift_e(e, off));
 }
 
 /// One expression node (the walker visits them all, inside collections too).
-fn shift_e(e: &mut E, off: u16) {
+fn shift_e(e: &mut Expr, off: u16) {
     match e {
-        E::Local(s) => *s += off,
-        E::Agg { coll, slot, .. } => {
+        Expr::Local(s) => *s += off,
+        Expr::Agg { coll, slot, .. } => {
             *slot += off;
             shift_c(coll, off);
         }
-        E::In(_, c) => shift_c(c, off),
-        E::Builtin(_, _, Some(c), _) => shift_c(c, off),
+        Expr::In(_, c) => shift_c(c, off),
+        Expr::Builtin(_, _, Some(c), _) => shift_c(c, off),
         _ => {}
     }
 }
 
 /// The slots that collections bind (`where`, `map`, …); their expressions
 /// are reached by the walker.
-fn shift_c(c: &mut C, off: u16) {
-    if let C::Filter(inner, slot, _) | C::Map(inner, slot, _) | C::Distinct(inner, slot, _) | C::Sorted(inner, slot, _) = c {
+fn shift_c(c: &mut Coll, off: u16) {
+    if let Coll::Filter(inner, slot, _) | Coll::Map(inner, slot, _) | Coll::Distinct(inner, slot, _) | Coll::Sorted(inner, slot, _) = c {
         *slot += off;
         shift_c(inner, off);
-    } else if let C::Reachable(_, inner) = c {
+    } else if let Coll::Reachable(_, inner) = c {
         shift_c(inner, off);
     }
 }

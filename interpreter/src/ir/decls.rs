@@ -1,0 +1,100 @@
+//! Declarations: the storage layout and the bodies of the compiled program.
+
+use super::*;
+use crate::ast::{Scope, VisKind};
+use crate::diag::Span;
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: String,
+    pub scope: Scope,
+    /// What indexes it: none (global), one or two dimensions.
+    pub dims: Vec<Dim>,
+    /// The number of slots per value of the first dimension (1 for one
+    /// dimension): slot `i` belongs to first index `i / stride`.
+    pub stride: u32,
+    pub kind: Option<u16>,
+    pub vis: VisKind,
+    pub unless: Option<Expr>,
+    pub base: u32,
+    pub count: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub scope: Scope,
+    pub dims: Vec<Dim>,
+    pub stride: u32,
+    pub ty: Ty,
+    pub init: Option<Expr>,
+    pub base: u32,
+    pub count: u32,
+    pub is_option: bool,
+    pub owner_only: bool,
+    /// Declared `hidden`: no view shows it (scratch state of the rules).
+    pub hidden: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct KindDecl {
+    pub name: String,
+    pub per_player: bool,
+    /// (field name, type, global field id)
+    pub fields: Vec<(String, Ty, u32)>,
+    pub label: Option<u32>,
+    pub start: Option<u16>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcDecl {
+    pub name: String,
+    pub params: Vec<(u16, Ty)>,
+    pub nlocals: u16,
+    pub body: BlockId,
+    pub is_phase: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionParam {
+    pub name: String,
+    pub slot: u16,
+    pub ty: Ty,
+    pub domain: Coll,
+    /// Bit i set: the domain reads parameter i, so it is re-evaluated per prefix.
+    pub deps: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: String,
+    pub params: Vec<ActionParam>,
+    /// Leading `require`s with the mask of parameters each one reads. A
+    /// requirement that reads none is checked once per decision.
+    pub pre: Vec<(Expr, u32, Span)>,
+    pub label: Option<u32>,
+    pub body: BlockId,
+    pub nlocals: u16,
+    /// No domain reads another parameter and no `require` reads two: the
+    /// options are the product of the filtered domains and are never listed.
+    pub product: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: String,
+    pub nparams: u16,
+    pub nlocals: u16,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumDecl {
+    pub name: String,
+    pub members: Vec<String>,
+}

@@ -1,0 +1,233 @@
+//! Expressions (`Expr`, a value) and collections (`Coll`, elements pushed
+//! onto the executor's scratch stack), as the checker lowers them.
+
+use super::*;
+use crate::ast::BinOp;
+use crate::diag::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Count,
+    Sum,
+    Any,
+    All,
+    Min,
+    Max,
+    /// The first element whose body is largest (`best`) or smallest (`worst`).
+    Best,
+    Worst,
+    /// The first element whose body holds, or `none` (no surface syntax:
+    /// `first(c where p)` becomes this so that the search stops at a match).
+    First,
+    /// The last element whose body holds, searched from the end (no surface
+    /// syntax: `last(z where p)` of a plain zone becomes this).
+    Last,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    NumPlayers,
+    Next,
+    Prev,
+    Abs,
+    Min2,
+    Max2,
+    /// The last piece of a zone (its top), or none.
+    Top,
+    Bottom,
+    Random,
+    First,
+    Empty,
+    Count,
+    SumList,
+    ZoneOf,
+    NodeOf,
+    Revealed,
+    EdgeBetween,
+    Team,
+    /// Whether a seat may see a piece (`sees(p, x)`).
+    Sees,
+    /// The last element of a collection, or none (`-1`).
+    Last,
+    /// `C[i]`: the i-th element (1-based) of a list; out of range is a run-time error.
+    ListAt,
+    /// `z[i]`: the i-th piece of a zone from the bottom (1-based), or none.
+    ZoneAt,
+    /// `index(x, C)`: the 1-based position of `x` in a collection, 0 when absent.
+    IndexOf,
+    /// `distance(a, b)`: the fewest edges from node `a` to node `b`, or -1.
+    Distance,
+}
+
+
+#[derive(Clone, Debug)]
+pub enum ZIndex {
+    Global,
+    Player(Box<Expr>),
+    Node(Box<Expr>),
+    Edge(Box<Expr>),
+    /// State declared `per ENUM` or with two dimensions: the slot within the
+    /// declaration (an enum member, or [`Expr::Pos2`]), and how many slots it has.
+    At(Box<Expr>, u32),
+    /// A zone-typed value (a local or parameter holding a zone id).
+    Value(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneRef {
+    pub base: u32,
+    pub index: ZIndex,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(Val),
+    Local(u16),
+    /// A variable (or option) slot: `base + index`.
+    Var(u32, Option<Box<Expr>>),
+    Field(u32, Box<Expr>),
+    Owner(Box<Expr>),
+    NodeAttr(u16, Box<Expr>),
+    EdgeAttr(u16, Box<Expr>),
+    EdgeFrom(Box<Expr>),
+    EdgeTo(Box<Expr>),
+    Zone(ZoneRef),
+    Agg { op: AggOp, coll: Box<Coll>, slot: u16, body: Option<Box<Expr>> },
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    In(Box<Expr>, Box<Coll>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call { func: u16, args: Vec<Expr>, span: Span },
+    Builtin(Builtin, Vec<Expr>, Option<Box<Coll>>, Span),
+    IsKind(Box<Expr>, u16),
+    /// The slot of a two-dimensional declaration: `a * stride + b`, where
+    /// `a` and `b` must not be `none`.
+    Pos2(Box<Expr>, Box<Expr>, u32),
+    /// The number of pieces in a zone (`count(z)` of a plain zone).
+    ZoneLen(ZoneRef),
+    /// Whether a zone is empty (`empty(z)` of a plain zone).
+    ZoneEmpty(ZoneRef),
+    /// `any`, `all` or `count` over all nodes of a test of each node's own
+    /// zones (see [`ZPred`]).
+    NodesZoneAgg(AggOp, ZPred),
+    /// `first(C where A == x and B == y …)` where the attributes are a key
+    /// of the board (see `opt/board_index.rs`): the node with those values
+    /// (`Game::keys[key]`) if it belongs to `within`, else `none`. Should a
+    /// value fail to compute, `fallback` (the original search) runs instead.
+    NodeByKey { key: u16, vals: Vec<Expr>, within: Box<Coll>, fallback: Box<Expr> },
+}
+
+#[derive(Clone, Debug)]
+pub enum Coll {
+    Zone(ZoneRef),
+    Players,
+    PlayersFrom(Expr),
+    Opponents(Expr),
+    Nodes,
+    Edges,
+    Successors(Expr),
+    Predecessors(Expr),
+    Neighbors(Expr),
+    EdgesOf(Expr),
+    Range(Expr, Expr),
+    List(Vec<Expr>),
+    /// `reachable(n, C)`: the nodes of `C` joined to `n` by a path inside
+    /// `C`, in board order.
+    Reachable(Expr, Box<Coll>),
+    /// `nodes where ATTR == x`, answered from the attribute's index.
+    NodesWithAttr(u16, Expr),
+    /// `nodes where P`, where `P` only tests the sizes of the node's own
+    /// zones (`empty(it.cell) and …`): evaluated without the expression machine.
+    NodesWhereZones(ZPred),
+    Filter(Box<Coll>, u16, Expr),
+    Map(Box<Coll>, u16, Expr),
+    Distinct(Box<Coll>, u16, Expr),
+    Sorted(Box<Coll>, u16, Expr),
+}
+
+
+/// A test of a node's own zones, for [`Coll::NodesWhereZones`]. Zones are given
+/// by the `base` of their per-node declaration.
+#[derive(Clone, Debug)]
+pub enum ZPred {
+    /// Every zone listed (by base) is empty: the commonest test, a free cell.
+    AllEmpty(Vec<u32>),
+    Len(u32, BinOp, Val),
+    And(Box<ZPred>, Box<ZPred>),
+    Or(Box<ZPred>, Box<ZPred>),
+    Not(Box<ZPred>),
+}
+
+/// The most attributes a key lookup compares.
+pub const MAX_KEY_ATTRS: usize = 4;
+
+/// A set of node attributes whose values name at most one node each, with
+/// the table that finds that node: dense over the values' ranges when they
+/// are small, else sorted for a binary search.
+#[derive(Clone, Debug)]
+pub struct KeyTable {
+    pub attrs: Vec<u16>,
+    lo: Vec<Val>,
+    extent: Vec<u64>,
+    dense: Vec<i32>,
+    sorted: Vec<(Vec<Val>, u32)>,
+}
+
+impl KeyTable {
+    /// The table for `attrs` over the board's attribute columns, or `None`
+    /// when two nodes share the same values (the attributes are no key).
+    pub fn build(attrs: &[u16], columns: &[Vec<Val>]) -> Option<KeyTable> {
+        let n = columns.first().map_or(0, |c| c.len());
+        let mut sorted: Vec<(Vec<Val>, u32)> = (0..n).map(|node| (attrs.iter().map(|&a| columns[a as usize][node]).collect(), node as u32)).collect();
+        sorted.sort();
+        if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        let mut lo = vec![];
+        let mut extent = vec![];
+        let mut cells: u64 = 1;
+        for (i, _) in attrs.iter().enumerate() {
+            let min = sorted.iter().map(|t| t.0[i]).min().unwrap_or(0);
+            let max = sorted.iter().map(|t| t.0[i]).max().unwrap_or(0);
+            let e = (max as i128 - min as i128 + 1).min(u64::MAX as i128) as u64;
+            cells = cells.saturating_mul(e);
+            lo.push(min);
+            extent.push(e);
+        }
+        let mut t = KeyTable { attrs: attrs.to_vec(), lo, extent, dense: vec![], sorted: vec![] };
+        if cells <= (4 * n as u64).max(4096) {
+            t.dense = vec![-1; cells as usize];
+            for (vals, node) in &sorted {
+                let i = t.cell(vals).expect("every node's values lie in the ranges");
+                t.dense[i] = *node as i32;
+            }
+        } else {
+            t.sorted = sorted;
+        }
+        Some(t)
+    }
+
+    fn cell(&self, vals: &[Val]) -> Option<usize> {
+        let mut i: u64 = 0;
+        for ((&v, &lo), &e) in vals.iter().zip(&self.lo).zip(&self.extent) {
+            let d = v.checked_sub(lo)?;
+            if d < 0 || d as u64 >= e {
+                return None;
+            }
+            i = i * e + d as u64;
+        }
+        Some(i as usize)
+    }
+
+    /// The node with these values, if any.
+    #[inline]
+    pub fn find(&self, vals: &[Val]) -> Option<u32> {
+        if self.sorted.is_empty() {
+            let n = self.dense[self.cell(vals)?];
+            (n >= 0).then_some(n as u32)
+        } else {
+            self.sorted.binary_search_by(|t| t.0.as_slice().cmp(vals)).ok().map(|i| self.sorted[i].1)
+        }
+    }
+}

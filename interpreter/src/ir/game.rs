@@ -1,0 +1,208 @@
+//! The whole compiled program, `Game`, and the name tables the checker
+//! keeps with it (`Symbols`) so that more expressions can be compiled
+//! against a checked game later (scenario expectations, debug views).
+
+use super::*;
+use crate::board::Board;
+use crate::diag::Span;
+use indexmap::IndexMap;
+use std::sync::Arc;
+
+/// An immutable, compiled game: shared by every match of it (behind an `Arc`).
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub variants: Vec<String>,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub seats: Vec<String>,
+    pub board: Arc<Board>,
+    pub enums: Vec<EnumDecl>,
+    /// The items of constant lists (`const NAME = [2, 3, 5]`).
+    pub lists: Vec<Vec<Val>>,
+    /// Node-to-node distances (`n * n`, row = from), computed at check time
+    /// when the rules use `distance` on a board of at most
+    /// [`DIST_TABLE_MAX`] nodes; empty otherwise.
+    pub dist: Vec<i16>,
+    pub texts: Vec<String>,
+    pub kinds: Vec<KindDecl>,
+    pub zones: Vec<ZoneDecl>,
+    pub nzones: u32,
+    pub vars: Vec<VarDecl>,
+    pub nvars: u32,
+    /// Option name → var index.
+    pub options: IndexMap<String, usize>,
+    pub piece_kind: Vec<u16>,
+    pub piece_owner: Vec<i8>,
+    /// The zone decl each piece starts in (`None`: the `box`).
+    pub piece_start: Vec<Option<u16>>,
+    /// Field id → value per piece.
+    pub fields: Vec<Vec<Val>>,
+    pub node_attrs: Vec<(String, Ty, Vec<Val>)>,
+    /// Per node attribute: node ids sorted by value, and those values, so that
+    /// `nodes where ATTR == x` is a binary search.
+    pub node_attr_index: Vec<(Vec<Val>, Vec<u32>)>,
+    /// Key tables for lookups by several attributes (`Expr::NodeByKey`),
+    /// built by the `board-index` pass.
+    pub keys: Vec<KeyTable>,
+    pub edge_attrs: Vec<(String, Ty, Vec<Val>)>,
+    pub fns: Vec<FnDecl>,
+    pub procs: Vec<ProcDecl>,
+    pub actions: Vec<ActionDecl>,
+    /// The blocks as the rules wrote them: statements with nested blocks.
+    pub blocks: Vec<Vec<Stmt>>,
+    /// What the executor runs: each block with its `if`s laid out as jumps
+    /// (see `check/flatten.rs`), under the same ids as `blocks`.
+    pub code: Vec<Vec<Stmt>>,
+    pub templates: Vec<Template>,
+    pub setup: Option<(BlockId, u16)>,
+    pub play: (BlockId, u16),
+    /// The score of a player (bound in local 0) and whether lower is better.
+    pub score: Option<(Expr, u16, bool)>,
+    pub tiebreaks: Vec<(Expr, u16)>,
+    pub team: Option<(Expr, u16)>,
+    pub invariants: Vec<(String, Expr, u16, Span)>,
+    /// The zone decl index of the built-in `box`.
+    pub box_zone: u16,
+    /// The checker's symbol tables, kept so that expressions can be compiled
+    /// against a checked game later (scenario expectations, debug views).
+    pub symbols: Symbols,
+    /// A ruleset with a board per range of player counts (`board "…" for
+    /// 2..3`): the game compiled for each range, `(min, max, game)`. Empty for
+    /// a ruleset with one board; `Match::new` picks by player count.
+    pub by_players: Vec<(usize, usize, Arc<Game>)>,
+}
+
+impl Game {
+    /// The compiled game for `players` players: itself, unless the ruleset
+    /// names a board per range of player counts.
+    pub fn for_players(self: &Arc<Game>, players: usize) -> Arc<Game> {
+        self.by_players.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&players)).map(|g| g.2.clone()).unwrap_or_else(|| self.clone())
+    }
+}
+
+impl Game {
+    pub fn zone_name(&self, zone_id: u32) -> String {
+        for z in &self.zones {
+            if zone_id >= z.base && zone_id < z.base + z.count {
+                return self.slot_name(&z.name, &z.dims, z.stride, zone_id - z.base);
+            }
+        }
+        format!("zone#{zone_id}")
+    }
+
+    /// How slot `i` of a zone or variable is written: `NAME`, `x.NAME`,
+    /// `NAME[m]` or `x.NAME[y]`.
+    pub fn slot_name(&self, name: &str, dims: &[Dim], stride: u32, i: u32) -> String {
+        match dims {
+            [] => name.to_string(),
+            [Dim::Enum(_)] => format!("{name}[{}]", self.dim_value(dims[0], i)),
+            [d] => format!("{}.{name}", self.dim_value(*d, i)),
+            [a, b, ..] => format!("{}.{name}[{}]", self.dim_value(*a, i / stride), self.dim_value(*b, i % stride)),
+        }
+    }
+
+    /// The name of value `v` of a dimension.
+    pub fn dim_value(&self, d: Dim, v: u32) -> String {
+        let v = v as usize;
+        match d {
+            Dim::Player => self.seats[v].clone(),
+            Dim::Node => self.board.nodes[v].id.clone(),
+            Dim::Edge => self.board.edges[v].id.clone(),
+            Dim::Enum(e) => self.enums[e as usize].members[v].clone(),
+        }
+    }
+
+    /// Whether slot `i` exists in a match of `nplayers`: its player indices
+    /// name seats in play.
+    pub fn slot_live(&self, dims: &[Dim], stride: u32, i: u32, nplayers: u32) -> bool {
+        match dims {
+            [Dim::Player, ..] if i / stride >= nplayers => false,
+            [_, Dim::Player] => i % stride < nplayers,
+            _ => true,
+        }
+    }
+
+    /// `per player per ability` and the like, for messages.
+    pub fn dims_text(&self, dims: &[Dim]) -> String {
+        let words: Vec<String> = dims.iter().map(|d| match d {
+            Dim::Player => "player".to_string(),
+            Dim::Node => "node".to_string(),
+            Dim::Edge => "edge".to_string(),
+            Dim::Enum(e) => format!("`{}`", self.enums[*e as usize].name),
+        }).collect();
+        words.join(" and ")
+    }
+    /// The zone declaration that a zone id belongs to, and its index within it.
+    pub fn zone_decl(&self, zone_id: u32) -> (usize, u32) {
+        let i = self.zones.partition_point(|z| z.base + z.count <= zone_id);
+        (i, zone_id - self.zones[i].base)
+    }
+}
+
+/// Boards up to this many nodes get a precomputed distance table.
+pub const DIST_TABLE_MAX: usize = 1024;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Sym {
+    Const(Val, Ty),
+    /// A constant list: its index in `Game::lists` and its items' type.
+    List(u32, Ty),
+    Var(usize),
+    Zone(usize),
+    Enum(u16),
+    Fn(u16),
+    Proc(u16),
+    Action(u16),
+    Kind(u16),
+}
+
+/// The global namespace of a checked game.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    pub(crate) globals: IndexMap<String, (Sym, Span)>,
+    pub(crate) player_members: IndexMap<String, Sym>,
+    pub(crate) node_members: IndexMap<String, Sym>,
+    pub(crate) edge_members: IndexMap<String, Sym>,
+    /// State declared `per ENUM per B`, by enumeration and name (`m.NAME[b]`).
+    pub(crate) enum_members: IndexMap<(u16, String), Sym>,
+    pub(crate) members: IndexMap<String, Vec<(u16, u16)>>,
+    pub(crate) fn_sigs: Vec<(Vec<Ty>, Ty)>,
+    pub(crate) proc_sigs: Vec<Vec<Ty>>,
+    pub(crate) texts: IndexMap<String, ()>,
+}
+
+pub fn type_name(g: &Game, t: Ty) -> String {
+    let s = match t.scalar {
+        Scalar::Int => "int".to_string(),
+        Scalar::Bool => "bool".into(),
+        Scalar::Player => "player".into(),
+        Scalar::Node => "node".into(),
+        Scalar::Edge => "edge".into(),
+        Scalar::Piece(None) => "piece".into(),
+        Scalar::Piece(Some(k)) => g.kinds.get(k as usize).map(|k| format!("piece `{}`", k.name)).unwrap_or_else(|| "piece".into()),
+        Scalar::Enum(e) => g.enums.get(e as usize).map(|e| format!("`{}`", e.name)).unwrap_or_default(),
+        Scalar::Text => "text".into(),
+        Scalar::Zone(None) => "zone".into(),
+        Scalar::Zone(Some(k)) => g.kinds.get(k as usize).map(|k| format!("zone of `{}`", k.name)).unwrap_or_else(|| "zone".into()),
+        Scalar::Nothing => "`none`".into(),
+        Scalar::Error => "an erroneous value".into(),
+    };
+    if t.list {
+        format!("list of {s}")
+    } else {
+        s
+    }
+}
+
+/// A constant (an option's default) for summaries.
+pub fn display_const(g: &Game, t: Ty, e: Option<&Expr>) -> String {
+    match e {
+        Some(Expr::Const(v)) => match t.scalar {
+            Scalar::Bool => (if *v != 0 { "true" } else { "false" }).into(),
+            Scalar::Enum(en) => g.enums[en as usize].members.get(*v as usize).cloned().unwrap_or_default(),
+            _ => v.to_string(),
+        },
+        _ => "?".into(),
+    }
+}

@@ -1,0 +1,249 @@
+//! The program as text, for `regel ir`: every declaration, function and
+//! block as the executor will run it, with names put back (variables, zones,
+//! fields, attributes, functions) and locals written `l0`, `l1`, ….
+//! Reading it shows what the passes did; the snapshots in
+//! `tests/snapshots/ir__*.snap` show it for every example, before and after.
+
+use super::*;
+use crate::ast::{AssignOp, BinOp, MovePos};
+use std::fmt::Write;
+
+/// The whole program: storage, functions, actions, then every block of the
+/// executable code (`Game::code`) with its statements numbered.
+pub fn print(g: &Game) -> String {
+    let p = Printer { g };
+    let mut s = String::new();
+    let _ = writeln!(s, "game {:?}", g.name);
+    let _ = writeln!(s, "storage: {} variable slots, {} zones, {} pieces", g.nvars, g.nzones, g.piece_kind.len());
+    for v in &g.vars {
+        let _ = writeln!(s, "  var {} [{}..{}]{}", v.name, v.base, v.base + v.count, v.init.as_ref().map(|e| format!(" = {}", p.expr(e))).unwrap_or_default());
+    }
+    for z in &g.zones {
+        let _ = writeln!(s, "  zone {} [{}..{}]", z.name, z.base, z.base + z.count);
+    }
+    for (i, f) in g.fns.iter().enumerate() {
+        let _ = writeln!(s, "fn#{i} {}({} params, {} locals) = {}", f.name, f.nparams, f.nlocals, p.expr(&f.body));
+    }
+    for (i, a) in g.actions.iter().enumerate() {
+        let _ = writeln!(s, "action#{i} {} ({} locals, {}) body b{}", a.name, a.nlocals, if a.product { "product of domains" } else { "listed" }, a.body);
+        for ap in &a.params {
+            let _ = writeln!(s, "  param {} = l{} in {} (reads params {:#b})", ap.name, ap.slot, p.coll(&ap.domain), ap.deps);
+        }
+        for (e, mask, _) in &a.pre {
+            let _ = writeln!(s, "  require {} (reads params {mask:#b})", p.expr(e));
+        }
+    }
+    for (i, pr) in g.procs.iter().enumerate() {
+        let _ = writeln!(s, "{}#{i} {} ({} locals) body b{}", if pr.is_phase { "phase" } else { "proc" }, pr.name, pr.nlocals, pr.body);
+    }
+    if let Some((b, n)) = g.setup {
+        let _ = writeln!(s, "setup ({n} locals) body b{b}");
+    }
+    let _ = writeln!(s, "play ({} locals) body b{}", g.play.1, g.play.0);
+    if let Some((e, _, low)) = &g.score {
+        let _ = writeln!(s, "score(l0) = {}{}", p.expr(e), if *low { " (lower wins)" } else { "" });
+    }
+    for (e, _) in &g.tiebreaks {
+        let _ = writeln!(s, "tiebreak(l0) = {}", p.expr(e));
+    }
+    for (name, e, _, _) in &g.invariants {
+        let _ = writeln!(s, "invariant {name:?} {}", p.expr(e));
+    }
+    for (i, b) in g.code.iter().enumerate() {
+        let _ = writeln!(s, "b{i}:");
+        for (pc, st) in b.iter().enumerate() {
+            let _ = writeln!(s, "  {pc:>3}  {}", p.instr(&st.s));
+        }
+    }
+    s
+}
+
+struct Printer<'a> {
+    g: &'a Game,
+}
+
+impl Printer<'_> {
+    fn var(&self, base: u32, idx: Option<&Expr>) -> String {
+        let name = self.g.vars.iter().find(|v| v.base == base).map(|v| v.name.as_str()).unwrap_or("?var");
+        match idx {
+            None => name.to_string(),
+            Some(i) => format!("{name}[{}]", self.expr(i)),
+        }
+    }
+
+    fn field(&self, fid: u32) -> &str {
+        self.g.kinds.iter().flat_map(|k| k.fields.iter()).find(|f| f.2 == fid).map(|f| f.0.as_str()).unwrap_or("?field")
+    }
+
+    fn zone(&self, z: &ZoneRef) -> String {
+        let name = self.g.zones.iter().find(|d| d.base == z.base).map(|d| d.name.as_str()).unwrap_or("?zone");
+        match &z.index {
+            ZIndex::Global => name.to_string(),
+            ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) => format!("{}.{name}", self.expr(e)),
+            ZIndex::At(e, n) => format!("{name}[{} of {n}]", self.expr(e)),
+            ZIndex::Value(e) => format!("zone({})", self.expr(e)),
+        }
+    }
+
+    fn zpred(&self, p: &ZPred) -> String {
+        let zone = |b: &u32| self.g.zones.iter().find(|d| d.base == *b).map(|d| d.name.clone()).unwrap_or_else(|| "?zone".into());
+        match p {
+            ZPred::AllEmpty(bs) => format!("empty({})", bs.iter().map(zone).collect::<Vec<_>>().join(", ")),
+            ZPred::Len(b, op, k) => format!("count({}) {} {k}", zone(b), binop(*op)),
+            ZPred::And(a, b) => format!("({} and {})", self.zpred(a), self.zpred(b)),
+            ZPred::Or(a, b) => format!("({} or {})", self.zpred(a), self.zpred(b)),
+            ZPred::Not(a) => format!("not {}", self.zpred(a)),
+        }
+    }
+
+    fn args(&self, args: &[Expr]) -> String {
+        args.iter().map(|a| self.expr(a)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn expr(&self, e: &Expr) -> String {
+        match e {
+            Expr::Const(v) => v.to_string(),
+            Expr::Local(s) => format!("l{s}"),
+            Expr::Var(b, i) => self.var(*b, i.as_deref()),
+            Expr::Field(f, a) => format!("{}.{}", self.expr(a), self.field(*f)),
+            Expr::Owner(a) => format!("{}.owner", self.expr(a)),
+            Expr::NodeAttr(i, a) => format!("{}.{}", self.expr(a), self.g.node_attrs[*i as usize].0),
+            Expr::EdgeAttr(i, a) => format!("{}.{}", self.expr(a), self.g.edge_attrs[*i as usize].0),
+            Expr::EdgeFrom(a) => format!("{}.from", self.expr(a)),
+            Expr::EdgeTo(a) => format!("{}.to", self.expr(a)),
+            Expr::Zone(z) => self.zone(z),
+            Expr::Agg { op, coll, slot, body } => match body {
+                Some(b) => format!("{}(l{slot} in {}: {})", agg(*op), self.coll(coll), self.expr(b)),
+                None => format!("{}(l{slot} in {})", agg(*op), self.coll(coll)),
+            },
+            Expr::Neg(a) => format!("-{}", self.expr(a)),
+            Expr::Not(a) => format!("not {}", self.expr(a)),
+            Expr::Bin(op, a, b) => format!("({} {} {})", self.expr(a), binop(*op), self.expr(b)),
+            Expr::In(a, c) => format!("({} in {})", self.expr(a), self.coll(c)),
+            Expr::If(c, a, b) => format!("(if {} then {} else {})", self.expr(c), self.expr(a), self.expr(b)),
+            Expr::Call { func, args, .. } => format!("{}({})", self.g.fns[*func as usize].name, self.args(args)),
+            Expr::Builtin(b, args, c, _) => {
+                let mut parts: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                if let Some(c) = c {
+                    parts.push(self.coll(c));
+                }
+                format!("{}({})", format!("{b:?}").to_lowercase(), parts.join(", "))
+            }
+            Expr::IsKind(a, k) => format!("({} is {})", self.expr(a), self.g.kinds[*k as usize].name),
+            Expr::Pos2(a, b, stride) => format!("pos2({}, {}; {stride})", self.expr(a), self.expr(b)),
+            Expr::ZoneLen(z) => format!("len({})", self.zone(z)),
+            Expr::ZoneEmpty(z) => format!("is-empty({})", self.zone(z)),
+            Expr::NodeByKey { key, vals, within, .. } => {
+                let names: Vec<&str> = self.g.keys[*key as usize].attrs.iter().map(|&a| self.g.node_attrs[a as usize].0.as_str()).collect();
+                format!("node-by-key[({}) == ({})] in {}", names.join(", "), self.args(vals), self.coll(within))
+            }
+            Expr::NodesZoneAgg(op, p) => format!("{}-nodes[{}]", agg(*op), self.zpred(p)),
+        }
+    }
+
+    fn coll(&self, c: &Coll) -> String {
+        match c {
+            Coll::Zone(z) => self.zone(z),
+            Coll::Players => "players".into(),
+            Coll::PlayersFrom(e) => format!("players-from({})", self.expr(e)),
+            Coll::Opponents(e) => format!("opponents({})", self.expr(e)),
+            Coll::Nodes => "nodes".into(),
+            Coll::Edges => "edges".into(),
+            Coll::Successors(e) => format!("successors({})", self.expr(e)),
+            Coll::Predecessors(e) => format!("predecessors({})", self.expr(e)),
+            Coll::Neighbors(e) => format!("neighbors({})", self.expr(e)),
+            Coll::EdgesOf(e) => format!("edges({})", self.expr(e)),
+            Coll::Range(a, b) => format!("{}..{}", self.expr(a), self.expr(b)),
+            Coll::List(es) => format!("[{}]", self.args(es)),
+            Coll::Reachable(e, c) => format!("reachable({}, {})", self.expr(e), self.coll(c)),
+            Coll::NodesWithAttr(i, e) => format!("nodes-indexed[{} == {}]", self.g.node_attrs[*i as usize].0, self.expr(e)),
+            Coll::NodesWhereZones(p) => format!("nodes-where[{}]", self.zpred(p)),
+            Coll::Filter(c, s, e) => format!("({} where l{s}: {})", self.coll(c), self.expr(e)),
+            Coll::Map(c, s, e) => format!("map(l{s} in {}: {})", self.coll(c), self.expr(e)),
+            Coll::Distinct(c, s, e) => format!("distinct(l{s} in {}: {})", self.coll(c), self.expr(e)),
+            Coll::Sorted(c, s, e) => format!("sorted(l{s} in {}: {})", self.coll(c), self.expr(e)),
+        }
+    }
+
+    fn instr(&self, s: &Instr) -> String {
+        match s {
+            Instr::Let(l, e) => format!("let l{l} = {}", self.expr(e)),
+            Instr::Assign(place, op, e) => {
+                let target = match place {
+                    Place::Local(l) => format!("l{l}"),
+                    Place::Var(b, i) => self.var(*b, i.as_deref()),
+                };
+                let op = match op {
+                    AssignOp::Set => "=",
+                    AssignOp::Add => "+=",
+                    AssignOp::Sub => "-=",
+                };
+                format!("{target} {op} {}", self.expr(e))
+            }
+            Instr::If(c, t, e) => format!("if {} then b{t}{}", self.expr(c), e.map(|e| format!(" else b{e}")).unwrap_or_default()),
+            Instr::For(l, c, b) => format!("for l{l} in {} do b{b}", self.coll(c)),
+            Instr::While(c, b) => format!("while {} do b{b}", self.expr(c)),
+            Instr::Break => "break".into(),
+            Instr::Continue => "continue".into(),
+            Instr::Return => "return".into(),
+            Instr::Move(what, to, pos) => {
+                let what = match what {
+                    MoveWhat::One(e) => self.expr(e),
+                    MoveWhat::All(c) => format!("all {}", self.coll(c)),
+                    MoveWhat::N(n, c) => format!("{} of {}", self.expr(n), self.coll(c)),
+                };
+                let pos = match pos {
+                    MovePos::Top => "",
+                    MovePos::Bottom => " bottom",
+                };
+                format!("move {what} to {}{pos}", self.zone(to))
+            }
+            Instr::Shuffle(z) => format!("shuffle {}", self.zone(z)),
+            Instr::Choose { slot, player, from, .. } => format!("l{slot} = choose {} from {}", self.expr(player), self.coll(from)),
+            Instr::Act { player, actions, els } => {
+                let names: Vec<&str> = actions.iter().map(|&a| self.g.actions[a as usize].name.as_str()).collect();
+                format!("act {} with {}{}", self.expr(player), names.join(", "), els.map(|b| format!(" else b{b}")).unwrap_or_default())
+            }
+            Instr::Call(p, args) => format!("call {}({})", self.g.procs[*p as usize].name, self.args(args)),
+            Instr::Log(t) => format!("log {}", self.template(*t)),
+            Instr::EndGame => "end game".into(),
+            Instr::Reveal(e, on) => format!("{} {}", if *on { "reveal" } else { "hide" }, self.expr(e)),
+            Instr::Require(e) => format!("require {}", self.expr(e)),
+            Instr::JumpUnless(c, to) => format!("unless {} goto {to}", self.expr(c)),
+            Instr::Jump(to) => format!("goto {to}"),
+        }
+    }
+
+    fn template(&self, t: u32) -> String {
+        let mut s = String::from("\"");
+        for part in &self.g.templates[t as usize].parts {
+            match part {
+                TPart::Text(x) => s.push_str(x),
+                TPart::Hole(e, _) => {
+                    let _ = write!(s, "{{{}}}", self.expr(e));
+                }
+            }
+        }
+        s.push('"');
+        s
+    }
+}
+
+fn agg(op: AggOp) -> &'static str {
+    match op {
+        AggOp::Count => "count",
+        AggOp::Sum => "sum",
+        AggOp::Any => "any",
+        AggOp::All => "all",
+        AggOp::Min => "min",
+        AggOp::Max => "max",
+        AggOp::Best => "best",
+        AggOp::Worst => "worst",
+        AggOp::First => "first",
+        AggOp::Last => "last",
+    }
+}
+
+fn binop(op: BinOp) -> &'static str {
+    op.symbol()
+}

@@ -1,0 +1,104 @@
+//! Folding over the static board: an aggregate over all nodes or edges
+//! whose body reads only the bound element's attributes
+//! (`max(c in nodes: c.col)`) has one value for the board, computed here once
+//! instead of in every match.
+
+use crate::ast::BinOp;
+use crate::ir::walk::walk_game;
+use crate::ir::*;
+
+pub(super) fn run(g: &mut Game) {
+    let tables = Static {
+        nodes: g.node_attrs.iter().map(|a| a.2.clone()).collect(),
+        edges: g.edge_attrs.iter().map(|a| a.2.clone()).collect(),
+        nnodes: g.board.nodes.len(),
+        nedges: g.board.edges.len(),
+    };
+    walk_game(g, &mut |e: &mut Expr| fold_static(e, &tables));
+}
+
+/// The board's attribute tables: what an expression may read and still be
+/// the same in every match.
+struct Static {
+    nodes: Vec<Vec<Val>>,
+    edges: Vec<Vec<Val>>,
+    nnodes: usize,
+    nedges: usize,
+}
+
+/// An aggregate over all nodes or edges whose body reads only the bound
+/// element's attributes (`max(c in nodes: c.row)`) has one value for the
+/// board: it is computed here, once, instead of in every match.
+fn fold_static(e: &mut Expr, t: &Static) {
+    let Expr::Agg { op, coll, slot, body: Some(body) } = e else { return };
+    let (n, on_nodes) = match **coll {
+        Coll::Nodes => (t.nnodes, true),
+        Coll::Edges => (t.nedges, false),
+        _ => return,
+    };
+    if n == 0 || !matches!(op, AggOp::Count | AggOp::Sum | AggOp::Any | AggOp::All | AggOp::Min | AggOp::Max) {
+        return;
+    }
+    let mut vals = Vec::with_capacity(n);
+    for x in 0..n as Val {
+        match static_val(body, *slot, x, on_nodes, t) {
+            Some(v) => vals.push(v),
+            None => return,
+        }
+    }
+    let v = match op {
+        AggOp::Count => vals.iter().filter(|&&v| v != 0).count() as Val,
+        // A sum that overflows is left to fail at run time, as unfolded.
+        AggOp::Sum => match vals.iter().try_fold(0, |a: Val, &v| a.checked_add(v)) {
+            Some(v) => v,
+            None => return,
+        },
+        AggOp::Any => vals.iter().any(|&v| v != 0) as Val,
+        AggOp::All => vals.iter().all(|&v| v != 0) as Val,
+        AggOp::Min => *vals.iter().min().unwrap(),
+        _ => *vals.iter().max().unwrap(),
+    };
+    *e = Expr::Const(v);
+}
+
+/// The value of `e` with local `slot` bound to node or edge `x`, if `e`
+/// reads nothing but constants and that element's attributes.
+fn static_val(e: &Expr, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option<Val> {
+    let sv = |a: &Expr| static_val(a, slot, x, on_nodes, t);
+    Some(match e {
+        Expr::Const(v) => *v,
+        Expr::Local(s) if *s == slot => x,
+        Expr::NodeAttr(i, a) if on_nodes && matches!(**a, Expr::Local(s) if s == slot) => t.nodes[*i as usize][x as usize],
+        Expr::EdgeAttr(i, a) if !on_nodes && matches!(**a, Expr::Local(s) if s == slot) => t.edges[*i as usize][x as usize],
+        Expr::Neg(a) => sv(a)?.checked_neg()?,
+        Expr::Not(a) => (sv(a)? == 0) as Val,
+        Expr::If(c, a, b) => {
+            if sv(c)? != 0 {
+                sv(a)?
+            } else {
+                sv(b)?
+            }
+        }
+        Expr::Bin(op, a, b) => {
+            let (x, y) = (sv(a)?, sv(b)?);
+            match op {
+                // An overflow is not folded: it stays a run-time error.
+                BinOp::Add => x.checked_add(y)?,
+                BinOp::Sub => x.checked_sub(y)?,
+                BinOp::Mul => x.checked_mul(y)?,
+                BinOp::Eq => (x == y) as Val,
+                BinOp::Ne => (x != y) as Val,
+                BinOp::Lt => (x < y) as Val,
+                BinOp::Le => (x <= y) as Val,
+                BinOp::Gt => (x > y) as Val,
+                BinOp::Ge => (x >= y) as Val,
+                BinOp::And => (x != 0 && y != 0) as Val,
+                BinOp::Or => (x != 0 || y != 0) as Val,
+                // Division keeps its run-time error for a zero divisor.
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+

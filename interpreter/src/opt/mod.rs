@@ -1,0 +1,115 @@
+//! The rewrites after checking. Each pass is one file with one entry
+//! function, `run(&mut Game)`; [`run`] applies the enabled ones in a fixed
+//! order. Every pass only moves work from run time to check time: a seed and
+//! a list of decisions give the same match, log and scores with or without
+//! it (`tests/passes.rs` plays every shipped ruleset both ways).
+//!
+//! | file | pass |
+//! |---|---|
+//! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
+//! | `fold_board.rs` | `fold-board`: aggregates over the static board folded to constants |
+//! | `zone_pred.rs` | `zone-pred`: node tests of the node's own zone sizes as flat predicates |
+//! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
+//! | `board_index.rs` | `board-index`: node tests of board attributes answered from indexes and key tables |
+//! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
+
+mod board_index;
+mod fold_board;
+mod inline;
+mod searches;
+mod splice;
+mod zone_pred;
+
+use crate::ir::Game;
+
+/// One rewrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    Inline,
+    FoldBoard,
+    ZonePred,
+    Searches,
+    BoardIndex,
+    Splice,
+}
+
+impl Pass {
+    /// Every pass, in the order [`run`] applies them. Zone predicates come
+    /// before searches so that `first(nodes where free(it))` keeps the flat
+    /// predicate as its collection; board indexes come after searches, whose
+    /// stopping `first` is what a key lookup replaces.
+    pub const ALL: [Pass; 6] = [Pass::Inline, Pass::FoldBoard, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::Inline => "inline",
+            Pass::FoldBoard => "fold-board",
+            Pass::BoardIndex => "board-index",
+            Pass::ZonePred => "zone-pred",
+            Pass::Searches => "searches",
+            Pass::Splice => "splice",
+        }
+    }
+}
+
+/// Which passes run: all of them unless a caller says otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Passes(Vec<Pass>);
+
+impl Default for Passes {
+    fn default() -> Self {
+        Passes::all()
+    }
+}
+
+impl Passes {
+    pub fn all() -> Passes {
+        Passes(Pass::ALL.to_vec())
+    }
+
+    pub fn none() -> Passes {
+        Passes(vec![])
+    }
+
+    pub fn has(&self, p: Pass) -> bool {
+        self.0.contains(&p)
+    }
+
+    /// `all`, `none`, or a comma-separated list of pass names (applied in
+    /// the fixed order whatever order they are named in).
+    pub fn parse(s: &str) -> Result<Passes, String> {
+        match s.trim() {
+            "all" => return Ok(Passes::all()),
+            "none" => return Ok(Passes::none()),
+            _ => {}
+        }
+        let mut out = vec![];
+        for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match Pass::ALL.iter().find(|p| p.name() == name) {
+                Some(p) => out.push(*p),
+                None => {
+                    let names: Vec<&str> = Pass::ALL.iter().map(|p| p.name()).collect();
+                    return Err(format!("unknown pass `{name}`: the passes are {}, or `all` or `none`", names.join(", ")));
+                }
+            }
+        }
+        Ok(Passes(Pass::ALL.iter().copied().filter(|p| out.contains(p)).collect()))
+    }
+}
+
+/// Applies the enabled passes to a checked game, in [`Pass::ALL`]'s order.
+pub fn run(g: &mut Game, passes: &Passes) {
+    for p in Pass::ALL {
+        if !passes.has(p) {
+            continue;
+        }
+        match p {
+            Pass::Inline => inline::run(g),
+            Pass::FoldBoard => fold_board::run(g),
+            Pass::BoardIndex => board_index::run(g),
+            Pass::ZonePred => zone_pred::run(g),
+            Pass::Searches => searches::run(g),
+            Pass::Splice => splice::run(g),
+        }
+    }
+}
