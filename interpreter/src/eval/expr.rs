@@ -311,13 +311,37 @@ impl<'a> Exec<'a> {
     /// is empty; a value that fails to compute sends the original search.
     #[inline(never)]
     fn node_by_key(&mut self, key: u16, vals: &[Expr], within: &Coll, fallback: &Expr, span: Span) -> R<Val> {
-        let whole = matches!(within, Coll::Nodes);
+        // The nodes a key lookup may answer with: all of them, a node's
+        // neighbours read straight from the board, or any other collection
+        // listed on the scratch stack.
         let mark = self.st.scratch.len();
-        if !whole {
-            self.coll(within, span)?;
-            if self.st.scratch.len() == mark {
-                return Ok(NONE);
+        let around = match within {
+            Coll::Nodes => None,
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) => {
+                let n = self.eval(e, span)?;
+                if n < 0 {
+                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                }
+                Some((within, n as u32))
             }
+            _ => {
+                self.coll(within, span)?;
+                Some((within, u32::MAX))
+            }
+        };
+        let b = &self.g.board;
+        let adjacent = |c: &Coll, n: u32| match c {
+            Coll::Successors(_) => b.successors(n),
+            Coll::Predecessors(_) => b.predecessors(n),
+            _ => b.neighbors(n),
+        };
+        let empty = match around {
+            None => false,
+            Some((_, u32::MAX)) => self.st.scratch.len() == mark,
+            Some((c, n)) => adjacent(c, n).is_empty(),
+        };
+        if empty {
+            return Ok(NONE);
         }
         let mut v = [0; MAX_KEY_ATTRS];
         for (i, x) in vals.iter().enumerate() {
@@ -329,10 +353,20 @@ impl<'a> Exec<'a> {
                 }
             }
         }
-        let found = self.g.keys[key as usize].find(&v[..vals.len()]).map(|n| n as Val);
-        let r = match found {
-            Some(n) if whole || self.st.scratch[mark..].contains(&n) => n,
-            _ => NONE,
+        let r = match self.g.keys[key as usize].find(&v[..vals.len()]) {
+            None => NONE,
+            Some(found) => {
+                let inside = match around {
+                    None => true,
+                    Some((_, u32::MAX)) => self.st.scratch[mark..].contains(&(found as Val)),
+                    Some((c, n)) => adjacent(c, n).contains(&found),
+                };
+                if inside {
+                    found as Val
+                } else {
+                    NONE
+                }
+            }
         };
         self.st.scratch.truncate(mark);
         Ok(r)

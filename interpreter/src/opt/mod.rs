@@ -7,6 +7,7 @@
 //! | file | pass |
 //! |---|---|
 //! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
+//! | `consts.rs` | `consts`: constants folded, calls with constant arguments to copies specialised to them |
 //! | `fold_board.rs` | `fold-board`: aggregates over the static board folded to constants |
 //! | `zone_pred.rs` | `zone-pred`: node tests of the node's own zone sizes as flat predicates |
 //! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
@@ -14,6 +15,7 @@
 //! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
 
 mod board_index;
+mod consts;
 mod fold_board;
 mod inline;
 mod searches;
@@ -26,6 +28,7 @@ use crate::ir::Game;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
     Inline,
+    Consts,
     FoldBoard,
     ZonePred,
     Searches,
@@ -34,15 +37,18 @@ pub enum Pass {
 }
 
 impl Pass {
-    /// Every pass, in the order [`run`] applies them. Zone predicates come
+    /// Every pass, in the order [`run`] first applies them (see [`SCHEDULE`]).
+    /// Constants are folded after inlining has pasted constant arguments into
+    /// bodies. Zone predicates come
     /// before searches so that `first(nodes where free(it))` keeps the flat
     /// predicate as its collection; board indexes come after searches, whose
     /// stopping `first` is what a key lookup replaces.
-    pub const ALL: [Pass; 6] = [Pass::Inline, Pass::FoldBoard, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
+    pub const ALL: [Pass; 7] = [Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
 
     pub fn name(self) -> &'static str {
         match self {
             Pass::Inline => "inline",
+            Pass::Consts => "consts",
             Pass::FoldBoard => "fold-board",
             Pass::BoardIndex => "board-index",
             Pass::ZonePred => "zone-pred",
@@ -97,14 +103,22 @@ impl Passes {
     }
 }
 
-/// Applies the enabled passes to a checked game, in [`Pass::ALL`]'s order.
+/// The order the passes run in. Folding over the board runs before
+/// inlining, so that a function such as `last_row() = max(c in nodes: c.row)`
+/// is a constant when its callers paste it, and again after, for aggregates
+/// that inlining has just made foldable. The rest is explained at
+/// [`Pass::ALL`].
+const SCHEDULE: [Pass; 8] = [Pass::FoldBoard, Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
+
+/// Applies the enabled passes to a checked game, in [`SCHEDULE`]'s order.
 pub fn run(g: &mut Game, passes: &Passes) {
-    for p in Pass::ALL {
+    for p in SCHEDULE {
         if !passes.has(p) {
             continue;
         }
         match p {
             Pass::Inline => inline::run(g),
+            Pass::Consts => consts::run(g),
             Pass::FoldBoard => fold_board::run(g),
             Pass::BoardIndex => board_index::run(g),
             Pass::ZonePred => zone_pred::run(g),

@@ -1,0 +1,153 @@
+//! Constants: arithmetic, comparisons, connectives and `if` over constants
+//! are folded, and a call to a function with some constant arguments calls a
+//! copy of the function specialised to them (`step(c, 0, 1)` calls
+//! `step[·,0,1]`, whose body has `dr` and `dk` replaced and folded), so that
+//! a function written for every direction costs, per call, only what its one
+//! direction needs.
+//!
+//! Nothing that can fail is folded (an overflow, a division by zero): it
+//! stays to fail at run time as before. A specialised copy is called with
+//! the same arguments as the original, so the frame, the step budget and
+//! any run-time error are the same; only dead branches go.
+
+use crate::ast::BinOp;
+use crate::ir::walk::{walk_e, walk_game};
+use crate::ir::*;
+use std::collections::BTreeMap;
+
+/// At most this many specialised copies per game, so that specialising
+/// cannot grow a program without bound.
+const MAX_COPIES: usize = 64;
+
+pub(super) fn run(g: &mut Game) {
+    let mut s = Specialiser { copies: BTreeMap::new(), new_fns: vec![], base: g.fns.len() };
+    // Specialise inside existing bodies first, then everywhere else; new
+    // copies are themselves specialised as they are made.
+    let mut fns = std::mem::take(&mut g.fns);
+    let originals = fns.clone();
+    for fd in fns.iter_mut() {
+        walk_e(&mut fd.body, &mut |e: &mut Expr| s.rewrite(e, &originals));
+    }
+    g.fns = fns;
+    let originals = g.fns.clone();
+    walk_game(g, &mut |e: &mut Expr| s.rewrite(e, &originals));
+    g.fns.extend(s.new_fns);
+}
+
+struct Specialiser {
+    /// (function, constant arguments) → the copy's index.
+    copies: BTreeMap<(u16, Vec<Option<Val>>), u16>,
+    new_fns: Vec<FnDecl>,
+    base: usize,
+}
+
+impl Specialiser {
+    fn rewrite(&mut self, e: &mut Expr, fns: &[FnDecl]) {
+        fold(e);
+        self.specialise_call(e, fns);
+    }
+
+    fn specialise_call(&mut self, e: &mut Expr, fns: &[FnDecl]) {
+        let Expr::Call { func, args, .. } = e else { return };
+        // Calls to copies are left alone (they are already specialised).
+        if *func as usize >= fns.len() {
+            return;
+        }
+        let consts: Vec<Option<Val>> = args.iter().map(|a| if let Expr::Const(v) = a { Some(*v) } else { None }).collect();
+        if consts.iter().all(Option::is_none) {
+            return;
+        }
+        let key = (*func, consts.clone());
+        if let Some(&copy) = self.copies.get(&key) {
+            *func = copy;
+            return;
+        }
+        if self.new_fns.len() >= MAX_COPIES || self.base + self.new_fns.len() >= u16::MAX as usize {
+            return;
+        }
+        let id = (self.base + self.new_fns.len()) as u16;
+        let f = &fns[*func as usize];
+        let shown: Vec<String> = consts.iter().map(|c| c.map(|v| v.to_string()).unwrap_or_else(|| "·".into())).collect();
+        let mut copy = FnDecl { name: format!("{}[{}]", f.name, shown.join(",")), nparams: f.nparams, nlocals: f.nlocals, body: f.body.clone() };
+        // Reserve the id before rewriting the body, so that recursion with
+        // the same constants calls the copy itself.
+        self.copies.insert(key, id);
+        self.new_fns.push(copy.clone());
+        walk_e(&mut copy.body, &mut |x: &mut Expr| {
+            if let Expr::Local(s) = x {
+                if let Some(Some(v)) = consts.get(*s as usize) {
+                    *x = Expr::Const(*v);
+                }
+            }
+        });
+        walk_e(&mut copy.body, &mut |x: &mut Expr| self.rewrite(x, fns));
+        self.new_fns[(id as usize) - self.base] = copy;
+        if let Expr::Call { func, .. } = e {
+            *func = id;
+        }
+    }
+}
+
+/// Folds one node whose children are already folded.
+fn fold(e: &mut Expr) {
+    let c = |x: &Expr| if let Expr::Const(v) = x { Some(*v) } else { None };
+    let folded = match e {
+        Expr::Neg(a) => c(a).and_then(|v| v.checked_neg()),
+        Expr::Not(a) => c(a).map(|v| (v == 0) as Val),
+        Expr::If(cond, a, b) => match c(cond) {
+            Some(v) => {
+                let taken = if v != 0 { a } else { b };
+                *e = std::mem::replace(&mut **taken, Expr::Const(0));
+                return;
+            }
+            None => None,
+        },
+        Expr::Bin(op, a, b) => match (c(a), c(b)) {
+            (Some(x), Some(y)) => match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Eq => Some((x == y) as Val),
+                BinOp::Ne => Some((x != y) as Val),
+                BinOp::Lt => Some((x < y) as Val),
+                BinOp::Le => Some((x <= y) as Val),
+                BinOp::Gt => Some((x > y) as Val),
+                BinOp::Ge => Some((x >= y) as Val),
+                BinOp::And => Some((x != 0 && y != 0) as Val),
+                BinOp::Or => Some((x != 0 || y != 0) as Val),
+                _ => None,
+            },
+            // The right side of a decided connective is never evaluated.
+            (Some(0), _) if *op == BinOp::And => Some(0),
+            (Some(x), _) if *op == BinOp::Or && x != 0 => Some(1),
+            // A left side that cannot fail and has no effect may go.
+            (_, Some(0)) if *op == BinOp::And && quiet(a) => Some(0),
+            (_, Some(y)) if *op == BinOp::Or && y != 0 && quiet(a) => Some(1),
+            // Adding zero cannot overflow.
+            (_, Some(0)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+                *e = std::mem::replace(&mut **a, Expr::Const(0));
+                return;
+            }
+            (Some(0), _) if *op == BinOp::Add => {
+                *e = std::mem::replace(&mut **b, Expr::Const(0));
+                return;
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(v) = folded {
+        *e = Expr::Const(v);
+    }
+}
+
+/// Whether evaluating `e` can neither fail nor have an effect: constants,
+/// locals, plain variables and comparisons and connectives of them.
+fn quiet(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) => true,
+        Expr::Not(a) => quiet(a),
+        Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or, a, b) => quiet(a) && quiet(b),
+        _ => false,
+    }
+}
