@@ -23,33 +23,51 @@ pub(super) fn flatten_game(g: &mut Game) {
     g.code = code;
 }
 
-fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Stmt>) {
+fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
     for st in stmts {
-        let Instr::If(c, t, e) = &st.s else {
-            out.push(st.clone());
-            continue;
-        };
-        let test = out.len();
-        out.push(Stmt { s: Instr::JumpUnless(c.clone(), 0), span: st.span });
-        flatten(g, &g.blocks[*t as usize], out);
-        match e {
-            None => patch(out, test),
-            Some(e) => {
-                let skip = out.len();
-                out.push(Stmt { s: Instr::Jump(0), span: st.span });
-                patch(out, test);
-                flatten(g, &g.blocks[*e as usize], out);
-                patch(out, skip);
+        let span = st.span;
+        let op = match &st.s {
+            Instr::If(c, t, e) => {
+                let test = out.len();
+                out.push(Step { op: Op::JumpUnless(c.clone(), 0), span });
+                flatten(g, &g.blocks[*t as usize], out);
+                match e {
+                    None => patch(out, test),
+                    Some(e) => {
+                        let skip = out.len();
+                        out.push(Step { op: Op::Jump(0), span });
+                        patch(out, test);
+                        flatten(g, &g.blocks[*e as usize], out);
+                        patch(out, skip);
+                    }
+                }
+                continue;
             }
-        }
+            Instr::Let(l, e) => Op::Let(*l, e.clone()),
+            Instr::Assign(p, o, e) => Op::Assign(p.clone(), *o, e.clone()),
+            Instr::For(l, c, b) => Op::For(*l, c.clone(), *b),
+            Instr::While(c, b) => Op::While(c.clone(), *b),
+            Instr::Break => Op::Break,
+            Instr::Continue => Op::Continue,
+            Instr::Return => Op::Return,
+            Instr::Move(w, z, p) => Op::Move(w.clone(), z.clone(), *p),
+            Instr::Shuffle(z) => Op::Shuffle(z.clone()),
+            Instr::Choose { slot, player, from, label, ty } => Op::Choose { slot: *slot, player: player.clone(), from: from.clone(), label: *label, ty: *ty },
+            Instr::Act { player, actions, els } => Op::Act { player: player.clone(), actions: actions.clone(), els: *els },
+            Instr::Call(p, args) => Op::Call(*p, args.clone()),
+            Instr::Log(t) => Op::Log(*t),
+            Instr::EndGame => Op::EndGame,
+            Instr::Reveal(e, on) => Op::Reveal(e.clone(), *on),
+            Instr::Require(e) => Op::Require(e.clone()),
+        };
+        out.push(Step { op, span });
     }
 }
 
 /// Points the jump at `at` to the end of what has been laid out so far.
-fn patch(out: &mut [Stmt], at: usize) {
+fn patch(out: &mut [Step], at: usize) {
     let to = out.len() as u32;
-    match &mut out[at].s {
-        Instr::JumpUnless(_, t) | Instr::Jump(t) => *t = to,
-        _ => unreachable!("only jumps are patched"),
+    if let Op::JumpUnless(_, t) | Op::Jump(t) = &mut out[at].op {
+        *t = to;
     }
 }

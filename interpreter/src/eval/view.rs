@@ -160,7 +160,7 @@ fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> Stri
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
-            let Instr::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].s else { return v.to_string() };
+            let Op::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].op else { return v.to_string() };
             match label {
                 Some(t) => {
                     let old = cx.st.locals[slot as usize];

@@ -57,7 +57,7 @@ impl<'a> Exec<'a> {
                 self.st.status = Status::Finished;
                 return Ok(());
             };
-            let block: &'a [Stmt] = &g.code[frame.block as usize];
+            let block: &'a [Step] = &g.code[frame.block as usize];
             let mut pc = frame.pc as usize;
             // Statements that touch neither the frames nor the pending
             // decision run back to back with the block and `pc` held here;
@@ -79,18 +79,18 @@ impl<'a> Exec<'a> {
                         help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
                     }));
                 }
-                match &stmt.s {
-                    Instr::Let(slot, e) => {
+                match &stmt.op {
+                    Op::Let(slot, e) => {
                         let v = self.eval(e, stmt.span)?;
                         self.set_local(*slot, v);
                     }
-                    Instr::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
-                    Instr::JumpUnless(c, to) => {
+                    Op::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
+                    Op::JumpUnless(c, to) => {
                         if self.eval(c, stmt.span)? == 0 {
                             pc = *to as usize;
                         }
                     }
-                    Instr::Jump(to) => pc = *to as usize,
+                    Op::Jump(to) => pc = *to as usize,
                     _ => {
                         self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
                         self.exec(stmt)?;
@@ -121,7 +121,7 @@ impl<'a> Exec<'a> {
             }
             FrameKind::While { of, pc } => {
                 let stmt = &self.g.code[of as usize][pc as usize];
-                let Instr::While(cond, _) = &stmt.s else { unreachable!("a while frame points at its while") };
+                let Op::While(cond, _) = &stmt.op else { unreachable!("a while frame points at its while") };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
                     return Err(Box::new(RunError {
@@ -186,17 +186,17 @@ impl<'a> Exec<'a> {
         base
     }
 
-    fn exec(&mut self, stmt: &'a Stmt) -> R<()> {
+    fn exec(&mut self, stmt: &'a Step) -> R<()> {
         let span = stmt.span;
-        match &stmt.s {
-            Instr::While(c, b) => {
+        match &stmt.op {
+            Op::While(c, b) => {
                 if self.eval(c, span)? != 0 {
                     let f = self.st.frames.last().unwrap();
                     let (of, pc) = (f.block, f.pc - 1);
                     self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::While { of, pc } });
                 }
             }
-            Instr::For(slot, c, b) => {
+            Op::For(slot, c, b) => {
                 let items = self.st.items.len();
                 let len = if let Coll::Zone(z) = &**c {
                     // A plain zone goes straight to the loop's items: most loops
@@ -227,14 +227,14 @@ impl<'a> Exec<'a> {
     /// The statements that are not in every loop body: kept out of `exec` so
     /// that its frame stays small (its prologue is paid on every statement).
     #[inline(never)]
-    fn exec_rare(&mut self, stmt: &'a Stmt) -> R<()> {
+    fn exec_rare(&mut self, stmt: &'a Step) -> R<()> {
         let span = stmt.span;
-        match &stmt.s {
-            Instr::Break | Instr::Continue => loop {
+        match &stmt.op {
+            Op::Break | Op::Continue => loop {
                 let f = *self.st.frames.last().unwrap();
                 match f.kind {
                     FrameKind::Loop { .. } | FrameKind::While { .. } => {
-                        if matches!(stmt.s, Instr::Break) {
+                        if matches!(stmt.op, Op::Break) {
                             if let FrameKind::Loop { items, .. } = f.kind {
                                 self.st.items.truncate(items as usize);
                             }
@@ -251,7 +251,7 @@ impl<'a> Exec<'a> {
                     FrameKind::Call { .. } => unreachable!("the checker keeps break inside loops"),
                 }
             },
-            Instr::Return => loop {
+            Op::Return => loop {
                 let f = *self.st.frames.last().unwrap();
                 match f.kind {
                     FrameKind::Call { .. } => {
@@ -267,7 +267,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             },
-            Instr::Move(what, to, pos) => {
+            Op::Move(what, to, pos) => {
                 let z = self.zone_id(to, span)?;
                 let top = *pos == MovePos::Top;
                 match what {
@@ -312,7 +312,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Instr::Shuffle(zr) => {
+            Op::Shuffle(zr) => {
                 let z = self.zone_id(zr, span)?;
                 let st = &mut *self.st;
                 let (a, b) = (st.zones.start[z as usize] as usize, st.zones.start[z as usize + 1] as usize);
@@ -321,7 +321,7 @@ impl<'a> Exec<'a> {
                     st.zones.arena.swap(a + i, a + j);
                 }
             }
-            Instr::Choose { slot, player, from, label, ty } => {
+            Op::Choose { slot, player, from, label, ty } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`choose` asked `none` to decide"));
@@ -380,7 +380,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Instr::Act { player, actions, els } => {
+            Op::Act { player, actions, els } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`act` asked `none` to act"));
@@ -414,7 +414,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Instr::Call(proc_id, args) => {
+            Op::Call(proc_id, args) => {
                 let pd = &self.g.procs[*proc_id as usize];
                 // Arguments are evaluated in the caller's frame before the callee's exists.
                 let mut vals: smallvec::SmallVec<[Val; 8]> = smallvec::SmallVec::new();
@@ -440,7 +440,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Instr::Log(t) => {
+            Op::Log(t) => {
                 if self.st.log_on {
                     let s = self.format_template(*t, None, span)?;
                     self.charge(s.len() as u64, span)?;
@@ -453,18 +453,18 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Instr::EndGame => {
+            Op::EndGame => {
                 self.st.frames.clear();
                 self.st.status = Status::Finished;
             }
-            Instr::Reveal(e, on) => {
+            Op::Reveal(e, on) => {
                 let p = self.eval(e, span)?;
                 if p < 0 {
                     return Err(fail(span, "`reveal` of `none`"));
                 }
                 self.st.revealed[p as usize] = *on;
             }
-            Instr::Require(e) => {
+            Op::Require(e) => {
                 if self.eval(e, span)? == 0 {
                     return Err(Box::new(RunError {
                         message: "a `require` failed while the action was running".into(),
@@ -475,7 +475,20 @@ impl<'a> Exec<'a> {
             }
             // `run` answers lets, assignments and jumps; `if` exists only in
             // the structured blocks, never in the code that runs.
-            Instr::Let(..) | Instr::Assign(..) | Instr::If(..) | Instr::While(..) | Instr::For(..) | Instr::JumpUnless(..) | Instr::Jump(_) => unreachable!("common statements are executed by `run` and `exec`"),
+            // `run` and `exec` take these before they get here; they are
+            // answered all the same, so that no statement has a gap.
+            Op::Let(slot, e) => {
+                let v = self.eval(e, span)?;
+                self.set_local(*slot, v);
+            }
+            Op::Assign(place, op, e) => self.assign(place, *op, e, span)?,
+            Op::JumpUnless(c, to) => {
+                if self.eval(c, span)? == 0 {
+                    self.st.frames.last_mut().expect("a frame is running").pc = *to;
+                }
+            }
+            Op::Jump(to) => self.st.frames.last_mut().expect("a frame is running").pc = *to,
+            Op::While(..) | Op::For(..) => self.exec(stmt)?,
         }
         Ok(())
     }

@@ -53,7 +53,7 @@ pub struct Game {
     pub blocks: Vec<Vec<Stmt>>,
     /// What the executor runs: each block with its `if`s laid out as jumps
     /// (see `check/flatten.rs`), under the same ids as `blocks`.
-    pub code: Vec<Vec<Stmt>>,
+    pub code: Vec<Vec<Step>>,
     pub templates: Vec<Template>,
     pub setup: Option<(BlockId, u16)>,
     pub play: (BlockId, u16),

@@ -10,12 +10,14 @@
 //! |---|---|
 //! | `types.rs` | `Val`, `Scalar`, `Ty`, `Dim` |
 //! | `expr.rs` | `Expr`, `Coll`, `ZoneRef`, `AggOp`, `Builtin`, `ZPred` |
-//! | `stmt.rs` | `Instr`, `Stmt`, `Place`, `MoveWhat`, `Template` |
+//! | `stmt.rs` | `Instr`, `Stmt`, `Place`, `MoveWhat`, `Template`: statements as the rules nest them |
+//! | `code.rs` | `Op`, `Step`: the executable form, `if` laid out as jumps |
 //! | `decls.rs` | declarations: zones, variables, kinds, procedures, actions, functions |
 //! | `game.rs` | `Game`, the whole program, and its name tables (`Symbols`) |
 //! | `walk.rs` | the generic walkers over expressions, collections and statements |
 //! | `print.rs` | the program as text (`regel ir`) |
 
+mod code;
 mod decls;
 mod expr;
 mod game;
@@ -24,6 +26,7 @@ mod types;
 pub mod print;
 pub mod walk;
 
+pub use code::*;
 pub use decls::*;
 pub use expr::*;
 pub use game::*;

@@ -52,7 +52,7 @@ pub fn print(g: &Game) -> String {
     for (i, b) in g.code.iter().enumerate() {
         let _ = writeln!(s, "b{i}:");
         for (pc, st) in b.iter().enumerate() {
-            let _ = writeln!(s, "  {pc:>3}  {}", p.instr(&st.s));
+            let _ = writeln!(s, "  {pc:>3}  {}", p.op(&st.op));
         }
     }
     s
@@ -209,8 +209,31 @@ impl Printer<'_> {
             Instr::EndGame => "end game".into(),
             Instr::Reveal(e, on) => format!("{} {}", if *on { "reveal" } else { "hide" }, self.expr(e)),
             Instr::Require(e) => format!("require {}", self.expr(e)),
-            Instr::JumpUnless(c, to) => format!("unless {} goto {to}", self.expr(c)),
-            Instr::Jump(to) => format!("goto {to}"),
+        }
+    }
+
+    /// An executable statement: jumps, or the statement it runs.
+    fn op(&self, op: &Op) -> String {
+        let same = |i: Instr| self.instr(&i);
+        match op {
+            Op::JumpUnless(c, to) => format!("unless {} goto {to}", self.expr(c)),
+            Op::Jump(to) => format!("goto {to}"),
+            Op::Let(l, e) => same(Instr::Let(*l, e.clone())),
+            Op::Assign(p, o, e) => same(Instr::Assign(p.clone(), *o, e.clone())),
+            Op::For(l, c, b) => same(Instr::For(*l, c.clone(), *b)),
+            Op::While(c, b) => same(Instr::While(c.clone(), *b)),
+            Op::Break => same(Instr::Break),
+            Op::Continue => same(Instr::Continue),
+            Op::Return => same(Instr::Return),
+            Op::Move(w, z, p) => same(Instr::Move(w.clone(), z.clone(), *p)),
+            Op::Shuffle(z) => same(Instr::Shuffle(z.clone())),
+            Op::Choose { slot, player, from, label, ty } => same(Instr::Choose { slot: *slot, player: player.clone(), from: from.clone(), label: *label, ty: *ty }),
+            Op::Act { player, actions, els } => same(Instr::Act { player: player.clone(), actions: actions.clone(), els: *els }),
+            Op::Call(p, args) => same(Instr::Call(*p, args.clone())),
+            Op::Log(t) => same(Instr::Log(*t)),
+            Op::EndGame => same(Instr::EndGame),
+            Op::Reveal(e, on) => same(Instr::Reveal(e.clone(), *on)),
+            Op::Require(e) => same(Instr::Require(e.clone())),
         }
     }
 

@@ -38,11 +38,6 @@ pub enum Instr {
     EndGame,
     Reveal(Expr, bool),
     Require(Expr),
-    /// In executable code only ([`crate::ir::Game::code`]): go to
-    /// statement `.1` of this block unless the condition holds.
-    JumpUnless(Expr, u32),
-    /// In executable code only: go to statement `.0` of this block.
-    Jump(u32),
 }
 
 #[derive(Clone, Debug)]

@@ -102,7 +102,7 @@ pub fn walk_s(s: &mut Instr, f: &mut dyn Visit) {
             }
             walk_e(e, f);
         }
-        Instr::If(e, _, _) | Instr::While(e, _) | Instr::JumpUnless(e, _) => walk_e(e, f),
+        Instr::If(e, _, _) | Instr::While(e, _) => walk_e(e, f),
         Instr::For(_, c, _) => walk_c(c, f),
         Instr::Move(w, z, _) => {
             match w {
@@ -122,7 +122,7 @@ pub fn walk_s(s: &mut Instr, f: &mut dyn Visit) {
         }
         Instr::Act { player, .. } => walk_e(player, f),
         Instr::Call(_, args) => args.iter_mut().for_each(|a| walk_e(a, f)),
-        Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame | Instr::Jump(_) => {}
+        Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
     }
 }
 

@@ -12,7 +12,7 @@
 //! caller). Locals need no fresh zeroes: the checker lets no local be read
 //! before it is bound.
 
-use crate::ir::walk::walk_s;
+use crate::ir::walk::{walk_s, Visit};
 use crate::ir::*;
 use crate::ir::Game;
 
@@ -178,38 +178,77 @@ fn copy_new(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>
 /// Moves every local a statement binds or reads up by `off`.
 fn shift_stmt(s: &mut Instr, off: u16) {
     match s {
-        Instr::Let(slot, _) | Instr::For(slot, _, _) => *slot += off,
-        Instr::Assign(Place::Local(slot), _, _) => *slot += off,
-        _ => {}
+        Instr::Let(slot, _) | Instr::For(slot, _, _) | Instr::Assign(Place::Local(slot), _, _) | Instr::Choose { slot, .. } => *slot += off,
+        Instr::Assign(Place::Var(..), _, _)
+        | Instr::If(..)
+        | Instr::While(..)
+        | Instr::Break
+        | Instr::Continue
+        | Instr::Return
+        | Instr::Move(..)
+        | Instr::Shuffle(_)
+        | Instr::Act { .. }
+        | Instr::Call(..)
+        | Instr::Log(_)
+        | Instr::EndGame
+        | Instr::Reveal(..)
+        | Instr::Require(_) => {}
     }
-    match s {
-        Instr::For(_, c, _) | Instr::Move(MoveWhat::All(c) | MoveWhat::N(_, c), _, _) => shift_c(c, off),
-        _ => {}
-    }
-    walk_s(s, &mut |e: &mut Expr| shift_e(e, off));
+    walk_s(s, &mut Shift(off));
 }
 
-/// One expression node (the walker visits them all, inside collections too).
-fn shift_e(e: &mut Expr, off: u16) {
-    match e {
-        Expr::Local(s) => *s += off,
-        Expr::Agg { coll, slot, .. } => {
-            *slot += off;
-            shift_c(coll, off);
+/// Renumbers locals in every expression and collection the walker reaches.
+struct Shift(u16);
+
+impl Visit for Shift {
+    fn expr(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Local(s) | Expr::Agg { slot: s, .. } => *s += self.0,
+            // No other expression binds or names a local itself; their
+            // parts are reached by the walker.
+            Expr::Const(_)
+            | Expr::Var(..)
+            | Expr::Field(..)
+            | Expr::Owner(_)
+            | Expr::NodeAttr(..)
+            | Expr::EdgeAttr(..)
+            | Expr::EdgeFrom(_)
+            | Expr::EdgeTo(_)
+            | Expr::Zone(_)
+            | Expr::Neg(_)
+            | Expr::Not(_)
+            | Expr::Bin(..)
+            | Expr::In(..)
+            | Expr::If(..)
+            | Expr::Call { .. }
+            | Expr::Builtin(..)
+            | Expr::IsKind(..)
+            | Expr::Pos2(..)
+            | Expr::ZoneLen(_)
+            | Expr::ZoneEmpty(_)
+            | Expr::NodesZoneAgg(..)
+            | Expr::NodeByKey { .. } => {}
         }
-        Expr::In(_, c) => shift_c(c, off),
-        Expr::Builtin(_, _, Some(c), _) => shift_c(c, off),
-        _ => {}
     }
-}
 
-/// The slots that collections bind (`where`, `map`, …); their expressions
-/// are reached by the walker.
-fn shift_c(c: &mut Coll, off: u16) {
-    if let Coll::Filter(inner, slot, _) | Coll::Map(inner, slot, _) | Coll::Distinct(inner, slot, _) | Coll::Sorted(inner, slot, _) = c {
-        *slot += off;
-        shift_c(inner, off);
-    } else if let Coll::Reachable(_, inner) = c {
-        shift_c(inner, off);
+    fn coll(&mut self, c: &mut Coll) {
+        match c {
+            Coll::Filter(_, slot, _) | Coll::Map(_, slot, _) | Coll::Distinct(_, slot, _) | Coll::Sorted(_, slot, _) => *slot += self.0,
+            Coll::Zone(_)
+            | Coll::Players
+            | Coll::PlayersFrom(_)
+            | Coll::Opponents(_)
+            | Coll::Nodes
+            | Coll::Edges
+            | Coll::Successors(_)
+            | Coll::Predecessors(_)
+            | Coll::Neighbors(_)
+            | Coll::EdgesOf(_)
+            | Coll::Range(..)
+            | Coll::List(_)
+            | Coll::Reachable(..)
+            | Coll::NodesWithAttr(..)
+            | Coll::NodesWhereZones(_) => {}
+        }
     }
 }
