@@ -36,5 +36,5 @@ measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pf
 measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules 2 200
 measure hasp rulesets/hasp/hasp.rules 4 200
 measure hansa rulesets/hansa/hansa.rules 4 50
-measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 3 50
-measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 5 50
+measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 3 10
+measure hansa-teutonica rulesets/hansa-teutonica/hansa-teutonica.rules 5 10
