@@ -117,10 +117,24 @@ impl<'a> Exec<'a> {
         Ok(v as usize)
     }
 
-    /// Evaluates a value expression. Constants and locals, the commonest
-    /// leaves, are answered inline; the rest goes to [`Exec::eval_node`].
-    #[inline]
+    /// Evaluates a value expression. Constants, locals and plain
+    /// variables, the commonest leaves, are answered at the call site without
+    /// entering a function (whose prologue and epilogue would cost more than
+    /// the leaf); the rest goes to [`Exec::eval_inner`].
+    #[inline(always)]
     pub fn eval(&mut self, e: &Expr, span: Span) -> R<Val> {
+        match e {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(s) => Ok(self.local(*s)),
+            Expr::Var(base, None) => Ok(self.st.vars[*base as usize]),
+            _ => self.eval_inner(e, span),
+        }
+    }
+
+    /// The common operators, answered in one function; rare and bulky cases
+    /// go on to [`Exec::eval_node`].
+    #[inline(never)]
+    fn eval_inner(&mut self, e: &Expr, span: Span) -> R<Val> {
         match e {
             Expr::Const(v) => Ok(*v),
             Expr::Local(s) => Ok(self.local(*s)),
@@ -149,6 +163,15 @@ impl<'a> Exec<'a> {
                     BinOp::Add => x.checked_add(y).ok_or_else(|| overflow(span))?,
                     _ => x.checked_sub(y).ok_or_else(|| overflow(span))?,
                 })
+            }
+            // An attribute of the node held in a local: grid games' commonest read.
+            Expr::NodeAttr(i, a) if matches!(**a, Expr::Local(_)) => {
+                let Expr::Local(s) = **a else { unreachable!() };
+                let n = self.local(s);
+                if n < 0 {
+                    return Err(fail(span, "an attribute of `none` was read"));
+                }
+                Ok(self.g.node_attrs[*i as usize].2[n as usize])
             }
             // A field of the piece held in a local: the inner loop of most filters.
             Expr::Field(fid, a) if self.st.guard.is_none() && matches!(**a, Expr::Local(_)) => {
@@ -284,6 +307,7 @@ impl<'a> Exec<'a> {
     fn call(&mut self, func: u16, args: &[Expr], span: Span) -> R<Val> {
         let f = &self.g.fns[func as usize];
         let new_base = self.st.locals.len();
+        self.st.locals.reserve(f.nlocals as usize);
         // Arguments are evaluated in the caller's frame, then the callee's
         // locals are laid out above it.
         for a in args {
