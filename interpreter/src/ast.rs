@@ -114,7 +114,9 @@ pub enum ItemKind {
     Board { path: String, players: Option<(i64, i64, Span)> },
     Option { name: Ident, ty: TypeRef, value: Expr },
     Const { name: Ident, value: Expr },
-    Enum { name: Ident, members: Vec<Ident> },
+    /// `shown` is how each member is written in labels and logs, when the
+    /// declaration gives it (`full_house "full house"`).
+    Enum { name: Ident, members: Vec<Ident>, shown: Vec<Option<String>> },
     Piece { name: Ident, per_player: bool, fields: Vec<Param>, start: Option<Ident>, label: Option<Template>, instances: Option<Vec<Instance>> },
     /// `scope` is `Global`, a single `per player`/`node`/`edge`, or `Indexed` (see `dims`).
     Zone { name: Ident, scope: Scope, dims: Vec<Dim>, kind: Option<Ident>, vis: Option<Visibility> },

@@ -327,13 +327,14 @@ impl Checker {
                     }
                 }
                 ItemKind::Seats(names) => self.g.seats = names.iter().map(|n| n.name.clone()).collect(),
-                ItemKind::Enum { name, members } => {
+                ItemKind::Enum { name, members, shown } => {
                     let id = self.g.enums.len() as u16;
                     self.define(name, Sym::Enum(id));
                     for (i, m) in members.iter().enumerate() {
                         self.members.entry(m.name.clone()).or_default().push((id, i as u16));
                     }
-                    self.g.enums.push(EnumDecl { name: name.name.clone(), members: members.iter().map(|m| m.name.clone()).collect() });
+                    let shown = members.iter().zip(shown).map(|(m, s)| s.clone().unwrap_or_else(|| m.name.clone())).collect();
+                    self.g.enums.push(EnumDecl { name: name.name.clone(), members: members.iter().map(|m| m.name.clone()).collect(), shown });
                 }
                 _ => {}
             }

@@ -69,7 +69,7 @@ impl<'a> Exec<'a> {
             Scalar::Node => g.board.nodes.get(v as usize).map(|n| n.id.clone()).unwrap_or_default(),
             Scalar::Edge => g.board.edges.get(v as usize).map(|n| n.id.clone()).unwrap_or_default(),
             Scalar::Text => g.texts.get(v as usize).cloned().unwrap_or_default(),
-            Scalar::Enum(e) => g.enums[e as usize].members.get(v as usize).cloned().unwrap_or_default(),
+            Scalar::Enum(e) => g.enums[e as usize].shown.get(v as usize).cloned().unwrap_or_default(),
             Scalar::Zone(_) => g.zone_name(v as u32),
             Scalar::Piece(_) => self.piece_label(v as usize, viewer),
             Scalar::Nothing | Scalar::Error => "none".into(),

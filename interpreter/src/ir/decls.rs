@@ -97,4 +97,7 @@ pub struct FnDecl {
 pub struct EnumDecl {
     pub name: String,
     pub members: Vec<String>,
+    /// How labels, logs and views write each member: its name, or the text
+    /// the declaration gives it.
+    pub shown: Vec<String>,
 }

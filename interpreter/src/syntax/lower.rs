@@ -93,6 +93,41 @@ pub(super) fn expr_at(file: u32, p: P, offset: usize) -> R<Expr> {
     }
 }
 
+/// Where the hole that opens `s` (at its `{`) closes: the first `}` outside
+/// quoted text, or `None` when it never does.
+fn hole_end(s: &str) -> Option<usize> {
+    let mut quoted = false;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'}' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first `{…}` in a plain string that reads like a template hole: such a
+/// string is printed as written, so `{x}` would appear literally.
+fn literal_hole(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' {
+            if b.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            let end = hole_end(&s[i..])?;
+            if s[i + 1..i + end].trim().chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '@') {
+                return Some((i, i + end + 1));
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 fn unquote(p: &P) -> String {
     let s = p.as_str();
     s[1..s.len() - 1].to_string()
@@ -161,7 +196,13 @@ impl Ctx {
             Rule::enum_decl => {
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
-                ItemKind::Enum { name, members: it.map(|c| self.ident(c)).collect() }
+                let (mut members, mut shown) = (vec![], vec![]);
+                for m in it {
+                    let mut mk = kids(m);
+                    members.push(self.ident(mk.next().unwrap()));
+                    shown.push(mk.next().map(|s| unquote(&s)));
+                }
+                ItemKind::Enum { name, members, shown }
             }
             Rule::piece_decl => {
                 let mut it = k.into_iter();
@@ -382,7 +423,7 @@ impl Ctx {
                     i += 2;
                 }
                 b'{' => {
-                    let Some(close) = body[i..].find('}') else {
+                    let Some(close) = hole_end(&body[i..]) else {
                         self.errors.push(
                             Diagnostic::error("E0103", "unclosed `{` in a template string")
                                 .at(Span::new(self.file, base + i, base + i + 1), "this hole is never closed")
@@ -688,7 +729,18 @@ impl Ctx {
                 let n = c.into_inner().next().unwrap();
                 ExprKind::Node(self.ident(n))
             }
-            Rule::string => ExprKind::Str(unquote(&c)),
+            Rule::string => {
+                let text = unquote(&c);
+                if let Some((a, b)) = literal_hole(&text) {
+                    let at = c.as_span().start() + 1 + self.offset;
+                    self.errors.push(
+                        Diagnostic::error("E0104", format!("`{}` would print literally: only labels and `log` lines are templates", &text[a..b]))
+                            .at(Span::new(self.file, at + a, at + b), "this text is a value, not a template")
+                            .help("write the value in the label or log line itself (`log \"{x} left\"`), or choose between texts there (`{if x then \"yes\" else \"no\"}`); `{{` writes a literal brace"),
+                    );
+                }
+                ExprKind::Str(text)
+            }
             Rule::paren => return self.expr(kids(c).next().unwrap()),
             Rule::list_lit => ExprKind::List(kids(c).map(|e| self.expr(e)).collect()),
             Rule::agg => {

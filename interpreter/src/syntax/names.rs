@@ -140,6 +140,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::option_decl => "an option",
         Rule::const_decl => "a constant",
         Rule::enum_decl => "an enumeration",
+        Rule::enum_member => "an enumeration member (`name` or `name \"shown as\"`)",
         Rule::piece_decl => "a piece declaration",
         Rule::per_player => "`per player`",
         Rule::field_decls => "field declarations",
