@@ -122,6 +122,8 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
             options: IndexMap::new(),
             piece_kind: vec![],
             piece_owner: vec![],
+            piece_class: vec![],
+            kind_twins: vec![],
             piece_start: vec![],
             fields: vec![],
             node_attrs: vec![],
@@ -158,6 +160,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
         ck.unused();
         ck.g.texts = ck.texts.keys().cloned().collect();
         ck.g.symbols = ck.symbols();
+        super::twins::mark(&mut ck.g);
         crate::opt::run(&mut ck.g, passes);
         super::flatten::flatten_game(&mut ck.g);
         if ck.uses_distance && ck.board.nodes.len() <= super::DIST_TABLE_MAX {

@@ -236,7 +236,7 @@ impl Checker {
         let label = label.map(|t| self.template(t));
         let b = self.block(&ast::Block { stmts: rest.to_vec(), span: body.span });
         let product = ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
-        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, product, span: name.span }
+        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, product, merge: false, span: name.span }
     }
 }
 

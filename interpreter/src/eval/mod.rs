@@ -8,6 +8,7 @@
 //! choices. A decision with exactly one option is taken automatically.
 
 mod expr;
+mod merge;
 pub mod view;
 mod vm;
 pub mod zones;

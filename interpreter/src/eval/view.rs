@@ -180,7 +180,7 @@ impl<'a> Exec<'a> {
     /// An action instance as `viewer` sees it: its label template, or its
     /// name and arguments. The actor is the seat deciding; the viewer only
     /// decides what is shown.
-    fn action_label(&mut self, a: u16, vals: &[Val], actor: Val, viewer: Viewer) -> String {
+    pub(crate) fn action_label(&mut self, a: u16, vals: &[Val], actor: Val, viewer: Viewer) -> String {
         let g = self.g;
         let ad = &g.actions[a as usize];
         let nbase = self.st.locals.len();

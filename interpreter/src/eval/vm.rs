@@ -340,6 +340,12 @@ impl<'a> Exec<'a> {
                 st.scratch.truncate(mark);
                 st.opt_count = n as u32;
                 st.opt_groups.push(super::OptGroup { action: super::CHOOSE, first: 0, count: n as u32, dims: Default::default(), tuples: Some((0, 1)) });
+                let n = if n > 1 && crate::check::twins::may_twin(&self.g.kind_twins, *ty) {
+                    self.merge_choice(p, *slot, *label, *ty, span);
+                    self.st.opt_count as usize
+                } else {
+                    n
+                };
                 match n {
                     0 => {
                         return Err(Box::new(RunError {
@@ -503,8 +509,10 @@ impl<'a> Exec<'a> {
         self.st.opt_vals.clear();
         self.st.opt_groups.clear();
         self.st.opt_count = 0;
+        let mut merge = false;
         for &a in actions {
             let ad = &self.g.actions[a as usize];
+            merge |= ad.merge;
             let base = self.st.locals.len();
             self.st.locals.resize(base + ad.nlocals as usize, 0);
             let old = std::mem::replace(&mut self.base, base);
@@ -513,6 +521,9 @@ impl<'a> Exec<'a> {
             self.base = old;
             self.st.locals.truncate(base);
             r?;
+        }
+        if merge && self.st.opt_count > 1 {
+            self.merge_actions(p);
         }
         Ok(())
     }

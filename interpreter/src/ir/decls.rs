@@ -82,6 +82,9 @@ pub struct ActionDecl {
     /// No domain reads another parameter and no `require` reads two: the
     /// options are the product of the filtered domains and are never listed.
     pub product: bool,
+    /// A parameter may be one of two twin pieces (`check/twins.rs`): the
+    /// options are merged after they are listed (`eval/merge.rs`).
+    pub merge: bool,
     pub span: Span,
 }
 

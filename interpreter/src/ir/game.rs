@@ -34,6 +34,11 @@ pub struct Game {
     pub options: IndexMap<String, usize>,
     pub piece_kind: Vec<u16>,
     pub piece_owner: Vec<i8>,
+    /// Per piece: the lowest piece of its kind with the same owner and
+    /// fields (its twins share it; see `check/twins.rs`).
+    pub piece_class: Vec<u32>,
+    /// Per kind: whether two of its pieces are twins.
+    pub kind_twins: Vec<bool>,
     /// The zone decl each piece starts in (`None`: the `box`).
     pub piece_start: Vec<Option<u16>>,
     /// Field id → value per piece.

@@ -1,0 +1,128 @@
+//! Identical options merged (issue 10, item 4; the rule is stated in
+//! rulesets/README.md, "How a match runs"): options that differ only in twin
+//! pieces (same kind, owner and fields) lying in the same zone with the same
+//! visibility, and that read the same, are offered once.
+
+use regel::diag::Sources;
+use regel::eval::{Match, Setup};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Checks `rules` served from memory and starts a two-player match, seed 1.
+fn start(rules: &str) -> Match {
+    let path = PathBuf::from("/memory/game.rules");
+    let (text, p) = (rules.to_string(), path.clone());
+    let reader = move |q: &Path| -> std::io::Result<String> {
+        if q == p {
+            Ok(text.clone())
+        } else {
+            Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not served"))
+        }
+    };
+    let mut sources = Sources::default();
+    let game = match regel::check::check(&mut sources, &reader, &path) {
+        Ok((g, _)) => Arc::new(g),
+        Err(d) => panic!("check failed:\n{}", regel::diag::render(&sources, &d, false, 100)),
+    };
+    let mut setup = Setup::new(2, 1);
+    setup.log = true;
+    Match::new(game, &setup).unwrap_or_else(|e| panic!("run failed: {}", e.message))
+}
+
+/// A hand of cards 1, 1, 2 and 3 (the two 1s are twins) and a `DECIDE` line.
+fn hand(decide: &str, extra: &str) -> String {
+    format!(
+        r#"game "Hand"
+players 2
+piece card {{ v: int }} in hand label "card {{v}}" {{
+  2 x {{ v: 1 }}
+  1 x {{ v: 2 }}
+  1 x {{ v: 3 }}
+}}
+zone hand: card
+zone table: card
+zone aside: card hidden
+var total: int = 0
+{extra}
+play {{
+  {decide}
+  log "total {{total}}, table {{count(table)}}"
+}}
+"#
+    )
+}
+
+const PLAY: &str = r#"action put(c in hand) label "play {c}" { move c to table
+  total += c.v }"#;
+
+#[test]
+fn twin_cards_in_one_hand_are_offered_once() {
+    let m = start(&hand("act p1 with put", PLAY));
+    assert_eq!(m.option_labels(), ["play card 1", "play card 2", "play card 3"]);
+}
+
+#[test]
+fn the_merged_option_has_the_effect_of_either_twin() {
+    let mut m = start(&hand("act p1 with put", PLAY));
+    m.apply_label("play card 1").unwrap();
+    assert!(m.is_over());
+    assert_eq!(m.state.log.last().unwrap(), "total 1, table 1");
+}
+
+#[test]
+fn same_labels_of_different_actions_stay_apart() {
+    let rules = hand(
+        "move first(hand where v == 1) to table\n  act p1 with from_hand, from_table",
+        r#"action from_hand(c in hand) label "take {c}" { total += c.v }
+action from_table(c in table) label "take {c}" { total += 10 * c.v }"#,
+    );
+    let m = start(&rules);
+    // Same label, different actions: never merged.
+    assert_eq!(m.option_labels(), ["take card 1", "take card 2", "take card 3", "take card 1"]);
+}
+
+#[test]
+fn twins_in_different_zones_stay_apart() {
+    // One of the two 1s is moved to the table first: `card 1` in the hand and
+    // on the table read the same but lie apart, and both are offered.
+    let rules = hand("move first(hand where v == 1) to table\n  let c = choose p1 from [first(hand where v == 1), first(table)] label \"pick {c}\"\n  move c to aside", "");
+    let m = start(&rules);
+    assert_eq!(m.option_labels(), ["pick card 1", "pick card 1"]);
+}
+
+#[test]
+fn twins_with_different_labels_stay_apart() {
+    // The label says where in the hand the card lies: the two 1s read differently.
+    let rules = hand("act p1 with put", r#"action put(c in hand) label "play {c} from place {index(c, hand)}" { move c to table }"#);
+    let m = start(&rules);
+    assert_eq!(m.option_labels(), ["play card 1 from place 1", "play card 1 from place 2", "play card 2 from place 3", "play card 3 from place 4"]);
+}
+
+#[test]
+fn a_choice_among_twin_pieces_is_offered_once() {
+    let rules = hand("let c = choose p1 from hand label \"keep {c}\"\n  total = c.v", "");
+    let m = start(&rules);
+    assert_eq!(m.option_labels(), ["keep card 1", "keep card 2", "keep card 3"]);
+}
+
+#[test]
+fn a_choice_left_with_one_option_is_forced() {
+    // Only the two twin 1s are left: one option, taken without asking.
+    let rules = hand("move all hand where v > 1 to aside\n  let c = choose p1 from hand\n  total = c.v", "");
+    let m = start(&rules);
+    assert!(m.is_over());
+    assert_eq!(m.state.log.last().unwrap(), "total 1, table 0");
+    assert!(m.state.log.iter().any(|l| l.ends_with("(forced)")), "{:?}", m.state.log);
+}
+
+#[test]
+fn several_parameters_merge_only_where_all_agree() {
+    // Pairs of cards from the hand: {1a,2} and {1b,2} are one move; {1a,1b} is its own.
+    let rules = hand(
+        "act p1 with pair",
+        r#"action pair(a in hand, b in hand) label "pair {a} and {b}" { require index(a, hand) < index(b, hand)
+  total = a.v + b.v }"#,
+    );
+    let m = start(&rules);
+    assert_eq!(m.option_labels(), ["pair card 1 and card 1", "pair card 1 and card 2", "pair card 1 and card 3", "pair card 2 and card 3"]);
+}
