@@ -65,6 +65,7 @@ fn playouts(c: &mut Criterion) {
         ("reversi", "examples/reversi/reversi.rules"),
         ("nim", "examples/nim/nim.rules"),
         ("nim-misere", "examples/nim/misere.rules"),
+        ("yacht", "examples/yacht/yacht.rules"),
     ] {
         bench_game(c, name, path, 2, &[]);
     }

@@ -21,6 +21,7 @@ const EXAMPLES: &[&str] = &[
     "reversi/reversi.rules",
     "nim/nim.rules",
     "nim/misere.rules",
+    "yacht/yacht.rules",
 ];
 
 fn load(rel: &str) -> Arc<Game> {
@@ -169,7 +170,7 @@ fn example_scenarios_pass() {
         }
     }
     files.sort();
-    assert!(files.len() >= 11, "expected the Breakthrough and Reversi scenarios, found {}", files.len());
+    assert!(files.len() >= 17, "expected the Breakthrough, Reversi and Yacht scenarios, found {}", files.len());
     let mut argv: Vec<String> = vec!["regel".into(), "test".into()];
     argv.extend(files.iter().map(|f| f.display().to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -226,4 +227,28 @@ fn classic_game_lengths_over_10000_games() {
         let mean = mean_plies(rel, 10_000);
         println!("{rel}: {mean:.3} plies over 10000 games (peers {peer}, {:+.2} %)", (mean / peer - 1.0) * 100.0);
     }
+}
+
+#[test]
+fn yacht_fills_every_box_once_and_scores_the_sheet() {
+    // Always entering the first box offered: twelve rounds fill the twelve
+    // boxes of each sheet, and the score is the sheet's total.
+    let game = load("yacht/yacht.rules");
+    let mut m = Match::new(game, &Setup::new(2, 7)).unwrap();
+    let (mut turns, mut entered) = (0, [0i64; 2]);
+    let mut boxes: Vec<Vec<String>> = vec![vec![], vec![]];
+    while let Some((seat, n)) = m.pending() {
+        let labels: Vec<String> = (0..n).map(|i| m.option_label(i)).collect();
+        let i = labels.iter().position(|l| l.contains(": ")).expect("a box is always offered");
+        let (name, points) = labels[i].split_once(": ").unwrap();
+        assert!(!boxes[seat].iter().any(|b| b == name), "{name} offered twice to seat {seat}");
+        boxes[seat].push(name.to_string());
+        entered[seat] += points.parse::<i64>().unwrap();
+        m.apply(i).unwrap();
+        turns += 1;
+    }
+    assert_eq!(turns, 24);
+    assert!(boxes.iter().all(|b| b.len() == 12));
+    let standings = m.standings().unwrap();
+    assert_eq!(standings.iter().map(|s| s.score).collect::<Vec<_>>(), entered);
 }
