@@ -64,6 +64,8 @@ pub enum VisKind {
     Public,
     Hidden,
     Owner,
+    /// `top visible`: the top piece is public, the others hidden.
+    Top,
 }
 
 #[derive(Clone, Debug, Serialize)]

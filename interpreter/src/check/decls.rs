@@ -479,6 +479,11 @@ impl Checker {
                     }
                     let owner_only = matches!(vis, Some(v) if v.kind == VisKind::Owner);
                     let hidden = matches!(vis, Some(v) if v.kind == VisKind::Hidden);
+                    if let Some(v) = vis.as_ref().filter(|v| v.kind == VisKind::Top) {
+                        self.error(err("E0252", name.span, "`top visible` applies to zones, not variables", "a variable has no top")
+                            .help("a variable is `public` (the default), `hidden` from every view, or `owner` (per-player variables); `top visible` shows only the top piece of a zone"));
+                        let _ = v;
+                    }
                     if let Some(v) = vis.as_ref().filter(|v| v.unless.is_some()) {
                         let span = v.unless.as_ref().map(|u| u.span).unwrap_or(name.span);
                         self.error(err("E0228", span, "`unless` applies to zones, not variables", "not supported on a variable")

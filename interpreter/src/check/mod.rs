@@ -66,7 +66,7 @@ pub fn summary(g: &Game) -> String {
             Dim::Edge => "per edge ".to_string(),
             Dim::Enum(e) => format!("per {} ", g.enums[*e as usize].name),
         }).collect();
-        let vis = match z.vis { crate::ast::VisKind::Public => "public", crate::ast::VisKind::Hidden => "hidden", crate::ast::VisKind::Owner => "owner" };
+        let vis = match z.vis { crate::ast::VisKind::Public => "public", crate::ast::VisKind::Hidden => "hidden", crate::ast::VisKind::Owner => "owner", crate::ast::VisKind::Top => "top visible" };
         format!("{scope}{} ({vis}{})", z.name, if z.unless.is_some() { ", conditional" } else { "" })
     }).collect();
     let _ = writeln!(s, "zones: {}", zones.join(", "));

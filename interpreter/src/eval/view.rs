@@ -38,6 +38,7 @@ pub(crate) fn visible(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
         VisKind::Hidden => false,
         // The owner is the first index (`per player [per …]`).
         VisKind::Owner => viewer == Viewer::Seat((i / g.zones[d].stride) as usize),
+        VisKind::Top => st.zones.slice(z).last() == Some(&(p as u32)),
     }
 }
 
@@ -354,25 +355,30 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             zones.push(ZoneView { zone: g.zone_name(id), owner, node, edge, short: z.name.clone(), owners, on_node: z.scope == Scope::Node, count: ps.len(), pieces });
         }
     }
+    let grid = grid_text(&mut cx, who);
     let mut vars = vec![];
     let (mut globals, mut table) = (vec![], vec![]);
     for d in g.vars.iter().filter(|d| !d.is_option) {
-        // Variables of nodes and edges are not listed (there are too many).
-        if d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge)) {
-            continue;
-        }
+        // Variables of nodes and edges are many: only the cells that hold
+        // something other than 0, `false` or `none` are listed.
+        let sparse = d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
+        let blank = blank(d.ty);
         for i in 0..d.count {
             if !g.slot_live(&d.dims, d.stride, i, n) {
                 continue;
             }
-            let name = g.slot_name(&d.name, &d.dims, d.stride, i);
             let hidden = d.hidden || d.owner_only && who != Viewer::Seat((i / d.stride) as usize);
-            if d.hidden {
+            let v = cx.st.vars[(d.base + i) as usize];
+            // A sparse cell another seat may not read is left out whole:
+            // listing it as `hidden` would tell that it is set.
+            if d.hidden || sparse && (v == blank || hidden) {
                 continue;
             }
-            let v = cx.st.vars[(d.base + i) as usize];
+            let name = g.slot_name(&d.name, &d.dims, d.stride, i);
             let shown = if hidden { "hidden".to_string() } else { cx.display(d.ty, v, who) };
-            if d.scope == Scope::Player {
+            if d.scope == Scope::Node && grid.is_some() {
+                // The grid shows these on their nodes.
+            } else if d.scope == Scope::Player {
                 if i == 0 {
                     table.push((d.name.clone(), vec![]));
                 }
@@ -385,12 +391,22 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             vars.push((name, shown));
         }
     }
-    let grid = grid_text(&mut cx, who);
     View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, globals, table, grid }
 }
 
+/// The value a variable of type `t` has when nothing is set: `0`, `false`
+/// or `none`. Views list node and edge cells only when they differ from it.
+fn blank(t: Ty) -> Val {
+    if matches!(t.scalar, Scalar::Int | Scalar::Bool) {
+        0
+    } else {
+        NONE
+    }
+}
+
 /// Draws a board whose nodes have `row` and `col` attributes as a table of
-/// the pieces on each node.
+/// the pieces on each node; a node without pieces shows the values of its
+/// public variables that are set (a board kept as `var per node`).
 fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
     let g = cx.g;
     let row = g.node_attrs.iter().find(|a| a.0 == "row")?;
@@ -408,6 +424,17 @@ fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
                     s.push('+');
                 }
                 s.push_str(&cx.piece_label(p as usize, who));
+            }
+        }
+        if s.is_empty() {
+            for d in g.vars.iter().filter(|d| d.scope == Scope::Node && !d.hidden && !d.is_option) {
+                let v = cx.st.vars[d.base as usize + n];
+                if v != blank(d.ty) {
+                    if !s.is_empty() {
+                        s.push('+');
+                    }
+                    s.push_str(&cx.display(d.ty, v, who));
+                }
             }
         }
         if !s.is_empty() {

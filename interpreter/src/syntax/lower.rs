@@ -357,7 +357,8 @@ impl Ctx {
         let kind = match it.next().unwrap().as_str() {
             "public" => VisKind::Public,
             "hidden" => VisKind::Hidden,
-            _ => VisKind::Owner,
+            "owner" => VisKind::Owner,
+            _ => VisKind::Top,
         };
         Visibility { kind, unless: it.next().map(|e| self.expr(e)) }
     }

@@ -39,7 +39,7 @@ fn is_continuation(rule: Rule) -> bool {
             rule,
             Rule::visibility | Rule::vis_kind | Rule::k_public | Rule::k_hidden | Rule::k_owner | Rule::k_unless
                 | Rule::label_clause | Rule::k_label | Rule::lowest | Rule::k_lowest | Rule::move_pos | Rule::k_top
-                | Rule::k_bottom | Rule::k_else
+                | Rule::k_bottom | Rule::k_else | Rule::top_visible | Rule::k_visible
         )
 }
 
@@ -140,6 +140,8 @@ fn name(rule: Rule) -> &'static str {
         Rule::option_decl => "an option",
         Rule::const_decl => "a constant",
         Rule::enum_decl => "an enumeration",
+        Rule::top_visible => "`top visible`",
+        Rule::k_visible => "`visible`",
         Rule::enum_member => "an enumeration member (`name` or `name \"shown as\"`)",
         Rule::piece_decl => "a piece declaration",
         Rule::per_player => "`per player`",
