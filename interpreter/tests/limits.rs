@@ -125,9 +125,11 @@ fn a_file_outside_the_root_is_refused_without_echoing_it() {
 fn a_label_that_names_its_own_piece_prints_an_ellipsis() {
     let d = tmp("label");
     let rules = d.join("game.rules");
+    // Two coins of different values: equal coins would be twins, offered
+    // once, and the decision would be taken without asking.
     std::fs::write(
         &rules,
-        format!("{HEAD}piece coin {{ value: int }} in purse label \"coin {{it}}\" {{\n  2 x {{ value: 1 }}\n}}\nzone purse: coin public\naction take(c in purse) label \"take {{c}}\" {{\n  total = 1\n}}\nplay {{\n  act 0 with take\n}}\n")
+        format!("{HEAD}piece coin {{ value: int }} in purse label \"coin {{it}}\" {{\n  1 x {{ value: 1 }}\n  1 x {{ value: 2 }}\n}}\nzone purse: coin public\naction take(c in purse) label \"take {{c}}\" {{\n  total = 1\n}}\nplay {{\n  act 0 with take\n}}\n")
             .replace("act 0", "act first"),
     )
     .unwrap();
