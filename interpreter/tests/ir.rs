@@ -13,6 +13,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("breakthrough", "breakthrough/breakthrough.rules"),
     ("reversi", "reversi/reversi.rules"),
     ("nim", "nim/nim.rules"),
+    ("yacht", "yacht/yacht.rules"),
 ];
 
 fn program(rel: &str, passes: &Passes) -> String {
