@@ -55,7 +55,7 @@ Options that differ only in their last word are grouped: `stall 1 at: 3) r1c3`
 is option 3, whose label is `stall 1 at r1c3`.
 Other commands:
   ?, help     this help and the options again
-  view        the position again, as you see it
+  view        the whole position, as you see it (the screen may fold some of it)
   log         the whole course of the game since your last decision
   more        the next page of options
   quit        leave the game (it is not finished)
@@ -118,14 +118,19 @@ fn course_text(course: &[String], all: bool) -> String {
 
 /// Asks a human seat for a decision until it gives a legal one (or leaves).
 /// `course` is what happened since the seat last decided, as it may read it.
-fn ask(m: &crate::eval::Match, seat: usize, course: &[String], io: &mut Io) -> Answer {
+fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course: &[String], io: &mut Io) -> Answer {
     let g = &m.game;
     let name = &g.seats[seat];
     let labels = m.option_labels();
     let n = labels.len();
     let lines = screen::options(&labels);
     let mut page = 0;
-    let view = screen::position(&m.view(Some(seat)), &g.seats[..m.state.nplayers as usize], Some(seat));
+    let seats = &g.seats[..m.state.nplayers as usize];
+    let full = m.view(Some(seat));
+    // The position gets the rows the options leave of a 40-row terminal
+    // (two for the prompt and the `──` above).
+    let options_rows = lines.len().min(screen::OPTION_LINES) + usize::from(lines.len() > screen::OPTION_LINES) + 1;
+    let view = screen::position_in(&full, seats, Some(seat), screen::ROWS - 2 - options_rows, Some(&opening.view(Some(seat))));
     let _ = writeln!(io.out, "\n══ decision {}: {name} to play ══", m.state.decisions + 1);
     let _ = write!(io.out, "{}", course_text(course, false));
     let _ = writeln!(io.out, "──");
@@ -162,7 +167,7 @@ fn ask(m: &crate::eval::Match, seat: usize, course: &[String], io: &mut Io) -> A
                 return Answer::Leave(3);
             }
             "view" | "board" => {
-                let _ = write!(io.out, "{view}");
+                let _ = write!(io.out, "{}", screen::position(&full, seats, Some(seat)));
                 let _ = writeln!(io.out, "your options:");
                 let _ = write!(io.out, "{}", screen::options_page(&lines, page));
                 continue;
@@ -226,6 +231,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         Err(code) => return code,
     };
     let n = a.players;
+    // The position at the first decision: what a screen that does not fit
+    // may leave out as unchanged since then.
+    let opening = m.clone();
     let humans: Vec<usize> = (0..n).filter(|&s| kinds[s] == SeatKind::Human).collect();
     let mut bots = Table::new(&kinds, bot_seed(seed));
     let who: Vec<String> = (0..n)
@@ -283,7 +291,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             }
             last_human = Some(seat);
             let course = std::mem::take(&mut unseen[seat]);
-            match ask(&m, seat, &course, io) {
+            match ask(&m, &opening, seat, &course, io) {
                 Answer::Option(i) => {
                     let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
                     i
@@ -327,7 +335,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 let _ = writeln!(io.out, "\n═══ game over after {} decision(s) ═══", m.state.decisions);
                 let mut view = m.view(None);
                 let table = std::mem::take(&mut view.table);
-                let _ = write!(io.out, "{}", screen::position(&view, &game.seats[..n], None));
+                let _ = write!(io.out, "{}", screen::position_in(&view, &game.seats[..n], None, screen::ROWS - 2, Some(&opening.view(None))));
                 // The breakdown: every public per-player variable, then the score and the rank.
                 view.table = table;
                 view.table.push(("score".into(), st.iter().map(|s| s.score.to_string()).collect()));

@@ -6,10 +6,14 @@
 //! packed by owner and by node, per-player variables form one table, and
 //! many options are grouped by everything but their last word and paged.
 
+use crate::eval::view::ZoneView;
 use crate::eval::View;
 
 /// The width the screen is laid out for.
 pub const WIDTH: usize = 100;
+/// The height the screen is laid out for: the position and the options of
+/// a decision fit it.
+pub const ROWS: usize = 40;
 /// Lines of options shown at once; `more` shows the next page.
 pub const OPTION_LINES: usize = 12;
 /// Lines of the course of the game shown before a decision (older ones scroll
@@ -79,10 +83,218 @@ fn wrap(text: &str) -> String {
     out
 }
 
+/// A zone's name in its owner's row: `desk[clavis]` for `red.desk[clavis]`,
+/// and the short name for every other zone.
+fn own_name(z: &ZoneView, seats: &[String]) -> String {
+    let prefix = z.owner.and_then(|o| seats.get(o)).map(|s| format!("{s}."));
+    match prefix.as_deref().and_then(|p| z.zone.strip_prefix(p)) {
+        Some(rest) => rest.to_string(),
+        None => z.short.clone(),
+    }
+}
+
 /// The position as `me` (a seat, or `None` for an onlooker) sees it.
 pub fn position(v: &View, seats: &[String], me: Option<usize>) -> String {
     let grid = v.grid.clone().unwrap_or_default();
     grid + &wrap(&zones_and_vars(v, seats, me))
+}
+
+/// The position in at most `rows` lines: as [`position`] when it fits,
+/// else compacted (see [`compact`]). `opening` is the same seat's view at
+/// the first decision: board zones unchanged since then may be folded.
+pub fn position_in(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: Option<&View>) -> String {
+    let plain = position(v, seats, me);
+    if plain.lines().count() <= rows {
+        return plain;
+    }
+    compact(v, seats, me, rows, opening)
+}
+
+/// The position compacted to fit `rows` lines, in steps that each cost the
+/// reader a little more:
+/// 1. the per-player table folds into one row per seat, beside that seat's
+///    own zones, whose pieces lose the seat's name (`merchant`, not `red
+///    merchant`); zones indexed by a second dimension share one cell
+///    (`desk: clavis 4× merchant, bursa 3× merchant`); the board is listed by
+///    zone (`posts: a-b 2× red merchant  ·  b-c …`) rather than by place;
+///    the list of empty zones is left out;
+/// 2. board zones not changed since the first decision are folded into one
+///    line naming them, largest first, until the rest fits;
+/// 3. what still does not fit of the board is cut, with a line saying so.
+///
+/// Nothing is cut from the seats' rows, the global zones and the variables:
+/// `view` shows the whole position.
+fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: Option<&View>) -> String {
+    let mut top: Vec<String> = v.grid.as_deref().map(|g| g.lines().map(str::to_string).collect()).unwrap_or_default();
+    // Global zones, in declaration order.
+    let global: Vec<String> = v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && z.node.is_none() && z.edge.is_none()).map(|z| format!("{}: {}", z.short, runs(&z.pieces))).collect();
+    top.extend(pack_wide("", &global, "  ·  ").into_iter().filter(|l| !l.is_empty()));
+    // The board, by zone family (the zone's short name), in order of first appearance.
+    let mut families: Vec<(String, Vec<(String, String)>)> = vec![];
+    for z in v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && (z.node.is_some() || z.edge.is_some())) {
+        if v.grid.is_some() && z.node.is_some() {
+            continue;
+        }
+        let place = z.node.clone().or_else(|| z.edge.clone()).unwrap_or_default();
+        let cell = (z.zone.clone(), format!("{place} {}", runs(&z.pieces)));
+        match families.iter_mut().find(|(f, _)| *f == z.short) {
+            Some(f) => f.1.push(cell),
+            None => families.push((z.short.clone(), vec![cell])),
+        }
+    }
+    // The seats' rows: folded table values, then the seat's own zones.
+    let sw = seats.iter().map(|n| n.chars().count()).max().unwrap_or(0) + 2;
+    let mut seat_lines = vec![];
+    for (o, seat) in seats.iter().enumerate() {
+        let mut cells: Vec<String> = v.table.iter().filter_map(|(k, r)| r.get(o).map(|x| format!("{k} {x}"))).collect();
+        cells.extend(owned_cells(v, seats, o));
+        let name = if Some(o) == me { format!("{seat}*") } else { seat.clone() };
+        seat_lines.extend(pack_wide(&format!("{name:<sw$}"), &cells, " · "));
+    }
+    let globals: Vec<String> = v.globals.iter().map(|(k, x)| format!("{k}={x}")).collect();
+    let vars: Vec<String> = pack("", &globals, "  ", WIDTH).into_iter().filter(|l| !l.is_empty()).collect();
+    let board_rows = rows.saturating_sub(top.len() + seat_lines.len() + vars.len());
+    let board = |fold: &[usize]| -> Vec<String> {
+        let mut lines = vec![];
+        for (i, (f, cells)) in families.iter().enumerate() {
+            if !fold.contains(&i) {
+                let cells: Vec<String> = cells.iter().map(|c| c.1.clone()).collect();
+                lines.extend(pack_wide(&format!("{f}: "), &cells, " · "));
+            }
+        }
+        if !fold.is_empty() {
+            let names: Vec<String> = fold.iter().map(|&i| format!("{} ({})", families[i].0, families[i].1.len())).collect();
+            lines.extend(pack("as at the start, not shown: ", &names, ", ", WIDTH));
+        }
+        lines
+    };
+    // Families unchanged since the first decision, largest first.
+    let mut still: Vec<usize> = match opening {
+        Some(o) => (0..families.len()).filter(|&i| unchanged(&families[i].0, v, o)).collect(),
+        None => vec![],
+    };
+    still.sort_by_key(|&i| std::cmp::Reverse(families[i].1.iter().map(|c| c.1.chars().count()).sum::<usize>()));
+    let mut fold: Vec<usize> = vec![];
+    let mut lines = board(&fold);
+    for &i in &still {
+        if lines.len() <= board_rows {
+            break;
+        }
+        fold.push(i);
+        lines = board(&fold);
+    }
+    if lines.len() > board_rows {
+        let keep = board_rows.saturating_sub(1);
+        let cut = lines.len() - keep;
+        lines.truncate(keep);
+        lines.push(format!("… {cut} more line(s) of the board: `view` shows the whole position"));
+    }
+    let mut s = String::new();
+    for l in top.iter().chain(&lines).chain(&seat_lines).chain(&vars) {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+/// Seat `o`'s own zones as cells, its name left out of its pieces, and
+/// zones indexed by a second dimension gathered in one cell.
+fn owned_cells(v: &View, seats: &[String], o: usize) -> Vec<String> {
+    let prefix = format!("{} ", seats[o]);
+    type Members = Vec<(Option<String>, Vec<String>)>;
+    let mut cells: Vec<(String, Members)> = vec![];
+    for z in v.zones.iter().filter(|z| z.count > 0 && z.owner == Some(o) && z.node.is_none() && z.edge.is_none()) {
+        let pieces: Vec<String> = z.pieces.iter().map(|p| p.strip_prefix(&prefix).unwrap_or(p).to_string()).collect();
+        let name = own_name(z, seats);
+        let (family, member) = match name.split_once('[') {
+            Some((f, m)) => (f.to_string(), Some(m.trim_end_matches(']').to_string())),
+            None => (name.clone(), None),
+        };
+        let text = (member, pieces);
+        match cells.iter_mut().find(|(f, _)| *f == family) {
+            Some(c) => c.1.push(text),
+            None => cells.push((family, vec![text])),
+        }
+    }
+    cells.into_iter().map(|(f, members)| family_cell(&f, &members)).collect()
+}
+
+/// One cell for the zones of a family: `supply: trader 5× merchant`, or for
+/// zones indexed by a member, `desk (merchant): a 4, b 3× trader, c 3`: the
+/// label most members hold only is written once, after the family's name.
+fn family_cell(family: &str, members: &[(Option<String>, Vec<String>)]) -> String {
+    if let [(None, pieces)] = members {
+        return format!("{family}: {}", runs(pieces));
+    }
+    let only = |p: &[String]| -> Option<String> { p.first().filter(|f| p.iter().all(|x| x == *f)).cloned() };
+    let mut common: Vec<(String, usize)> = vec![];
+    for (_, p) in members {
+        if let Some(l) = only(p) {
+            match common.iter_mut().find(|c| c.0 == l) {
+                Some(c) => c.1 += 1,
+                None => common.push((l, 1)),
+            }
+        }
+    }
+    let common = common.into_iter().max_by_key(|c| c.1).filter(|c| c.1 > 1).map(|c| c.0);
+    let texts: Vec<String> = members
+        .iter()
+        .map(|(m, p)| {
+            let m = m.clone().unwrap_or_default();
+            match &common {
+                Some(c) if only(p).as_ref() == Some(c) => format!("{m} {}", p.len()),
+                _ => format!("{m} {}", runs(p)),
+            }
+        })
+        .collect();
+    match common {
+        Some(c) => format!("{family} ({c}): {}", texts.join(", ")),
+        None => format!("{family}: {}", texts.join(", ")),
+    }
+}
+
+/// Packs `cells` like [`pack`], but each goes into the first line with
+/// room for it (so a short cell fills the end of an earlier line), and a
+/// cell wider than the width is broken at spaces.
+fn pack_wide(head: &str, cells: &[String], sep: &str) -> Vec<String> {
+    let indent = " ".repeat(head.chars().count());
+    let w = |s: &str| s.chars().count();
+    let mut lines: Vec<String> = vec![];
+    for c in cells {
+        match lines.iter_mut().find(|l| w(l) + w(sep) + w(c) <= WIDTH) {
+            Some(l) => {
+                l.push_str(sep);
+                l.push_str(c);
+            }
+            None => lines.push(format!("{}{c}", if lines.is_empty() { head } else { &indent })),
+        }
+    }
+    if lines.is_empty() {
+        lines.push(head.to_string());
+    }
+    let mut out = vec![];
+    for l in lines {
+        if l.chars().count() <= WIDTH {
+            out.push(l);
+            continue;
+        }
+        let (lead, rest) = l.split_at(l.len() - l.trim_start().len());
+        let lead = if lead.is_empty() { head.to_string() } else { lead.to_string() };
+        let body = rest.strip_prefix(head.trim_start()).unwrap_or(rest).trim_start();
+        let words: Vec<String> = body.split(' ').map(str::to_string).collect();
+        let mut first = true;
+        for w in pack("", &words, " ", WIDTH - indent.chars().count()) {
+            out.push(format!("{}{w}", if first { &lead } else { &indent }));
+            first = false;
+        }
+    }
+    out
+}
+
+/// Whether every zone of board family `family` holds what it held in `opening`.
+fn unchanged(family: &str, v: &View, opening: &View) -> bool {
+    let of = |w: &View| -> Vec<(String, Vec<String>)> { w.zones.iter().filter(|z| z.short == family && z.owner.is_none() && (z.node.is_some() || z.edge.is_some()) && z.count > 0).map(|z| (z.zone.clone(), z.pieces.clone())).collect() };
+    of(v) == of(opening)
 }
 
 fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
@@ -98,7 +310,7 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
             }
             continue;
         }
-        let cell = format!("{}: {}", z.short, runs(&z.pieces));
+        let cell = format!("{}: {}", own_name(z, seats), runs(&z.pieces));
         // Zones on edges are listed like zones on nodes, by the edge's id.
         match (z.node.as_ref().or(z.edge.as_ref()), z.owner) {
             (Some(_), _) if v.grid.is_some() && z.node.is_some() => {}

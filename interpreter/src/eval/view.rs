@@ -348,7 +348,8 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 continue;
             }
             let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
-            let owner = (z.scope == Scope::Player).then_some(i as usize);
+            // A zone indexed first by player (`per player [per …]`) belongs to that seat.
+            let owner = (z.dims.first() == Some(&Dim::Player)).then_some((i / z.stride) as usize);
             let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
             let edge = (z.scope == Scope::Edge).then(|| g.board.edges[i as usize].id.clone());
             let owners = ps.iter().map(|&p| if visible(g, cx.st, p as usize, who) { g.piece_owner[p as usize] } else { -1 }).collect();
