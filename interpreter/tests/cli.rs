@@ -377,6 +377,73 @@ fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
     }
 }
 
+/// The screens of a `play` transcript: each is what follows a decision's
+/// `──` line up to its prompt (the position and the options), with the
+/// decision's number.
+fn screens<'a>(out: &'a str, prompt: &str) -> Vec<(usize, &'a str)> {
+    out.split("\n══ decision ")
+        .skip(1)
+        .filter_map(|d| {
+            let n = d.split(':').next()?.parse().ok()?;
+            let screen = d.split_once("\n──\n")?.1;
+            Some((n, screen.split(prompt).next()?))
+        })
+        .collect()
+}
+
+/// Issue 12: the Hansa Teutonica screen, about 80 rows laid out plainly,
+/// fits a 40×100 terminal at 4 and 5 players: every screen of a whole game
+/// (the position and the options) is at most 38 rows (the prompt and the
+/// `──` line make 40) and 100 columns. A mid-game screen is kept as a
+/// snapshot (reviewed: the table folded into the seat rows, the desks in one
+/// cell each, the posts listed by route, the unchanged office rows folded).
+#[test]
+fn the_hansa_teutonica_screen_fits_40_by_100_at_4_and_5_players() {
+    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
+    for players in [4usize, 5] {
+        let r = cli(&["play", &f, "--players", &players.to_string(), "--seed", "1"], &"2\n".repeat(40_000));
+        assert_eq!(r.code, 0, "{}", r.err);
+        let all = screens(&r.out, "red> ");
+        assert!(all.len() > 1000, "{players} players: {} screens", all.len());
+        for (n, screen) in &all {
+            let rows = screen.lines().count();
+            assert!(rows <= 38, "{players} players, decision {n}: {rows} rows:\n{screen}");
+            for l in screen.lines() {
+                assert!(l.chars().count() <= 100, "{players} players, decision {n}: {} columns: {l}", l.chars().count());
+            }
+        }
+        let (n, mid) = all[all.len() / 2];
+        insta::assert_snapshot!(format!("hansa-teutonica-screen-{players}p"), format!("decision {n}\n{mid}"));
+    }
+}
+
+/// Issue 12: a displaced human's relocation is chosen inside another seat's
+/// action; the human's screen shows that action up to the question (the
+/// displacement), and the course of its next decision starts with the
+/// relocation it chose.
+#[test]
+fn a_displaced_human_reads_its_relocation_in_the_course_of_the_game() {
+    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
+    let r = cli(&["play", &f, "--players", "4", "--seed", "1"], &"2\n".repeat(40_000));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let decisions: Vec<&str> = r.out.split("\n══ decision ").collect();
+    let mut seen = 0;
+    for (k, d) in decisions.iter().enumerate() {
+        let Some(chosen) = d.lines().find_map(|l| l.strip_prefix("red> red chose: relocate ")) else { continue };
+        let (course, _) = d.split_once("\n──\n").unwrap();
+        // The question came inside another seat's displacement of red's piece.
+        let displacer = course.lines().rev().find_map(|l| l.trim().split_once(": displace ").filter(|(_, what)| what.starts_with("red ")).map(|(who, _)| who.to_string()));
+        let Some(displacer) = displacer else { continue };
+        assert_ne!(displacer, "red", "{course}");
+        // The next screen's course begins with what red chose.
+        let next = decisions.get(k + 1).expect("a decision after the relocation");
+        let first = next.lines().nth(1).unwrap_or("");
+        assert_eq!(first, format!("  red: relocate {chosen}"), "decision {}", next.lines().next().unwrap_or(""));
+        seen += 1;
+    }
+    assert!(seen >= 2, "{seen} relocations by red inside another seat's action");
+}
+
 /// Issue 12: `play` without `--seed` takes a fresh seed and prints it; that
 /// seed plays the same game again.
 #[test]

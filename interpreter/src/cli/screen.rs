@@ -130,13 +130,13 @@ fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: 
     let global: Vec<String> = v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && z.node.is_none() && z.edge.is_none()).map(|z| format!("{}: {}", z.short, runs(&z.pieces))).collect();
     top.extend(pack_wide("", &global, "  ·  ").into_iter().filter(|l| !l.is_empty()));
     // The board, by zone family (the zone's short name), in order of first appearance.
-    let mut families: Vec<(String, Vec<(String, String)>)> = vec![];
+    let mut families: Vec<(String, Vec<String>)> = vec![];
     for z in v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && (z.node.is_some() || z.edge.is_some())) {
         if v.grid.is_some() && z.node.is_some() {
             continue;
         }
         let place = z.node.clone().or_else(|| z.edge.clone()).unwrap_or_default();
-        let cell = (z.zone.clone(), format!("{place} {}", runs(&z.pieces)));
+        let cell = format!("{place} {}", runs(&z.pieces));
         match families.iter_mut().find(|(f, _)| *f == z.short) {
             Some(f) => f.1.push(cell),
             None => families.push((z.short.clone(), vec![cell])),
@@ -154,41 +154,41 @@ fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: 
     let globals: Vec<String> = v.globals.iter().map(|(k, x)| format!("{k}={x}")).collect();
     let vars: Vec<String> = pack("", &globals, "  ", WIDTH).into_iter().filter(|l| !l.is_empty()).collect();
     let board_rows = rows.saturating_sub(top.len() + seat_lines.len() + vars.len());
-    let board = |fold: &[usize]| -> Vec<String> {
+    // The board without the folded families, and the line naming those.
+    let board = |fold: &[usize]| -> (Vec<String>, Vec<String>) {
         let mut lines = vec![];
         for (i, (f, cells)) in families.iter().enumerate() {
             if !fold.contains(&i) {
-                let cells: Vec<String> = cells.iter().map(|c| c.1.clone()).collect();
-                lines.extend(pack_wide(&format!("{f}: "), &cells, " · "));
+                lines.extend(pack_wide(&format!("{f}: "), cells, " · "));
             }
         }
-        if !fold.is_empty() {
-            let names: Vec<String> = fold.iter().map(|&i| format!("{} ({})", families[i].0, families[i].1.len())).collect();
-            lines.extend(pack("as at the start, not shown: ", &names, ", ", WIDTH));
-        }
-        lines
+        let names: Vec<String> = fold.iter().map(|&i| format!("{} ({})", families[i].0, families[i].1.len())).collect();
+        let note = if fold.is_empty() { vec![] } else { pack("as at the start, not shown: ", &names, ", ", WIDTH) };
+        (lines, note)
     };
     // Families unchanged since the first decision, largest first.
     let mut still: Vec<usize> = match opening {
         Some(o) => (0..families.len()).filter(|&i| unchanged(&families[i].0, v, o)).collect(),
         None => vec![],
     };
-    still.sort_by_key(|&i| std::cmp::Reverse(families[i].1.iter().map(|c| c.1.chars().count()).sum::<usize>()));
+    still.sort_by_key(|&i| std::cmp::Reverse(families[i].1.iter().map(|c| c.chars().count()).sum::<usize>()));
     let mut fold: Vec<usize> = vec![];
-    let mut lines = board(&fold);
+    let (mut lines, mut note) = board(&fold);
     for &i in &still {
-        if lines.len() <= board_rows {
+        if lines.len() + note.len() <= board_rows {
             break;
         }
         fold.push(i);
-        lines = board(&fold);
+        (lines, note) = board(&fold);
     }
-    if lines.len() > board_rows {
-        let keep = board_rows.saturating_sub(1);
+    let room = board_rows.saturating_sub(note.len());
+    if lines.len() > room {
+        let keep = room.saturating_sub(1);
         let cut = lines.len() - keep;
         lines.truncate(keep);
         lines.push(format!("… {cut} more line(s) of the board: `view` shows the whole position"));
     }
+    lines.extend(note);
     let mut s = String::new();
     for l in top.iter().chain(&lines).chain(&seat_lines).chain(&vars) {
         s.push_str(l);
