@@ -124,3 +124,26 @@ fn board_files_draw_alone() {
         insta::assert_snapshot!(format!("draw-board-{m}"), svg);
     }
 }
+
+/// Issue 12: Hansa Teutonica half way through a game on each side of the
+/// board (HT-3.11: the back for 2–3 players, the front for 4–5), as red sees
+/// it. The SVGs were rendered to PNG with `rsvg-convert` and looked at: the
+/// cities at their coordinates with their office rows and occupied offices,
+/// the posts on each route coloured by owner, the bonus tokens waiting on
+/// routes, and the side panel with each seat's desk, supply and prestige.
+#[test]
+fn hansa_teutonica_mid_game_on_both_sides_of_the_board() {
+    for (players, map) in [(3, "hansa-teutonica-2-3"), (5, "hansa-teutonica-4-5")] {
+        let svg = draw("rulesets/hansa-teutonica/hansa-teutonica.rules", players, Some("red"), "svg", &format!("ht{players}"));
+        let text = std::fs::read_to_string(root().join(format!("maps/{map}.toml"))).unwrap();
+        // The routes are undirected: one plain line each.
+        assert_eq!(svg.matches("<line").count(), text.matches("[[edge]]").count(), "{map}: one line per route");
+        assert!(!svg.contains("marker-end"), "{map}: no arrows");
+        for city in ["groningen", "coellen", "luebeck", "halle"] {
+            assert!(svg.contains(&format!(">{city}</text>")), "{map}: {city}");
+        }
+        assert!(svg.contains("posts:"), "{map}: pieces on the routes");
+        assert!(svg.contains("hidden token"), "{map}: the draw pile is face down");
+        insta::assert_snapshot!(format!("draw-hansa-teutonica-{players}p-red"), svg);
+    }
+}

@@ -493,7 +493,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         format!("{players} players, seed {seed}, after {} decision(s){}", labels.len(), if m.is_over() { ", game over" } else { "" }),
         format!("as seen by {}", viewer.map(|i| seats[i].clone()).unwrap_or_else(|| "an onlooker".into())),
     ];
-    let p = picture(&game.board, &view, title, seats);
+    // The match's own board: a ruleset may have one per player count.
+    let p = picture(&m.game.board, &view, title, seats);
     write_picture(&p, a.format, io)
 }
 
