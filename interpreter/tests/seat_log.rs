@@ -95,6 +95,28 @@ fn each_seat_reads_the_log_as_it_may_see_it() {
     assert!(all.iter().any(|l| l.starts_with("a keeps c")), "{all:?}");
 }
 
+/// Issue 12: a card face up only during the move that played it (played to
+/// the table, then gathered face down by the same action) is named to every
+/// reader; a card that never was in sight stays unnamed.
+#[test]
+fn a_card_face_up_only_during_the_move_is_named() {
+    let rules = RULES.replace("action bury(c in actor.hand) label \"bury {c}\" {\n  move c to pile\n}", "action bury(c in actor.hand) label \"bury {c}\" {\n  move c to table\n  move all table to pile\n}");
+    assert_ne!(rules, RULES);
+    let read = move |_: &Path| Ok(rules.clone());
+    let mut sources = Sources::default();
+    let (g, _) = check::check(&mut sources, &read, Path::new("flash.rules")).unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
+    m.apply(0).unwrap();
+    lines(&mut m);
+    let b_labels = m.option_labels();
+    m.apply(0).unwrap();
+    let l = lines(&mut m);
+    // b's card went over the table into the hidden pile: all saw it pass.
+    assert_eq!(l[0], vec![format!("b: {}", b_labels[0]); 3], "{l:?}");
+    assert!(!l[0][0].contains("hidden"), "{l:?}");
+    assert!(m.is_over());
+}
+
 #[test]
 fn a_variable_declared_hidden_is_in_no_view() {
     let m = Match::new(game(), &Setup::new(2, 0)).unwrap();

@@ -260,16 +260,34 @@ pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine
 }
 
 /// Settles the moves in the per-seat log now that the match has stopped: a
-/// viewer reads a move with its pieces named if it can see them all now.
+/// viewer reads a move with its pieces named if it can see them all now, or
+/// saw them all at once at some point since the move ([`settle_seat_log`]).
 pub(crate) fn finish_seat_log(g: &Game, st: &mut State) {
+    settle(g, st, true);
+}
+
+/// Called before a piece moves or is hidden again while the per-seat log is
+/// on: a move whose pieces a viewer can all see now is named to it for good,
+/// so that a card face up only for a moment (played to the table, then
+/// gathered face down in the same action) is still named.
+pub(crate) fn settle_seat_log(g: &Game, st: &mut State) {
+    settle(g, st, false);
+}
+
+/// Names every move whose pieces a viewer can all see now; with `last`, the
+/// moves still unsettled stay unnamed for good.
+fn settle(g: &Game, st: &mut State, last: bool) {
     let mut log = std::mem::take(&mut st.seat_log);
     let n = st.nplayers as usize;
     for line in &mut log {
         for (k, (named, v)) in line.named.iter_mut().zip(viewers(n)).enumerate() {
-            if let Some((hid, t)) = named.take() {
-                if hid.iter().all(|&p| visible(g, st, p as usize, v)) {
+            let Some((hid, _)) = named else { continue };
+            if hid.iter().all(|&p| visible(g, st, p as usize, v)) {
+                if let Some((_, t)) = named.take() {
                     line.text[k] = t;
                 }
+            } else if last {
+                *named = None;
             }
         }
     }

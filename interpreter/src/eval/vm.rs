@@ -468,6 +468,9 @@ impl<'a> Exec<'a> {
                 if p < 0 {
                     return Err(fail(span, "`reveal` of `none`"));
                 }
+                if self.st.seat_logs && !*on {
+                    super::view::settle_seat_log(self.g, self.st);
+                }
                 self.st.revealed[p as usize] = *on;
             }
             Op::Require(e) => {
@@ -500,6 +503,10 @@ impl<'a> Exec<'a> {
     }
 
     fn move_piece(&mut self, p: u32, z: u32, top: bool) -> R<()> {
+        if self.st.seat_logs {
+            // What was in sight until now is named in the moves logged before.
+            super::view::settle_seat_log(self.g, self.st);
+        }
         self.st.zones.move_piece(p, z, top);
         Ok(())
     }
