@@ -487,6 +487,25 @@ mod tests {
     }
 
     #[test]
+    fn a_family_of_indexed_zones_is_one_cell_with_its_common_label_once() {
+        let m = |k: &str, p: &[&str]| (Some(k.to_string()), p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let cell = family_cell("desk", &[m("a", &["cube"; 4]), m("b", &["disc", "disc"]), m("c", &["cube"; 3])]);
+        assert_eq!(cell, "desk (cube): a 4, b 2× disc, c 3");
+        let one = family_cell("supply", &[(None, vec!["disc".into(), "cube".into(), "cube".into()])]);
+        assert_eq!(one, "supply: disc 2× cube");
+    }
+
+    #[test]
+    fn pack_wide_fills_earlier_lines_and_breaks_wide_cells() {
+        let cells: Vec<String> = vec!["a".repeat(60), "b".repeat(50), "c".repeat(30), format!("{} {}", "d".repeat(60), "e".repeat(60))];
+        let lines = pack_wide("head  ", &cells, " · ");
+        assert!(lines.iter().all(|l| l.chars().count() <= WIDTH), "{lines:#?}");
+        // The short third cell goes after the first, not after the second.
+        assert!(lines[0].ends_with(&"c".repeat(30)), "{lines:#?}");
+        assert!(lines.iter().skip(1).all(|l| l.starts_with("      ")), "{lines:#?}");
+    }
+
+    #[test]
     fn pack_wraps_with_a_hanging_indent() {
         let cells: Vec<String> = (0..30).map(|i| format!("cell{i:02}")).collect();
         let lines = pack("head: ", &cells, " ", 40);
