@@ -5,24 +5,31 @@
 //! few random mutations (bytes flipped, inserted, deleted or duplicated,
 //! hostile tokens such as `(` or `9223372036854775807` inserted, pieces of
 //! other files spliced in, the tail cut off), always the same for the same
-//! `(s, i)`, so a finding can be regenerated from its number.
+//! `(s, i)`, so a finding can be regenerated from its number. The kind of
+//! file is drawn first, by [`MIX`], then a file of that kind: the kinds are
+//! fuzzed in fixed proportions whatever the number of files of each.
 //!
 //! Each input goes through what a user would run: a ruleset or board is
 //! checked and, if it checks, played with random decisions under a small step
 //! budget, option labels and views rendered, every diagnostic rendered; a
-//! scenario is run with `regel test`, a record with `regel replay`. A panic
-//! is caught and reported with its input; a [`Watchdog`] aborts the process
-//! when one input runs longer than [`Limits::time`] or the process holds more
-//! than [`Limits::memory`] bytes.
+//! scenario is run with `regel test`; a record is replayed, most often in
+//! process against its ruleset checked once at start (see [`Corpus::run`]),
+//! one in [`FULL_REPLAY`] with `regel replay`. A panic is caught and reported
+//! with its input; a [`Watchdog`] aborts the process when one input runs
+//! longer than [`Limits::time`] of its thread's CPU time or the process
+//! holds more than [`Limits::memory`] bytes. [`fuzz`] runs inputs on several
+//! threads.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use regel::check::Game;
+use regel::cli::record::Record;
 use regel::diag::{render, Sources};
 use regel::eval::{Match, Setup};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,6 +42,27 @@ pub enum Kind {
     Record,
 }
 
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Rules, Kind::Board, Kind::Scenario, Kind::Record];
+    pub fn name(self) -> &'static str {
+        ["rulesets", "boards", "scenarios", "records"][self as usize]
+    }
+}
+
+/// How often each kind is drawn, in parts of 100 (rules, boards, scenarios,
+/// records). Hostile rulesets are what the fuzzer is for, and a mutated
+/// ruleset or record costs a fraction of a board or scenario (which re-check
+/// a whole game's rules), so those two are drawn most.
+pub const MIX: [u32; 4] = [45, 10, 15, 30];
+
+/// One record input in this many is replayed with `regel replay` (reading
+/// the record and ruleset from disk, checking the ruleset); the others are
+/// replayed in process against the ruleset checked once at start.
+pub const FULL_REPLAY: u32 = 8;
+
+/// Seed records are cut to this many decisions.
+pub const RECORD_DECISIONS: usize = 300;
+
 /// One corpus file: its path relative to the workspace, and its text.
 #[derive(Clone, Debug)]
 pub struct Seed {
@@ -43,15 +71,36 @@ pub struct Seed {
     pub text: String,
 }
 
+/// A mutated corpus file, ready to run.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub seed: Seed,
+    pub text: String,
+    /// For a record: replay it with the command line rather than in process.
+    pub full: bool,
+}
+
+/// A record's game, checked once: the record's own `ruleset` string, the
+/// game and its sources (for rendering run-time errors).
+struct Replayable {
+    ruleset: String,
+    game: Arc<Game>,
+    sources: Sources,
+}
+
 /// The unmutated files, and a scratch copy of the workspace's games in which
 /// scenarios and records run.
 pub struct Corpus {
     pub seeds: Vec<Seed>,
+    /// Indices into `seeds` by kind.
+    by_kind: [Vec<usize>; 4],
     /// Every rules and board file by workspace-relative path (the in-memory
     /// file system of the checker).
     files: BTreeMap<String, String>,
     /// Which ruleset uses each board.
     board_users: BTreeMap<String, String>,
+    /// Each record seed's checked game, by the record's path.
+    replayable: BTreeMap<String, Replayable>,
     scratch: PathBuf,
 }
 
@@ -71,7 +120,6 @@ impl Default for Limits {
         Limits { time: Duration::from_secs(10), memory: 2 << 30, budget: 200_000, decisions: 200 }
     }
 }
-
 /// Lexical normalisation (`a/b/../c` → `a/c`), so that the in-memory file
 /// system finds `rulesets/x/../../maps/y.toml`.
 fn normal(p: &Path) -> String {
@@ -127,6 +175,28 @@ fn cli(args: &[&str], root: &Path) -> i32 {
     regel::cli::run(&argv, &mut io)
 }
 
+/// The checker's view of the in-memory file system: every corpus file by
+/// its normalised path, with `over` (a path and its mutated text) in place
+/// of the original.
+fn read_in<'a>(files: &'a BTreeMap<String, String>, over: &'a [(&'a str, &'a str)]) -> impl Fn(&Path) -> std::io::Result<String> + 'a {
+    move |p: &Path| {
+        let n = normal(p);
+        if let Some((_, t)) = over.iter().find(|(o, _)| *o == n) {
+            return Ok(t.to_string());
+        }
+        files.get(&n).cloned().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+    }
+}
+
+thread_local! {
+    /// A number per thread, so that threads write their scratch files under
+    /// different names.
+    static SCRATCH_NAME: u64 = {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    };
+}
+
 impl Corpus {
     /// Reads the corpus from the workspace at `root`; scenarios and records
     /// run in a copy of it under `scratch` (which is created).
@@ -134,6 +204,7 @@ impl Corpus {
         let mut seeds = vec![];
         let mut files = BTreeMap::new();
         let mut board_users = BTreeMap::new();
+        let mut games = vec![];
         for dir in ["rulesets", "examples"] {
             for rel in files_in(root, dir, ".rules", 2) {
                 let text = std::fs::read_to_string(root.join(&rel)).unwrap();
@@ -141,6 +212,11 @@ impl Corpus {
                     let board = line.split('"').nth(1).unwrap_or_default();
                     let b = normal(&Path::new(&rel).parent().unwrap().join(board));
                     board_users.entry(b).or_insert(rel.clone());
+                }
+                // A game's main file is named after its folder.
+                let p = Path::new(&rel);
+                if p.file_stem() == p.parent().and_then(|d| d.file_name()) {
+                    games.push(rel.clone());
                 }
                 files.insert(rel.clone(), text.clone());
                 seeds.push(Seed { kind: Kind::Rules, path: rel, text });
@@ -157,71 +233,130 @@ impl Corpus {
         for dir in ["rulesets", "examples", "maps"] {
             copy_tree(&root.join(dir), &scratch.join(dir));
         }
-        for rel in files_in(root, "rulesets", ".toml", 2) {
-            if rel.contains("/scenarios/") {
-                let text = std::fs::read_to_string(root.join(&rel)).unwrap();
-                seeds.push(Seed { kind: Kind::Scenario, path: rel, text });
+        for dir in ["rulesets", "examples"] {
+            for rel in files_in(root, dir, ".toml", 2) {
+                if rel.contains("/scenarios/") {
+                    let text = std::fs::read_to_string(root.join(&rel)).unwrap();
+                    seeds.push(Seed { kind: Kind::Scenario, path: rel, text });
+                }
             }
         }
-        // One record of each shipped game, made by `regel simulate`.
-        let recs = scratch.join("records");
-        for (rel, players) in [("rulesets/hasp/hasp.rules", 2), ("rulesets/hansa/hansa.rules", 3), ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", 2), ("examples/nim/nim.rules", 2)] {
-            let d = recs.join(rel.replace('/', "_"));
-            let f = scratch.join(rel).display().to_string();
-            cli(&["simulate", &f, "--players", &players.to_string(), "--games", "1", "--threads", "1", "--records", &d.display().to_string()], scratch);
+        // One record of each game (its smallest number of players), made by
+        // `regel simulate`; its ruleset is checked once here for the
+        // in-process replays.
+        let mut replayable = BTreeMap::new();
+        for rel in games {
+            let mut sources = Sources::default();
+            let Ok((game, _)) = regel::check::check(&mut sources, &read_in(&files, &[]), Path::new(&rel)) else { continue };
+            let d = scratch.join("records").join(rel.replace('/', "_"));
+            let f = scratch.join(&rel).display().to_string();
+            cli(&["simulate", &f, "--players", &game.min_players.to_string(), "--games", "1", "--threads", "1", "--records", &d.display().to_string()], scratch);
+            let game = Arc::new(game);
             for p in files_in(scratch, &d.strip_prefix(scratch).unwrap().display().to_string(), ".toml", 0) {
                 let text = std::fs::read_to_string(scratch.join(&p)).unwrap();
+                let mut rec = Record::from_toml(&mut Sources::default(), &p, &text).expect("simulate writes valid records");
+                // A random game can be thousands of decisions long; its first
+                // ones are as good a seed and far cheaper to replay.
+                if rec.decisions.len() > RECORD_DECISIONS {
+                    rec.decisions.truncate(RECORD_DECISIONS);
+                    rec.deciders.truncate(RECORD_DECISIONS);
+                    rec.scores = None;
+                }
+                let text = rec.to_toml();
+                replayable.insert(p.clone(), Replayable { ruleset: rec.ruleset, game: game.clone(), sources: sources.clone() });
                 seeds.push(Seed { kind: Kind::Record, path: p, text });
             }
         }
-        Corpus { seeds, files, board_users, scratch: scratch.to_path_buf() }
+        let mut by_kind: [Vec<usize>; 4] = Default::default();
+        for (i, s) in seeds.iter().enumerate() {
+            by_kind[s.kind as usize].push(i);
+        }
+        Corpus { seeds, by_kind, files, board_users, replayable, scratch: scratch.to_path_buf() }
     }
 
     /// Input `i` of seed `seed`: a corpus file and its mutated text.
-    pub fn input(&self, seed: u64, i: u64) -> (Seed, String) {
+    pub fn input(&self, seed: u64, i: u64) -> Input {
         let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i);
-        let s = &self.seeds[rng.gen_range(0..self.seeds.len())];
+        let mut pick = rng.gen_range(0..MIX.iter().sum::<u32>());
+        let mut kind = 0;
+        while pick >= MIX[kind] || self.by_kind[kind].is_empty() {
+            pick = pick.saturating_sub(MIX[kind]);
+            kind = (kind + 1) % 4;
+        }
+        let of_kind = &self.by_kind[kind];
+        let s = &self.seeds[of_kind[rng.gen_range(0..of_kind.len())]];
         let mut bytes = s.text.clone().into_bytes();
         let n = 1 + rng.gen_range(0..8u32).min(rng.gen_range(0..8u32));
         for _ in 0..n {
             mutate(&mut bytes, &mut rng, &self.seeds);
         }
-        (s.clone(), String::from_utf8_lossy(&bytes).into_owned())
+        let full = rng.gen_ratio(1, FULL_REPLAY);
+        Input { seed: s.clone(), text: String::from_utf8_lossy(&bytes).into_owned(), full }
     }
 
     /// Runs one input. `Err` carries a panic's message.
-    pub fn run(&self, seed: &Seed, text: &str, limits: &Limits) -> Result<(), String> {
+    pub fn run(&self, input: &Input, limits: &Limits) -> Result<(), String> {
+        let (seed, text) = (&input.seed, input.text.as_str());
         let r = catch_unwind(AssertUnwindSafe(|| match seed.kind {
-            Kind::Rules => self.rules(&seed.path, Some(text), None, limits),
-            Kind::Board => {
-                let user = self.board_users[&seed.path].clone();
-                self.rules(&user, None, Some((&seed.path, text)), limits)
-            }
-            Kind::Scenario | Kind::Record => {
-                let name = if seed.kind == Kind::Scenario { "fuzz-scenario.toml" } else { "fuzz-record.toml" };
-                let p = self.scratch.join(Path::new(&seed.path).parent().unwrap()).join(name);
-                std::fs::write(&p, text).unwrap();
-                let cmd = if seed.kind == Kind::Scenario { "test" } else { "replay" };
-                cli(&[cmd, &p.display().to_string()], &self.scratch);
-            }
+            Kind::Rules => self.rules(&seed.path, &[(&seed.path, text)], limits),
+            Kind::Board => self.rules(&self.board_users[&seed.path], &[(&seed.path, text)], limits),
+            Kind::Record if !input.full => self.replay(seed, text, limits),
+            Kind::Scenario | Kind::Record => self.command(seed, text),
         }));
         r.map_err(|e| e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "a panic".into()))
     }
 
-    /// Checks a ruleset (with one file replaced) and plays it.
-    fn rules(&self, path: &str, rules: Option<&str>, board: Option<(&str, &str)>, limits: &Limits) {
-        let read = |p: &Path| -> std::io::Result<String> {
-            let n = normal(p);
-            if let (Some(t), true) = (rules, n == path) {
-                return Ok(t.to_string());
+    /// Runs `regel test` on a scenario or `regel replay` on a record, written
+    /// beside the file it was mutated from.
+    fn command(&self, seed: &Seed, text: &str) {
+        let (cmd, name) = if seed.kind == Kind::Scenario { ("test", "fuzz-scenario") } else { ("replay", "fuzz-record") };
+        let n = SCRATCH_NAME.with(|n| *n);
+        let p = self.scratch.join(Path::new(&seed.path).parent().unwrap()).join(format!("{name}-{n}.toml"));
+        std::fs::write(&p, text).unwrap();
+        cli(&[cmd, &p.display().to_string()], &self.scratch);
+    }
+
+    /// Replays a record in process against its game, checked once: what
+    /// `regel replay` does after reading the ruleset. A record whose ruleset,
+    /// options or player count were mutated goes to `regel replay` instead,
+    /// which reads and checks what it names.
+    fn replay(&self, seed: &Seed, text: &str, limits: &Limits) {
+        let r = &self.replayable[&seed.path];
+        let mut sources = Sources::default();
+        let rec = match Record::from_toml(&mut sources, "fuzz-record.toml", text) {
+            Ok(rec) => rec,
+            Err(d) => {
+                render(&sources, &[d], false, 80);
+                return;
             }
-            if let Some((b, t)) = board {
-                if n == b {
-                    return Ok(t.to_string());
-                }
-            }
-            self.files.get(&n).cloned().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
         };
+        if rec.ruleset != r.ruleset || !rec.options.is_empty() || !(r.game.min_players..=r.game.max_players).contains(&rec.players) {
+            return self.command(seed, text);
+        }
+        let setup = Setup { players: rec.players, seed: rec.seed, options: vec![], budget: limits.budget, log: false };
+        let mut m = match Match::new(r.game.clone(), &setup) {
+            Ok(m) => m,
+            Err(e) => {
+                render(&r.sources, &[e.to_diagnostic(0)], false, 80);
+                return;
+            }
+        };
+        for label in &rec.decisions {
+            if let Err(e) = m.apply_label(label) {
+                render(&r.sources, &[e.to_diagnostic(m.state.decisions)], false, 80);
+                return;
+            }
+        }
+        if m.is_over() {
+            let _ = m.standings();
+            let _ = m.view(None).to_text();
+        }
+    }
+
+    /// Checks the ruleset at `path` with the files in `over` replaced, and
+    /// plays it.
+    fn rules(&self, path: &str, over: &[(&str, &str)], limits: &Limits) {
+        let read = read_in(&self.files, over);
         let mut sources = Sources::default();
         let (game, warnings) = match regel::check::check(&mut sources, &read, Path::new(path)) {
             Ok(ok) => ok,
@@ -246,12 +381,11 @@ impl Corpus {
             if m.state.decisions >= limits.decisions {
                 break;
             }
-            let labels = m.option_labels();
+            let _ = m.option_labels();
             if m.state.decisions % 16 == 0 {
                 let _ = m.view(Some(seat)).to_text();
             }
             let i = rng.gen_range(0..n.max(1));
-            let _ = labels;
             if let Err(e) = m.apply(i) {
                 render(&sources, &[e.to_diagnostic(m.state.decisions)], false, 80);
                 break;
@@ -324,65 +458,105 @@ fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {
 
 /// Aborts the process when one input runs too long or memory grows too
 /// large, after printing which input it was (a hang cannot be caught).
-/// Time is the process's CPU time, not the wall clock: on a loaded machine
-/// (CI, other jobs) an input that takes one second of CPU may take ten on
-/// the clock, and that is not a hang.
+///
+/// Time is the CPU time of the thread that runs the input, not the wall
+/// clock: on a loaded machine (CI, other jobs) an input that takes one
+/// second of CPU may take ten on the clock, and that is not a hang. Workers
+/// only store their input's number in a [`Slot`] (one atomic store per
+/// input); one watchdog thread samples the slots ten times a second, so the
+/// watchdog costs nothing per input.
 pub struct Watchdog {
-    epoch: Instant,
-    started: Arc<AtomicU64>,
-    current: Arc<Mutex<String>>,
+    slots: Arc<Vec<Slot>>,
+    stop: Arc<AtomicBool>,
 }
+
+/// What one worker thread is running.
+struct Slot {
+    /// The input's number, or `IDLE`.
+    input: AtomicU64,
+    /// The worker's Linux thread id, for its CPU time (0: unknown).
+    tid: AtomicU64,
+}
+
+const IDLE: u64 = u64::MAX;
 
 fn rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/statm").ok().and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok()).map_or(0, |p| p * 4096)
 }
 
-/// The CPU time this process has used, in milliseconds (Linux; elsewhere the
-/// wall clock since the watchdog started).
-fn cpu_ms(epoch: Instant) -> u64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok();
+/// The calling thread's Linux thread id (0 elsewhere).
+fn own_tid() -> u64 {
+    std::fs::read_link("/proc/thread-self").ok().and_then(|p| p.file_name()?.to_str()?.parse().ok()).unwrap_or(0)
+}
+
+/// The CPU time thread `tid` of this process has used, in milliseconds
+/// (Linux; `None` elsewhere).
+fn thread_cpu_ms(tid: u64) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
     // Fields after the command name (which may hold spaces): utime is the
     // 12th and stime the 13th of them, in clock ticks (100 per second).
-    let ticks = stat.as_deref().and_then(|s| {
-        let rest = &s[s.rfind(')')? + 2..];
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
-    });
-    ticks.map_or_else(|| epoch.elapsed().as_millis() as u64, |t| t * 10)
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some((f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?) * 10)
 }
 
 impl Watchdog {
-    pub fn start(limits: Limits) -> Watchdog {
-        let epoch = Instant::now();
-        let started = Arc::new(AtomicU64::new(u64::MAX));
-        let current = Arc::new(Mutex::new(String::new()));
-        let (s, c) = (started.clone(), current.clone());
-        std::thread::spawn(move || loop {
-            std::thread::sleep(Duration::from_millis(100));
-            let t = s.load(Ordering::Relaxed);
-            let now = cpu_ms(epoch);
-            let hung = t != u64::MAX && now.saturating_sub(t) > limits.time.as_millis() as u64;
-            let rss = rss_bytes();
-            if hung || rss > limits.memory {
-                let what = if hung { format!("HANG (> {:?} of CPU time)", limits.time) } else { format!("MEMORY ({rss} bytes)") };
-                eprintln!("regel-fuzz: {what} on {}", c.lock().map(|x| x.clone()).unwrap_or_default());
-                std::process::abort();
+    /// A watchdog for `workers` threads fuzzing seed `seed`.
+    pub fn start(limits: Limits, workers: usize, seed: u64) -> Watchdog {
+        let slots: Arc<Vec<Slot>> = Arc::new((0..workers).map(|_| Slot { input: AtomicU64::new(IDLE), tid: AtomicU64::new(0) }).collect());
+        let stop = Arc::new(AtomicBool::new(false));
+        let (sl, st) = (slots.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let epoch = Instant::now();
+            // Per slot: the input last seen and the thread's CPU time (or the
+            // clock, where CPU time is unknown) when it was first seen.
+            let mut seen: Vec<(u64, u64)> = vec![(IDLE, 0); sl.len()];
+            while !st.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                for (k, slot) in sl.iter().enumerate() {
+                    let input = slot.input.load(Ordering::Relaxed);
+                    if input == IDLE {
+                        seen[k].0 = IDLE;
+                        continue;
+                    }
+                    let tid = slot.tid.load(Ordering::Relaxed);
+                    let now = thread_cpu_ms(tid).unwrap_or_else(|| epoch.elapsed().as_millis() as u64);
+                    if seen[k].0 != input {
+                        seen[k] = (input, now);
+                    } else if now.saturating_sub(seen[k].1) > limits.time.as_millis() as u64 {
+                        eprintln!("regel-fuzz: HANG (> {:?} of CPU time) on seed {seed} input {input}", limits.time);
+                        std::process::abort();
+                    }
+                }
+                let rss = rss_bytes();
+                if rss > limits.memory {
+                    let running: Vec<u64> = sl.iter().map(|s| s.input.load(Ordering::Relaxed)).filter(|&i| i != IDLE).collect();
+                    eprintln!("regel-fuzz: MEMORY ({rss} bytes) on seed {seed}, inputs {running:?}");
+                    std::process::abort();
+                }
             }
         });
-        Watchdog { epoch: epoch, started, current }
+        Watchdog { slots, stop }
     }
 
-    /// Marks the start of input `name`.
-    pub fn begin(&self, name: &str) {
-        if let Ok(mut c) = self.current.lock() {
-            c.clear();
-            c.push_str(name);
-        }
-        self.started.store(cpu_ms(self.epoch), Ordering::Relaxed);
+    /// Registers the calling thread as worker `k`.
+    fn register(&self, k: usize) {
+        self.slots[k].tid.store(own_tid(), Ordering::Relaxed);
     }
 
-    pub fn end(&self) {
-        self.started.store(u64::MAX, Ordering::Relaxed);
+    /// Marks the start of input `i` on worker `k`.
+    fn begin(&self, k: usize, i: u64) {
+        self.slots[k].input.store(i, Ordering::Relaxed);
+    }
+
+    fn end(&self, k: usize) {
+        self.slots[k].input.store(IDLE, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -396,29 +570,67 @@ pub fn quiet_panics() {
 pub struct Report {
     pub inputs: u64,
     pub by_kind: [u64; 4],
-    /// (input number, corpus file, panic message)
+    /// (input number, corpus file, panic message), by input number.
     pub panics: Vec<(u64, String, String)>,
 }
 
-/// Fuzzes inputs `start..start + count` of `seed`, stopping early after
-/// `time`. `on_input` is told each input number before it runs.
-pub fn fuzz(corpus: &Corpus, seed: u64, start: u64, count: u64, time: Duration, limits: Limits, mut on_input: impl FnMut(u64)) -> Report {
-    let dog = Watchdog::start(limits);
+/// What [`fuzz`] tells its caller, from any worker thread.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// Input `i` is about to run.
+    Start(u64),
+    /// Input `i`, of this kind, has run (panic or not).
+    Done(u64, Kind),
+}
+
+/// The stack of each worker thread: that of a program's main thread, where
+/// `regel` runs rules.
+const WORKER_STACK: usize = 8 << 20;
+
+/// Fuzzes inputs `start..start + count` of `seed` on `threads` threads,
+/// stopping early after `time`. `on` is told when each input starts and ends.
+pub fn fuzz(corpus: &Corpus, seed: u64, start: u64, count: u64, time: Duration, limits: Limits, threads: usize, on: &(dyn Fn(Event) + Sync)) -> Report {
+    let threads = threads.max(1);
+    let dog = Watchdog::start(limits, threads, seed);
     let t0 = Instant::now();
-    let mut rep = Report::default();
-    for i in start..start.saturating_add(count) {
-        if t0.elapsed() > time {
-            break;
+    let end = start.saturating_add(count);
+    let next = AtomicU64::new(start);
+    let total = Mutex::new(Report::default());
+    std::thread::scope(|scope| {
+        for k in 0..threads {
+            let (dog, next, total) = (&dog, &next, &total);
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    dog.register(k);
+                    let mut rep = Report::default();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= end || t0.elapsed() > time {
+                            break;
+                        }
+                        on(Event::Start(i));
+                        dog.begin(k, i);
+                        let input = corpus.input(seed, i);
+                        if let Err(msg) = corpus.run(&input, &limits) {
+                            rep.panics.push((i, input.seed.path.clone(), msg));
+                        }
+                        dog.end(k);
+                        on(Event::Done(i, input.seed.kind));
+                        rep.inputs += 1;
+                        rep.by_kind[input.seed.kind as usize] += 1;
+                    }
+                    let mut t = total.lock().unwrap();
+                    t.inputs += rep.inputs;
+                    for (a, b) in t.by_kind.iter_mut().zip(rep.by_kind) {
+                        *a += b;
+                    }
+                    t.panics.extend(rep.panics);
+                })
+                .expect("a worker thread starts");
         }
-        on_input(i);
-        let (s, text) = corpus.input(seed, i);
-        dog.begin(&format!("seed {seed} input {i} ({})", s.path));
-        if let Err(msg) = corpus.run(&s, &text, &limits) {
-            rep.panics.push((i, s.path.clone(), msg));
-        }
-        dog.end();
-        rep.inputs += 1;
-        rep.by_kind[s.kind as usize] += 1;
-    }
+    });
+    let mut rep = total.into_inner().unwrap();
+    rep.panics.sort();
     rep
 }

@@ -1,19 +1,24 @@
 //! `regel-fuzz`: the long fuzz run (see the README, "Bounded execution").
 //!
 //! ```text
-//! regel-fuzz [--seed S] [--start I] [--inputs N] [--seconds T] [--out DIR]
+//! regel-fuzz [--seed S] [--start I] [--inputs N] [--seconds T] [--threads K]
+//!            [--out DIR] [--progress FILE]
 //! ```
 //!
-//! Runs inputs `I..I+N` of seed `S` (see `regel_fuzz::Corpus::input`) for at
-//! most `T` seconds. It runs the inputs in a child process of itself, so that
-//! an abort (a stack overflow, the watchdog's hang or memory limit) is
-//! reported with its input, saved under `DIR`, and the run goes on after it.
-//! Panics are caught in process and saved the same way.
+//! Runs inputs `I..I+N` of seed `S` (see `regel_fuzz::Corpus::input`) on `K`
+//! threads (default 1) for at most `T` seconds. It runs the inputs in a child
+//! process of itself, so that an abort (a stack overflow, the watchdog's hang
+//! or memory limit) is reported with its input, saved under `DIR`, and the run
+//! goes on after it. Panics are caught in process and saved the same way.
+//! Every ten seconds the figures so far (inputs per kind, rate, findings, the
+//! child's peak memory) are written to `FILE`.
 
-use regel_fuzz::{fuzz, quiet_panics, Corpus, Limits};
-use std::io::{BufRead, BufReader, Write};
+use regel_fuzz::{fuzz, quiet_panics, Corpus, Event, Kind, Limits};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
@@ -25,12 +30,104 @@ fn workspace() -> PathBuf {
 }
 
 fn save(out: &Path, corpus: &Corpus, seed: u64, i: u64, why: &str) {
-    let (s, text) = corpus.input(seed, i);
-    let ext = Path::new(&s.path).extension().and_then(|e| e.to_str()).unwrap_or("txt");
+    let input = corpus.input(seed, i);
+    let ext = Path::new(&input.seed.path).extension().and_then(|e| e.to_str()).unwrap_or("txt");
     let _ = std::fs::create_dir_all(out);
     let f = out.join(format!("seed{seed}-input{i}.{ext}"));
-    let _ = std::fs::write(&f, text);
-    println!("FOUND input {i} ({}) → {}: {why}", s.path, f.display());
+    let _ = std::fs::write(&f, input.text);
+    println!("FOUND input {i} ({}) → {}: {why}", input.seed.path, f.display());
+}
+
+/// The child: runs the inputs, and tells the parent on stdout when each one
+/// starts (`s I`, flushed, so the parent knows what was running if the child
+/// dies) and ends (`d I KIND`).
+fn child(corpus: &Corpus, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize) {
+    quiet_panics();
+    let out = Mutex::new(BufWriter::new(std::io::stdout()));
+    let rep = fuzz(corpus, seed, start, inputs, Duration::from_secs(seconds), Limits::default(), threads, &|e| {
+        let mut o = out.lock().unwrap();
+        let _ = match e {
+            Event::Start(i) => writeln!(o, "s {i}").and_then(|_| o.flush()),
+            Event::Done(i, k) => writeln!(o, "d {i} {}", k as usize),
+        };
+    });
+    let mut o = out.lock().unwrap();
+    for (i, _, msg) in &rep.panics {
+        let _ = writeln!(o, "PANIC {i} {}", msg.replace('\n', " "));
+    }
+    let _ = o.flush();
+}
+
+/// The peak resident memory of process `pid` so far, in bytes.
+fn peak_rss(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// The figures of a run, as written to the progress file and at the end.
+struct Figures {
+    t0: Instant,
+    done: u64,
+    by_kind: [u64; 4],
+    found: u64,
+    peak: u64,
+}
+
+impl Figures {
+    fn text(&self, command: &str) -> String {
+        let secs = self.t0.elapsed().as_secs_f64();
+        let kinds: Vec<String> = Kind::ALL.iter().map(|k| format!("{} {}", k.name(), self.by_kind[*k as usize])).collect();
+        format!(
+            "command: {command}\ninputs: {} ({})\nelapsed: {secs:.0} s, {:.1} inputs/s\nfindings: {}\npeak memory of a child: {} MB\n",
+            self.done,
+            kinds.join(", "),
+            self.done as f64 / secs.max(1e-9),
+            self.found,
+            self.peak >> 20
+        )
+    }
+}
+
+/// Runs one child process on inputs `start..start + inputs` and reads its
+/// reports. Returns whether it ended normally and the inputs it started but
+/// did not finish.
+#[allow(clippy::too_many_arguments)]
+fn run_child(corpus: &Corpus, out: &Path, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize, fig: &mut Figures, progress: &mut dyn FnMut(&Figures)) -> (bool, BTreeSet<u64>, u64) {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--child", "--seed", &seed.to_string(), "--start", &start.to_string(), "--inputs", &inputs.to_string(), "--seconds", &seconds.to_string(), "--threads", &threads.to_string()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the fuzzer starts itself");
+    let pid = child.id();
+    let mut running = BTreeSet::new();
+    let mut last = start;
+    let mut tick = Instant::now();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
+        if let Some(rest) = line.strip_prefix("s ") {
+            if let Ok(i) = rest.parse::<u64>() {
+                running.insert(i);
+                last = last.max(i);
+            }
+        } else if let Some(rest) = line.strip_prefix("d ") {
+            let mut f = rest.split(' ').map(|x| x.parse::<u64>().unwrap_or(0));
+            let (i, k) = (f.next().unwrap_or(0), f.next().unwrap_or(0) as usize);
+            running.remove(&i);
+            fig.done += 1;
+            fig.by_kind[k.min(3)] += 1;
+        } else if let Some(rest) = line.strip_prefix("PANIC ") {
+            let (i, msg) = rest.split_once(' ').unwrap_or((rest, ""));
+            save(out, corpus, seed, i.parse().unwrap_or(0), &format!("panic: {msg}"));
+            fig.found += 1;
+        }
+        if tick.elapsed() > Duration::from_secs(10) {
+            fig.peak = fig.peak.max(peak_rss(pid).unwrap_or(0));
+            progress(fig);
+            tick = Instant::now();
+        }
+    }
+    let status = child.wait().unwrap();
+    (status.success(), running, last)
 }
 
 fn main() {
@@ -39,62 +136,52 @@ fn main() {
     let start: u64 = arg(&args, "--start").and_then(|s| s.parse().ok()).unwrap_or(0);
     let inputs: u64 = arg(&args, "--inputs").and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
     let seconds: u64 = arg(&args, "--seconds").and_then(|s| s.parse().ok()).unwrap_or(60);
+    let threads: usize = arg(&args, "--threads").and_then(|s| s.parse().ok()).unwrap_or(1);
     let out = PathBuf::from(arg(&args, "--out").unwrap_or_else(|| "fuzz-findings".into()));
+    let progress_file = arg(&args, "--progress").map(PathBuf::from);
     let scratch = std::env::temp_dir().join(format!("regel-fuzz-{}", std::process::id()));
     let corpus = Corpus::load(&workspace(), &scratch);
     if args.iter().any(|a| a == "--child") {
-        // The child: report each input's number before running it.
-        quiet_panics();
-        let stdout = std::io::stdout();
-        let rep = fuzz(&corpus, seed, start, inputs, Duration::from_secs(seconds), Limits::default(), |i| {
-            let mut o = stdout.lock();
-            let _ = writeln!(o, "{i}");
-            let _ = o.flush();
-        });
-        for (i, _, msg) in &rep.panics {
-            println!("PANIC {i} {msg}");
-        }
+        child(&corpus, seed, start, inputs, seconds, threads);
         let _ = std::fs::remove_dir_all(&scratch);
         return;
     }
-    let t0 = Instant::now();
-    let (mut next, end) = (start, start.saturating_add(inputs));
-    let (mut done, mut found) = (0u64, 0u64);
-    while next < end && t0.elapsed() < Duration::from_secs(seconds) {
-        let left = seconds.saturating_sub(t0.elapsed().as_secs()).max(1);
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["--child", "--seed", &seed.to_string(), "--start", &next.to_string(), "--inputs", &(end - next).to_string(), "--seconds", &left.to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the fuzzer starts itself");
-        let mut last = None;
-        for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("PANIC ") {
-                let (i, msg) = rest.split_once(' ').unwrap_or((rest, ""));
-                save(&out, &corpus, seed, i.parse().unwrap_or(0), &format!("panic: {msg}"));
-                found += 1;
-            } else if let Ok(i) = line.parse::<u64>() {
-                last = Some(i);
-                done += 1;
-                if done % 100_000 == 0 {
-                    eprintln!("regel-fuzz: {done} inputs in {:.0} s", t0.elapsed().as_secs_f64());
-                }
+    let command = args.join(" ");
+    let mut fig = Figures { t0: Instant::now(), done: 0, by_kind: [0; 4], found: 0, peak: 0 };
+    let mut progress = |f: &Figures| {
+        if let Some(p) = &progress_file {
+            let _ = std::fs::write(p, f.text(&command));
+        }
+    };
+    let end = start.saturating_add(inputs);
+    let mut next = start;
+    while next < end && fig.t0.elapsed() < Duration::from_secs(seconds) {
+        let left = seconds.saturating_sub(fig.t0.elapsed().as_secs()).max(1);
+        let (ok, running, last) = run_child(&corpus, &out, seed, next, end - next, left, threads, &mut fig, &mut progress);
+        if ok {
+            break;
+        }
+        if running.is_empty() {
+            eprintln!("regel-fuzz: the child process died between inputs; stopping");
+            break;
+        }
+        // Each input that was running when the child died is run again on
+        // its own, so that the finding names the one that kills the process.
+        for &i in &running {
+            let (alone, ..) = run_child(&corpus, &out, seed, i, 1, 60, 1, &mut fig, &mut |_| {});
+            if !alone || running.len() == 1 {
+                save(&out, &corpus, seed, i, if alone { "the process died (not when run alone)" } else { "the process died" });
+                fig.found += 1;
+                fig.done += 1;
+                fig.by_kind[corpus.input(seed, i).seed.kind as usize] += 1;
             }
         }
-        let status = child.wait().unwrap();
-        match (status.success(), last) {
-            (true, _) => break,
-            (false, Some(i)) => {
-                save(&out, &corpus, seed, i, &format!("the process died ({status})"));
-                found += 1;
-                next = i + 1;
-            }
-            (false, None) => break,
-        }
+        next = last + 1;
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    println!("regel-fuzz: seed {seed}, inputs {start}..{}, {done} run in {:.0} s, {found} finding(s)", start + done, t0.elapsed().as_secs_f64());
-    if found > 0 {
+    progress(&fig);
+    print!("{}", fig.text(&command));
+    if fig.found > 0 {
         std::process::exit(1);
     }
 }
