@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! regel-fuzz [--seed S] [--start I] [--inputs N] [--seconds T] [--threads K]
-//!            [--out DIR] [--progress FILE]
+//!            [--out DIR] [--progress FILE] [--workspace DIR]
 //! ```
 //!
 //! Runs inputs `I..I+N` of seed `S` (see `regel_fuzz::Corpus::input`) on `K`
@@ -11,7 +11,8 @@
 //! or memory limit) is reported with its input, saved under `DIR`, and the run
 //! goes on after it. Panics are caught in process and saved the same way.
 //! Every ten seconds the figures so far (inputs per kind, rate, findings, the
-//! child's peak memory) are written to `FILE`.
+//! child's peak memory) are written to `FILE`. The corpus is read from the
+//! workspace `DIR` (default: the one the fuzzer was built in).
 
 use regel_fuzz::{fuzz, quiet_panics, Corpus, Event, Kind, Limits};
 use std::collections::BTreeSet;
@@ -25,8 +26,10 @@ fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
 }
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+/// The workspace whose games are the corpus: `--workspace DIR`, or the one
+/// the fuzzer was built in.
+fn workspace(args: &[String]) -> PathBuf {
+    arg(args, "--workspace").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf())
 }
 
 fn save(out: &Path, corpus: &Corpus, seed: u64, i: u64, why: &str) {
@@ -93,9 +96,9 @@ impl Figures {
 /// reports. Returns whether it ended normally and the inputs it started but
 /// did not finish.
 #[allow(clippy::too_many_arguments)]
-fn run_child(corpus: &Corpus, out: &Path, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize, fig: &mut Figures, progress: &mut dyn FnMut(&Figures)) -> (bool, BTreeSet<u64>, u64) {
+fn run_child(corpus: &Corpus, workspace: &Path, out: &Path, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize, fig: &mut Figures, progress: &mut dyn FnMut(&Figures)) -> (bool, BTreeSet<u64>, u64) {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--child", "--seed", &seed.to_string(), "--start", &start.to_string(), "--inputs", &inputs.to_string(), "--seconds", &seconds.to_string(), "--threads", &threads.to_string()])
+        .args(["--child", "--workspace", &workspace.display().to_string(), "--seed", &seed.to_string(), "--start", &start.to_string(), "--inputs", &inputs.to_string(), "--seconds", &seconds.to_string(), "--threads", &threads.to_string()])
         .stdout(Stdio::piped())
         .spawn()
         .expect("the fuzzer starts itself");
@@ -140,12 +143,13 @@ fn main() {
     let out = PathBuf::from(arg(&args, "--out").unwrap_or_else(|| "fuzz-findings".into()));
     let progress_file = arg(&args, "--progress").map(PathBuf::from);
     let scratch = std::env::temp_dir().join(format!("regel-fuzz-{}", std::process::id()));
-    let corpus = Corpus::load(&workspace(), &scratch);
+    let corpus = Corpus::load(&workspace(&args), &scratch);
     if args.iter().any(|a| a == "--child") {
         child(&corpus, seed, start, inputs, seconds, threads);
         let _ = std::fs::remove_dir_all(&scratch);
         return;
     }
+    let ws = workspace(&args);
     let command = args.join(" ");
     let mut fig = Figures { t0: Instant::now(), done: 0, by_kind: [0; 4], found: 0, peak: 0 };
     let mut progress = |f: &Figures| {
@@ -157,7 +161,7 @@ fn main() {
     let mut next = start;
     while next < end && fig.t0.elapsed() < Duration::from_secs(seconds) {
         let left = seconds.saturating_sub(fig.t0.elapsed().as_secs()).max(1);
-        let (ok, running, last) = run_child(&corpus, &out, seed, next, end - next, left, threads, &mut fig, &mut progress);
+        let (ok, running, last) = run_child(&corpus, &ws, &out, seed, next, end - next, left, threads, &mut fig, &mut progress);
         if ok {
             break;
         }
@@ -168,7 +172,7 @@ fn main() {
         // Each input that was running when the child died is run again on
         // its own, so that the finding names the one that kills the process.
         for &i in &running {
-            let (alone, ..) = run_child(&corpus, &out, seed, i, 1, 60, 1, &mut fig, &mut |_| {});
+            let (alone, ..) = run_child(&corpus, &ws, &out, seed, i, 1, 60, 1, &mut fig, &mut |_| {});
             if !alone || running.len() == 1 {
                 save(&out, &corpus, seed, i, if alone { "the process died (not when run alone)" } else { "the process died" });
                 fig.found += 1;
