@@ -589,6 +589,7 @@ const WORKER_STACK: usize = 8 << 20;
 
 /// Fuzzes inputs `start..start + count` of `seed` on `threads` threads,
 /// stopping early after `time`. `on` is told when each input starts and ends.
+#[allow(clippy::too_many_arguments)]
 pub fn fuzz(corpus: &Corpus, seed: u64, start: u64, count: u64, time: Duration, limits: Limits, threads: usize, on: &(dyn Fn(Event) + Sync)) -> Report {
     let threads = threads.max(1);
     let dog = Watchdog::start(limits, threads, seed);
