@@ -22,7 +22,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use regel::check::Game;
+use regel::ir::Game;
 use regel::cli::record::Record;
 use regel::diag::{render, Sources};
 use regel::eval::{Match, Setup};
