@@ -133,8 +133,29 @@ fn run_child(corpus: &Corpus, workspace: &Path, out: &Path, seed: u64, start: u6
     (status.success(), running, last)
 }
 
+/// What `--help` prints.
+const USAGE: &str = "regel-fuzz: mutated rulesets, boards, scenarios and records must never panic, hang or exhaust memory
+
+Usage: regel-fuzz [--seed S] [--start I] [--inputs N] [--seconds T] [--threads K]
+                  [--out DIR] [--progress FILE] [--workspace DIR]
+
+  --seed S          the seed of the input sequence (default 0)
+  --start I         the first input number (default 0)
+  --inputs N        how many inputs to run (default: until --seconds)
+  --seconds T       the longest the run may take (default 60)
+  --threads K       threads running inputs (default 1)
+  --out DIR         where findings are saved (default fuzz-findings)
+  --progress FILE   figures so far, rewritten every ten seconds
+  --workspace DIR   the checkout whose games are the corpus (default: the one built in)
+
+Exit status: 0 with no findings, 1 with findings.";
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
     let seed: u64 = arg(&args, "--seed").and_then(|s| s.parse().ok()).unwrap_or(0);
     let start: u64 = arg(&args, "--start").and_then(|s| s.parse().ok()).unwrap_or(0);
     let inputs: u64 = arg(&args, "--inputs").and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
