@@ -172,3 +172,87 @@ fn replay_against_edited_rules_shows_where_they_part() {
     let r = cli(&["replay", &d.join("nothing.toml").display().to_string(), "--against", &path(HANSA)]);
     assert_eq!(r.code, 2);
 }
+
+/// `regel moves` after `decisions`, answering the last one (illegal) with the rule that forbids it.
+fn why(file: &str, players: &str, seed: &str, decisions: &[&str]) -> String {
+    let mut args = vec!["moves", file, "--players", players, "--seed", seed];
+    for d in decisions {
+        args.push("--decide");
+        args.push(d);
+    }
+    let r = cli(&args);
+    assert_eq!(r.code, 1, "the last decision is illegal: {}", r.out);
+    assert!(r.err.contains("E0902"), "{}", r.err);
+    r.err
+}
+
+// Seed 13, two players: grey has no taler left at decision 32, the ship
+// lies in Lübeck and grey holds no majority there (HANSA-8.6).
+const HANSA_BROKE: [&str; 32] = [
+    "start in luebeck", "start in luebeck", "start in reval", "start in reval", "start in aalborg", "start in danzig", "move to tonsberg",
+    "buy orange-2", "move to stockholm", "place with orange-2", "move to reval", "move to riga", "buy red-1", "skip refill", "move to danzig",
+    "buy red-2", "end phase 3", "skip refill", "move to reval", "move to riga", "place with red-1", "end phase 3", "skip refill", "buy orange-1",
+    "move to danzig", "buy red-1", "move to kalmar", "place with orange-1", "move to copenhagen", "buy orange-2", "move to luebeck", "buy white-2",
+];
+
+#[test]
+fn an_illegal_label_is_answered_with_the_failing_require_and_its_values() {
+    let err = why(&path(HANSA), "2", "13", &HANSA_BROKE);
+    assert!(
+        err.contains("why: `require majority(actor, ship) or actor.money >= 1` failed: `majority(actor, ship)` is false, `actor.money` is 0"),
+        "{err}"
+    );
+    assert!(err.contains("275 │   require majority(actor, ship) or actor.money >= 1"), "points at the require: {err}");
+    insta::assert_snapshot!("why_hansa_buy_without_money", err.replace(&path("rulesets"), "rulesets"));
+
+    // Moving costs a taler too (HANSA-8.4): a plain comparison.
+    let mut moves = HANSA_BROKE[..31].to_vec();
+    moves.push("move to aalborg");
+    let err = why(&path(HANSA), "2", "13", &moves);
+    assert!(err.contains("why: `require actor.money >= 1` failed: `actor.money` is 0"), "{err}");
+
+    // AHUP: no private tile left (AHUP-5.2); a stall on an occupied cell.
+    let err = why(&path(AHUP), "2", "2", &["private at r3c1", "stall 3 at r4c6", "private at r1c1"]);
+    assert!(err.contains("why: `require not empty(actor.private)` failed: `empty(actor.private)` is true"), "{err}");
+    let err = why(&path(AHUP), "2", "2", &["private at r3c1", "stall 3 at r3c1"]);
+    assert!(err.contains("why: parameter `c` of `place_stall` cannot be r3c1: the value is not in its domain"), "{err}");
+
+    // Connect four: a full column; a column that does not exist; no such action.
+    let c4 = path("examples/connect-four/connect-four.rules");
+    let err = why(&c4, "2", "0", &["drop 1"; 7]);
+    assert!(err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{err}");
+    assert!(err.contains("connect-four.rules:45:"), "{err}");
+    let err = why(&c4, "2", "0", &["drop 9"]);
+    assert!(err.contains("why: no instance of action `drop` is labelled `drop 9`"), "{err}");
+    let err = why(&c4, "2", "0", &["pass"]);
+    assert!(err.contains("why: no action `pass` here: this decision offers `drop`"), "{err}");
+}
+
+#[test]
+fn play_and_replay_say_why_a_label_is_illegal() {
+    let c4 = path("examples/connect-four/connect-four.rules");
+    // Two humans: an Enter before each turn (the hot seat), then the answer.
+    let input = "\ndrop 1\n".repeat(7) + "quit\n";
+    let mut argv = vec!["regel".to_string()];
+    argv.extend(["play", &c4, "--players", "2", "--seed", "1", "--seat", "human", "--seat", "human"].iter().map(|s| s.to_string()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut inp = Cursor::new(input.into_bytes());
+    let code = {
+        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(PathBuf::from("/")), term: false };
+        run(&argv, &mut io)
+    };
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, 3, "left with `quit`: {out}");
+    assert!(out.contains("error: `drop 1` is not an option here"), "{out}");
+    assert!(out.contains("why: `require any(c in nodes: c.col == k and free(c))` failed (") && out.contains("connect-four.rules:45:11)"), "{out}");
+
+    let d = tmp("why-replay");
+    let rec = d.join("full.toml");
+    let decisions: Vec<String> = vec!["drop 1".to_string(); 7];
+    let text = format!("ruleset = {:?}\ngame = \"Connect Four\"\nplayers = 2\nseed = 0\ndecisions = {:?}\n", c4, decisions);
+    std::fs::write(&rec, text).unwrap();
+    let r = cli(&["replay", &rec.display().to_string()]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(r.err.contains("step 7: `drop 1` is not a legal option for red"), "{}", r.err);
+    assert!(r.err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{}", r.err);
+}

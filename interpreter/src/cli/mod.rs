@@ -87,6 +87,8 @@ pub enum Cmd {
         seats: Vec<String>,
     },
     /// Play in the terminal: humans type an option's label or number; bots play the other seats.
+    ///
+    /// A label that is not legal now is answered with the rule that forbids it: the first `require` that fails, with the values its comparison saw (`require money >= 1` failed: `money` is 0), a parameter value outside its domain, or an action this decision does not offer.
     Play {
         file: PathBuf,
         #[arg(long)]
@@ -153,6 +155,8 @@ pub enum Cmd {
         step_budget: u64,
     },
     /// Re-run a game record against the current rules and print the final position and scores.
+    ///
+    /// A label that is not legal now is answered with the rule that forbids it: the first `require` that fails, with the values its comparison saw (`require money >= 1` failed: `money` is 0), a parameter value outside its domain, or an action this decision does not offer.
     Replay {
         record: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
@@ -207,6 +211,8 @@ pub enum Cmd {
         players: Option<usize>,
     },
     /// Debug view: the legal options after some decisions, and the position as the deciding seat sees it.
+    ///
+    /// A label that is not legal now is answered with the rule that forbids it: the first `require` that fails, with the values its comparison saw (`require money >= 1` failed: `money` is 0), a parameter value outside its domain, or an action this decision does not offer.
     Moves {
         file: PathBuf,
         #[arg(long)]

@@ -118,7 +118,7 @@ fn course_text(course: &[String], all: bool) -> String {
 
 /// Asks a human seat for a decision until it gives a legal one (or leaves).
 /// `course` is what happened since the seat last decided, as it may read it.
-fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course: &[String], io: &mut Io) -> Answer {
+fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course: &[String], sources: &diag::Sources, io: &mut Io) -> Answer {
     let g = &m.game;
     let name = &g.seats[seat];
     let labels = m.option_labels();
@@ -196,6 +196,10 @@ fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course
                 return Answer::Option(ci[0]);
             }
             let _ = writeln!(io.out, "error: `{t}` is not an option here: type a number from 1 to {n}, or an option's label (`?` for help)");
+            if let Some(w) = crate::eval::why_illegal(m, t, sources) {
+                let at = w.span.map(|s| format!(" ({})", super::replay::location(sources, s))).unwrap_or_default();
+                let _ = writeln!(io.out, "why: {}{at}", w.message);
+            }
         }
         if lines.len() <= screen::OPTION_LINES {
             let _ = writeln!(io.out, "your options:");
@@ -291,7 +295,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             }
             last_human = Some(seat);
             let course = std::mem::take(&mut unseen[seat]);
-            match ask(&m, &opening, seat, &course, io) {
+            match ask(&m, &opening, seat, &course, &sources, io) {
                 Answer::Option(i) => {
                     let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
                     i

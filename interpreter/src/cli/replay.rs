@@ -132,16 +132,26 @@ pub(super) fn apply_labels(m: &mut Match, sources: &Sources, labels: &[String], 
         let options = m.option_labels();
         let Some(i) = options.iter().position(|l| l == label) else {
             let span = pending_span(m).map(|s| trim_span(sources, s));
+            let why = crate::eval::why_illegal(m, label, sources);
             let mut message = format!("step {step}: `{label}` is not a legal option for {seat_name}");
             if let Some(s) = span {
                 message.push_str(&format!(" (asked by the rule at {})", location(sources, s)));
+            }
+            if let Some(w) = &why {
+                message.push_str(&format!("; why: {}", w.message));
             }
             message.push_str(&format!("; the legal options are: {}", quote_some(&options, 40)));
             let mut d = Diagnostic::error("E0902", format!("step {step}: `{label}` is not a legal option for {seat_name}"));
             if let Some(s) = span {
                 d = d.at(s, format!("this rule asked {seat_name} to decide"));
             }
-            d = d.help(format!("the legal options at step {step} are: {}", quote_some(&options, 24)));
+            let mut help = format!("the legal options at step {step} are: {}", quote_some(&options, 24));
+            match why {
+                Some(crate::eval::Why { message, span: Some(s) }) => d = d.at(trim_span(sources, s), format!("why: {message}")),
+                Some(w) => help = format!("why: {}; {help}", w.message),
+                None => {}
+            }
+            d = d.help(help);
             return Err(StepError::Illegal { step, diag: Box::new(d), message });
         };
         if let Err(e) = m.apply(i) {

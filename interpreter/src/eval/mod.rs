@@ -11,6 +11,7 @@ mod expr;
 mod merge;
 pub mod view;
 mod vm;
+mod why;
 pub mod zones;
 
 use crate::ir::*;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 pub use crate::ir::{display_const, type_name};
 pub use view::{View, Viewer};
 pub use vm::{Frame, FrameKind};
+pub use why::{why_illegal, Why};
 use zones::Zones;
 
 /// The default step budget of one match.
