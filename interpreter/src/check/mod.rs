@@ -14,7 +14,7 @@ mod expr;
 mod flatten;
 pub mod load;
 mod stmt;
-pub(crate) mod twins;
+mod twins;
 
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
 use crate::ir::*;

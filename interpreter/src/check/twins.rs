@@ -32,11 +32,3 @@ pub(super) fn mark(g: &mut Game) {
     }
 }
 
-/// Whether a value of type `t` may be one of two twins.
-pub(crate) fn may_twin(twins: &[bool], t: Ty) -> bool {
-    match t.scalar {
-        Scalar::Piece(Some(k)) => !t.list && twins[k as usize],
-        Scalar::Piece(None) => !t.list && twins.iter().any(|&x| x),
-        _ => false,
-    }
-}

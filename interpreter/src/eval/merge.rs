@@ -26,7 +26,7 @@ type Seen<T> = HashMap<Key, SmallVec<[(T, Option<String>); 2]>>;
 
 impl<'a> Exec<'a> {
     fn push_key(&self, key: &mut Key, ty: Ty, v: Val) {
-        if v >= 0 && crate::check::twins::may_twin(&self.g.kind_twins, ty) {
+        if v >= 0 && crate::ir::may_twin(&self.g.kind_twins, ty) {
             let p = v as usize;
             key.extend_from_slice(&[self.g.piece_class[p] as Val, self.st.zones.zone_of[p] as Val, self.st.revealed[p] as Val]);
         } else {
@@ -100,7 +100,7 @@ impl<'a> Exec<'a> {
         }
         let arity = ad.params.len();
         for (d, prm) in ad.params.iter().enumerate() {
-            if !crate::check::twins::may_twin(&self.g.kind_twins, prm.ty) {
+            if !crate::ir::may_twin(&self.g.kind_twins, prm.ty) {
                 continue;
             }
             // The parameter's values: a slice of a product's domain, or every

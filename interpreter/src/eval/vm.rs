@@ -340,7 +340,7 @@ impl<'a> Exec<'a> {
                 st.scratch.truncate(mark);
                 st.opt_count = n as u32;
                 st.opt_groups.push(super::OptGroup { action: super::CHOOSE, first: 0, count: n as u32, dims: Default::default(), tuples: Some((0, 1)) });
-                let n = if n > 1 && crate::check::twins::may_twin(&self.g.kind_twins, *ty) {
+                let n = if n > 1 && crate::ir::may_twin(&self.g.kind_twins, *ty) {
                     self.merge_choice(p, *slot, *label, *ty, span);
                     self.st.opt_count as usize
                 } else {

@@ -211,3 +211,12 @@ pub fn display_const(g: &Game, t: Ty, e: Option<&Expr>) -> String {
         _ => "?".into(),
     }
 }
+
+/// Whether a value of type `t` may be one of two twins.
+pub fn may_twin(twins: &[bool], t: Ty) -> bool {
+    match t.scalar {
+        Scalar::Piece(Some(k)) => !t.list && twins[k as usize],
+        Scalar::Piece(None) => !t.list && twins.iter().any(|&x| x),
+        _ => false,
+    }
+}
