@@ -479,7 +479,7 @@ impl Checker {
                         return self.slot_of(sym, at);
                     }
                 }
-                // A bare member of the element a `where` filters: `desk[a]`.
+                // A bare member of the element a `where` filters: `hand[a]`.
                 for k in (0..self.body.implicit.len()).rev() {
                     let (slot, ty) = self.body.implicit[k];
                     if let Some(sym) = self.two_dim_member(ty, &id.name) {

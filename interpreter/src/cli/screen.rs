@@ -83,7 +83,7 @@ fn wrap(text: &str) -> String {
     out
 }
 
-/// A zone's name in its owner's row: `desk[clavis]` for `red.desk[clavis]`,
+/// A zone's name in its owner's row: `hand[gold]` for `red.hand[gold]`,
 /// and the short name for every other zone.
 fn own_name(z: &ZoneView, seats: &[String]) -> String {
     let prefix = z.owner.and_then(|o| seats.get(o)).map(|s| format!("{s}."));
@@ -113,10 +113,10 @@ pub fn position_in(v: &View, seats: &[String], me: Option<usize>, rows: usize, o
 /// The position compacted to fit `rows` lines, in steps that each cost the
 /// reader a little more:
 /// 1. the per-player table folds into one row per seat, beside that seat's
-///    own zones, whose pieces lose the seat's name (`merchant`, not `red
-///    merchant`); zones indexed by a second dimension share one cell
-///    (`desk: clavis 4× merchant, bursa 3× merchant`); the board is listed by
-///    zone (`posts: a-b 2× red merchant  ·  b-c …`) rather than by place;
+///    own zones, whose pieces lose the seat's name (`cube`, not `red
+///    cube`); zones indexed by a second dimension share one cell
+///    (`hand: gold 4× cube, silver 3× cube`); the board is listed by
+///    zone (`track: a-b 2× red cube  ·  b-c …`) rather than by place;
 ///    the list of empty zones is left out;
 /// 2. board zones not changed since the first decision are folded into one
 ///    line naming them, largest first, until the rest fits;
@@ -219,8 +219,8 @@ fn owned_cells(v: &View, seats: &[String], o: usize) -> Vec<String> {
     cells.into_iter().map(|(f, members)| family_cell(&f, &members)).collect()
 }
 
-/// One cell for the zones of a family: `supply: trader 5× merchant`, or for
-/// zones indexed by a member, `desk (merchant): a 4, b 3× trader, c 3`: the
+/// One cell for the zones of a family: `supply: disc 5× cube`, or for
+/// zones indexed by a member, `hand (cube): a 4, b 3× disc, c 3`: the
 /// label most members hold only is written once, after the family's name.
 fn family_cell(family: &str, members: &[(Option<String>, Vec<String>)]) -> String {
     if let [(None, pieces)] = members {
@@ -489,8 +489,8 @@ mod tests {
     #[test]
     fn a_family_of_indexed_zones_is_one_cell_with_its_common_label_once() {
         let m = |k: &str, p: &[&str]| (Some(k.to_string()), p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        let cell = family_cell("desk", &[m("a", &["cube"; 4]), m("b", &["disc", "disc"]), m("c", &["cube"; 3])]);
-        assert_eq!(cell, "desk (cube): a 4, b 2× disc, c 3");
+        let cell = family_cell("hand", &[m("a", &["cube"; 4]), m("b", &["disc", "disc"]), m("c", &["cube"; 3])]);
+        assert_eq!(cell, "hand (cube): a 4, b 2× disc, c 3");
         let one = family_cell("supply", &[(None, vec!["disc".into(), "cube".into(), "cube".into()])]);
         assert_eq!(one, "supply: disc 2× cube");
     }
