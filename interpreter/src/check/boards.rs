@@ -37,6 +37,11 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged, p
         // E0208 (no `players`) is reported by the ordinary check.
         return None;
     };
+    if pmin < 1 || pmax < pmin || pmax as u64 > crate::ir::MAX_SEATS as u64 {
+        // E0207 (an invalid player count) is reported by the ordinary check;
+        // the ranges below would be as long as the count.
+        return None;
+    }
     if let Some(e) = ranges_error(&boards, pmin, pmax) {
         return Some(Err(vec![e]));
     }
