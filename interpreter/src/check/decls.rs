@@ -136,6 +136,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
             blocks: vec![],
             code: vec![],
             templates: vec![],
+            programs: vec![],
             setup: None,
             play: (0, 0),
             score: None,

@@ -65,8 +65,8 @@ pub fn ast(f: &Path, io: &mut Io) -> i32 {
     }
 }
 
-/// `regel ir FILE [--passes …] [--players N]`: the compiled program as text.
-pub fn ir(f: &Path, passes: &str, players: Option<usize>, io: &mut Io) -> i32 {
+/// `regel ir FILE [--passes …] [--players N] [--bytecode]`: the compiled program as text.
+pub fn ir(f: &Path, passes: &str, players: Option<usize>, bytecode: bool, io: &mut Io) -> i32 {
     let passes = match crate::opt::Passes::parse(passes) {
         Ok(p) => p,
         Err(e) => {
@@ -84,6 +84,9 @@ pub fn ir(f: &Path, passes: &str, players: Option<usize>, io: &mut Io) -> i32 {
                 None => g,
             };
             let _ = write!(io.out, "{}", crate::ir::print::print(&g));
+            if bytecode {
+                let _ = write!(io.out, "{}", crate::ir::print::programs(&g));
+            }
             0
         }
         Err(d) => {

@@ -203,12 +203,15 @@ pub enum Cmd {
     Ir {
         file: PathBuf,
         /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
-        /// (passes, in the order they run: inline, fold-board, zone-pred, searches, board-index, splice).
+        /// (passes, in the order they run: inline, fold-board, consts, zone-pred, searches, board-index, splice, bytecode).
         #[arg(long, default_value = "all")]
         passes: String,
         /// For a ruleset with a board per player count: the program for this many players.
         #[arg(long)]
         players: Option<usize>,
+        /// Also list the bytecode of every compiled expression (`code#N`), operation by operation.
+        #[arg(long)]
+        bytecode: bool,
     },
     /// Debug view: the legal options after some decisions, and the position as the deciding seat sees it.
     ///
@@ -282,7 +285,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         Cmd::Draw { file, record, step, seat, players, seed, options, format } => draw::run(&draw::Args { file, record, step, seat, players, seed, options, format }, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
-        Cmd::Ir { file, passes, players } => debug::ir(&file, &passes, players, io),
+        Cmd::Ir { file, passes, players, bytecode } => debug::ir(&file, &passes, players, bytecode, io),
         Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),
         Cmd::Trace { file, players, seed, options } => debug::trace(&file, players, seed, &options, io),
     }

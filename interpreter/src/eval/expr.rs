@@ -180,6 +180,7 @@ impl<'a> Exec<'a> {
                 let p = self.piece(p, span)?;
                 Ok(self.g.fields[*fid as usize][p])
             }
+            Expr::Code(id) => self.run_code(*id, span),
             _ => self.eval_node(e, span),
         }
     }
@@ -189,7 +190,7 @@ impl<'a> Exec<'a> {
     /// node of every expression.
     fn eval_node(&mut self, e: &Expr, span: Span) -> R<Val> {
         Ok(match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::ZoneLen(_) | Expr::ZoneEmpty(_) | Expr::Not(_) => unreachable!("answered by `eval`"),
+            Expr::Const(_) | Expr::Local(_) | Expr::ZoneLen(_) | Expr::ZoneEmpty(_) | Expr::Not(_) | Expr::Code(_) => unreachable!("answered by `eval`"),
             Expr::Var(base, idx) => {
                 let i = match idx {
                     None => 0,
@@ -252,18 +253,7 @@ impl<'a> Exec<'a> {
                 x * *stride as Val + y
             }
             Expr::NodeByKey { key, vals, within, fallback } => self.node_by_key(*key, vals, within, fallback, span)?,
-            Expr::NodesZoneAgg(op, p) => {
-                let z = &self.st.zones;
-                let n = self.g.board.nodes.len() as u32;
-                if let ZPred::AllEmpty(bases) = p {
-                    return Ok(agg_all_empty(*op, bases, &z.start, n as usize));
-                }
-                match op {
-                    AggOp::Any => (0..n).any(|node| zpred(p, z, node)) as Val,
-                    AggOp::All => (0..n).all(|node| zpred(p, z, node)) as Val,
-                    _ => (0..n).filter(|&node| zpred(p, z, node)).count() as Val,
-                }
-            }
+            Expr::NodesZoneAgg(op, p) => nodes_zone_agg(self.g, self.st, *op, p),
             Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
             Expr::Neg(a) => self.eval(a, span)?.checked_neg().ok_or_else(|| overflow(span))?,
             // `eval` answers the connectives, comparisons, `+` and `-`.
@@ -408,11 +398,29 @@ impl<'a> Exec<'a> {
 
     #[inline(never)]
     fn builtin(&mut self, b: Builtin, args: &[Expr], c: Option<&Coll>, span: Span) -> R<Val> {
+        if c.is_none() && args.len() <= 2 {
+            // A builtin of values only: its arguments, left to right, then
+            // the builtin (shared with the bytecode, `eval/code.rs`).
+            let x = match args.first() {
+                Some(a) => self.eval(a, span)?,
+                None => 0,
+            };
+            let y = match args.get(1) {
+                Some(a) => self.eval(a, span)?,
+                None => 0,
+            };
+            return self.builtin_values(b, x, y, span);
+        }
+        self.builtin_listed(b, args, c, span)
+    }
+
+    /// A builtin applied to the values of its (at most two) arguments.
+    pub(crate) fn builtin_values(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
         Ok(match b {
             Builtin::NumPlayers => n,
             Builtin::Next | Builtin::Prev => {
-                let p = self.eval(&args[0], span)?;
+                let p = x;
                 if p < 0 {
                     return Err(fail(span, "the seat after `none` was asked for"));
                 }
@@ -422,23 +430,20 @@ impl<'a> Exec<'a> {
                     (p + n - 1) % n
                 }
             }
-            Builtin::Abs => self.eval(&args[0], span)?.checked_abs().ok_or_else(|| overflow(span))?,
-            Builtin::Min2 => self.eval(&args[0], span)?.min(self.eval(&args[1], span)?),
-            Builtin::Max2 => self.eval(&args[0], span)?.max(self.eval(&args[1], span)?),
+            Builtin::Abs => x.checked_abs().ok_or_else(|| overflow(span))?,
+            Builtin::Min2 => x.min(y),
+            Builtin::Max2 => x.max(y),
             Builtin::Top | Builtin::Bottom => {
-                let z = self.eval(&args[0], span)?;
-                let s = self.st.zones.slice(z as u32);
+                let s = self.st.zones.slice(x as u32);
                 let p = if b == Builtin::Top { s.last() } else { s.first() };
                 p.map(|&p| p as Val).unwrap_or(NONE)
             }
             Builtin::ZoneOf => {
-                let p = self.eval(&args[0], span)?;
-                let p = self.piece(p, span)?;
+                let p = self.piece(x, span)?;
                 self.st.zones.zone_of[p] as Val
             }
             Builtin::NodeOf => {
-                let p = self.eval(&args[0], span)?;
-                let p = self.piece(p, span)?;
+                let p = self.piece(x, span)?;
                 let z = self.st.zones.zone_of[p];
                 let (d, i) = self.g.zone_decl(z);
                 if self.g.zones[d].scope == crate::ast::Scope::Node {
@@ -448,35 +453,56 @@ impl<'a> Exec<'a> {
                 }
             }
             Builtin::Revealed => {
-                let p = self.eval(&args[0], span)?;
-                let p = self.piece(p, span)?;
+                let p = self.piece(x, span)?;
                 self.st.revealed[p] as Val
             }
             Builtin::EdgeBetween => {
-                let a = self.eval(&args[0], span)?;
-                let b2 = self.eval(&args[1], span)?;
-                if a < 0 || b2 < 0 {
+                if x < 0 || y < 0 {
                     NONE
                 } else {
-                    self.g.board.edge_between(a as u32, b2 as u32).map(|e| e as Val).unwrap_or(NONE)
+                    self.g.board.edge_between(x as u32, y as u32).map(|e| e as Val).unwrap_or(NONE)
                 }
             }
             Builtin::Sees => {
-                let p = self.eval(&args[0], span)?;
-                let x = self.eval(&args[1], span)?;
-                let x = self.piece(x, span)?;
+                let p = x;
+                let x = self.piece(y, span)?;
                 if p < 0 {
                     return Err(fail(span, "`sees` of `none`"));
                 }
                 super::view::visible(self.g, self.st, x, super::view::Viewer::Seat(p as usize)) as Val
             }
-            Builtin::Team => {
-                let p = self.eval(&args[0], span)?;
-                match &self.g.team {
-                    Some((e, nl)) => self.with_player(e, *nl, p, span)?,
-                    None => p,
+            Builtin::Team => match &self.g.team {
+                Some((e, nl)) => self.with_player(e, *nl, x, span)?,
+                None => x,
+            },
+            Builtin::Distance => {
+                if x < 0 || y < 0 {
+                    return Err(fail(span, "the distance of `none` was asked for"));
+                }
+                let n = self.g.board.nodes.len();
+                if self.g.dist.is_empty() {
+                    self.distance(x as usize, y as usize)
+                } else {
+                    self.g.dist[x as usize * n + y as usize] as Val
                 }
             }
+            Builtin::ZoneAt => {
+                let s = self.st.zones.slice(x as u32);
+                if y >= 1 && y as usize <= s.len() {
+                    s[y as usize - 1] as Val
+                } else {
+                    NONE
+                }
+            }
+            Builtin::Random | Builtin::First | Builtin::Last | Builtin::Empty | Builtin::Count | Builtin::SumList | Builtin::ListAt | Builtin::IndexOf => {
+                unreachable!("builtins of a collection always carry it")
+            }
+        })
+    }
+
+    /// The builtins of a collection.
+    fn builtin_listed(&mut self, b: Builtin, args: &[Expr], c: Option<&Coll>, span: Span) -> R<Val> {
+        Ok(match b {
             Builtin::Random if matches!(c, Some(Coll::Zone(_))) => {
                 // Drawing from a plain zone reads it in place.
                 let Some(Coll::Zone(z)) = c else { unreachable!() };
@@ -492,29 +518,6 @@ impl<'a> Exec<'a> {
                     self.scripted(&elems, false, span)?
                 };
                 self.st.zones.slice(id)[i] as Val
-            }
-            Builtin::Distance => {
-                let a = self.eval(&args[0], span)?;
-                let b2 = self.eval(&args[1], span)?;
-                if a < 0 || b2 < 0 {
-                    return Err(fail(span, "the distance of `none` was asked for"));
-                }
-                let n = self.g.board.nodes.len();
-                if self.g.dist.is_empty() {
-                    self.distance(a as usize, b2 as usize)
-                } else {
-                    self.g.dist[a as usize * n + b2 as usize] as Val
-                }
-            }
-            Builtin::ZoneAt => {
-                let z = self.eval(&args[0], span)?;
-                let i = self.eval(&args[1], span)?;
-                let s = self.st.zones.slice(z as u32);
-                if i >= 1 && i as usize <= s.len() {
-                    s[i as usize - 1] as Val
-                } else {
-                    NONE
-                }
             }
             Builtin::IndexOf if matches!(c, Some(Coll::Zone(_))) => {
                 // In a plain zone: where the piece lies says whether it is there.
@@ -589,6 +592,7 @@ impl<'a> Exec<'a> {
                 self.st.scratch.truncate(mark);
                 r
             }
+            _ => unreachable!("builtins of values are answered by `builtin_values`"),
         })
     }
 
@@ -810,22 +814,7 @@ impl<'a> Exec<'a> {
                     self.st.scratch.push(v);
                 }
             }
-            Coll::NodesWhereZones(p) => {
-                let st = &mut *self.st;
-                let n = self.g.board.nodes.len() as u32;
-                if let ZPred::AllEmpty(bases) = p {
-                    // Free cells, the commonest query of all: read the zone
-                    // starts in place instead of calling `zpred` per node
-                    // (measured: 14 % of a game's instructions).
-                    push_all_empty(bases, &st.zones.start, n as usize, &mut st.scratch);
-                } else {
-                    for node in 0..n {
-                        if zpred(p, &st.zones, node) {
-                            st.scratch.push(node as Val);
-                        }
-                    }
-                }
-            }
+            Coll::NodesWhereZones(p) => push_nodes_where(self.g, self.st, p),
             Coll::Reachable(e, inner) => {
                 let n = self.eval(e, span)?;
                 let mark = self.st.scratch.len();
@@ -1048,5 +1037,36 @@ fn zpred(p: &ZPred, z: &super::zones::Zones, n: u32) -> bool {
         ZPred::And(a, b) => zpred(a, z, n) && zpred(b, z, n),
         ZPred::Or(a, b) => zpred(a, z, n) || zpred(b, z, n),
         ZPred::Not(a) => !zpred(a, z, n),
+    }
+}
+
+/// `any`, `all` or `count` over all nodes of a test of each node's own zones.
+pub(super) fn nodes_zone_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val {
+    let z = &st.zones;
+    let n = g.board.nodes.len() as u32;
+    if let ZPred::AllEmpty(bases) = p {
+        return agg_all_empty(op, bases, &z.start, n as usize);
+    }
+    match op {
+        AggOp::Any => (0..n).any(|node| zpred(p, z, node)) as Val,
+        AggOp::All => (0..n).all(|node| zpred(p, z, node)) as Val,
+        _ => (0..n).filter(|&node| zpred(p, z, node)).count() as Val,
+    }
+}
+
+/// Pushes the nodes that pass a test of their own zones.
+pub(super) fn push_nodes_where(g: &Game, st: &mut State, p: &ZPred) {
+    let n = g.board.nodes.len() as u32;
+    if let ZPred::AllEmpty(bases) = p {
+        // Free cells, the commonest query of all: read the zone starts in
+        // place instead of calling `zpred` per node (measured: 14 % of a
+        // game's instructions).
+        push_all_empty(bases, &st.zones.start, n as usize, &mut st.scratch);
+    } else {
+        for node in 0..n {
+            if zpred(p, &st.zones, node) {
+                st.scratch.push(node as Val);
+            }
+        }
     }
 }

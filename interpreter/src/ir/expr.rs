@@ -116,6 +116,9 @@ pub enum Expr {
     /// (`Game::keys[key]`) if it belongs to `within`, else `none`. Should a
     /// value fail to compute, `fallback` (the original search) runs instead.
     NodeByKey { key: u16, vals: Vec<Expr>, within: Box<Coll>, fallback: Box<Expr> },
+    /// The expression compiled to bytecode: `Game::programs[id]` (see
+    /// `ir/bytecode.rs`), which keeps the expression it came from.
+    Code(u32),
 }
 
 #[derive(Clone, Debug)]

@@ -60,6 +60,8 @@ pub struct Game {
     /// (see `check/flatten.rs`), under the same ids as `blocks`.
     pub code: Vec<Vec<Step>>,
     pub templates: Vec<Template>,
+    /// Compiled expressions, named by [`Expr::Code`] (the `bytecode` pass).
+    pub programs: Vec<Program>,
     pub setup: Option<(BlockId, u16)>,
     pub play: (BlockId, u16),
     /// The score of a player (bound in local 0) and whether lower is better.

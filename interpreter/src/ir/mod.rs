@@ -12,11 +12,13 @@
 //! | `expr.rs` | `Expr`, `Coll`, `ZoneRef`, `AggOp`, `Builtin`, `ZPred` |
 //! | `stmt.rs` | `Instr`, `Stmt`, `Place`, `MoveWhat`, `Template`: statements as the rules nest them |
 //! | `code.rs` | `Op`, `Step`: the executable form, `if` laid out as jumps |
+//! | `bytecode.rs` | `Program`, `BOp`: expressions as flat register code (`Expr::Code`) |
 //! | `decls.rs` | declarations: zones, variables, kinds, procedures, actions, functions |
 //! | `game.rs` | `Game`, the whole program, and its name tables (`Symbols`) |
 //! | `walk.rs` | the generic walkers over expressions, collections and statements |
 //! | `print.rs` | the program as text (`regel ir`) |
 
+mod bytecode;
 mod code;
 mod decls;
 mod expr;
@@ -26,6 +28,7 @@ mod types;
 pub mod print;
 pub mod walk;
 
+pub use bytecode::*;
 pub use code::*;
 pub use decls::*;
 pub use expr::*;

@@ -58,6 +58,21 @@ pub fn print(g: &Game) -> String {
     s
 }
 
+/// Every compiled expression's bytecode (`regel ir --bytecode`): its
+/// source, then one operation per line. Registers are frame slots written
+/// `rN`; the other fields are as `ir/bytecode.rs` names them.
+pub fn programs(g: &Game) -> String {
+    let p = Printer { g };
+    let mut s = String::new();
+    for (i, prog) in g.programs.iter().enumerate() {
+        let _ = writeln!(s, "code#{i} ({} registers) = {}", prog.nregs, p.expr(&prog.source));
+        for (pc, op) in prog.ops.iter().enumerate() {
+            let _ = writeln!(s, "  {pc:>3}  {op:?}");
+        }
+    }
+    s
+}
+
 struct Printer<'a> {
     g: &'a Game,
 }
@@ -103,6 +118,7 @@ impl Printer<'_> {
     fn expr(&self, e: &Expr) -> String {
         match e {
             Expr::Const(v) => v.to_string(),
+            Expr::Code(id) => self.expr(&self.g.programs[*id as usize].source),
             Expr::Local(s) => format!("l{s}"),
             Expr::Var(b, i) => self.var(*b, i.as_deref()),
             Expr::Field(f, a) => format!("{}.{}", self.expr(a), self.field(*f)),

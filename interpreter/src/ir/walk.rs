@@ -22,7 +22,7 @@ impl<F: FnMut(&mut Expr)> Visit for F {
 /// Applies `f` to every expression node below and including `e`, children first.
 pub fn walk_e(e: &mut Expr, f: &mut dyn Visit) {
     match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::NodesZoneAgg(..) => {}
+        Expr::Const(_) | Expr::Local(_) | Expr::NodesZoneAgg(..) | Expr::Code(_) => {}
         Expr::Var(_, i) => {
             if let Some(i) = i {
                 walk_e(i, f)
@@ -193,4 +193,27 @@ pub fn visit_locals_c(c: &Coll, f: &mut dyn FnMut(u16)) {
             f(*s)
         }
     });
+}
+
+/// The blocks a body runs: `root` and every block nested in it (the
+/// branches of `if`, the bodies of loops, an `act`'s `else`), in the order
+/// found.
+pub fn nested_blocks(g: &Game, root: BlockId) -> Vec<BlockId> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        for st in &g.blocks[out[i] as usize] {
+            match &st.s {
+                Instr::If(_, t, e) => {
+                    out.push(*t);
+                    out.extend(e);
+                }
+                Instr::While(_, b) | Instr::For(_, _, b) => out.push(*b),
+                Instr::Act { els: Some(b), .. } => out.push(*b),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    out
 }

@@ -13,8 +13,10 @@
 //! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
 //! | `board_index.rs` | `board-index`: node tests of board attributes answered from indexes and key tables |
 //! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
+//! | `bytecode.rs` | `bytecode`: expressions compiled to flat register programs (last: registers are frame slots) |
 
 mod board_index;
+mod bytecode;
 mod consts;
 mod fold_board;
 mod inline;
@@ -34,6 +36,7 @@ pub enum Pass {
     Searches,
     BoardIndex,
     Splice,
+    Bytecode,
 }
 
 impl Pass {
@@ -43,7 +46,7 @@ impl Pass {
     /// before searches so that `first(nodes where free(it))` keeps the flat
     /// predicate as its collection; board indexes come after searches, whose
     /// stopping `first` is what a key lookup replaces.
-    pub const ALL: [Pass; 7] = [Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
+    pub const ALL: [Pass; 8] = [Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice, Pass::Bytecode];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -54,6 +57,7 @@ impl Pass {
             Pass::ZonePred => "zone-pred",
             Pass::Searches => "searches",
             Pass::Splice => "splice",
+            Pass::Bytecode => "bytecode",
         }
     }
 }
@@ -108,7 +112,7 @@ impl Passes {
 /// is a constant when its callers paste it, and again after, for aggregates
 /// that inlining has just made foldable. The rest is explained at
 /// [`Pass::ALL`].
-const SCHEDULE: [Pass; 8] = [Pass::FoldBoard, Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice];
+const SCHEDULE: [Pass; 9] = [Pass::FoldBoard, Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice, Pass::Bytecode];
 
 /// Applies the enabled passes to a checked game, in [`SCHEDULE`]'s order.
 pub fn run(g: &mut Game, passes: &Passes) {
@@ -124,6 +128,7 @@ pub fn run(g: &mut Game, passes: &Passes) {
             Pass::ZonePred => zone_pred::run(g),
             Pass::Searches => searches::run(g),
             Pass::Splice => splice::run(g),
+            Pass::Bytecode => bytecode::run(g),
         }
     }
 }

@@ -65,23 +65,7 @@ pub(super) fn run(g: &mut Game) {
 
 /// A block and every block nested in it.
 fn nested(g: &Game, b: BlockId) -> Vec<BlockId> {
-    let mut out = vec![b];
-    let mut i = 0;
-    while i < out.len() {
-        for st in &g.blocks[out[i] as usize] {
-            match &st.s {
-                Instr::If(_, t, e) => {
-                    out.push(*t);
-                    out.extend(e);
-                }
-                Instr::While(_, b) | Instr::For(_, _, b) => out.push(*b),
-                Instr::Act { els: Some(b), .. } => out.push(*b),
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    out
+    crate::ir::walk::nested_blocks(g, b)
 }
 
 fn spliceable(g: &Game, p: usize) -> bool {
@@ -228,6 +212,9 @@ impl Visit for Shift {
             | Expr::ZoneEmpty(_)
             | Expr::NodesZoneAgg(..)
             | Expr::NodeByKey { .. } => {}
+            // Bytecode is the last pass, after splicing: its registers are
+            // fixed slots of a frame and are never renumbered.
+            Expr::Code(_) => {}
         }
     }
 

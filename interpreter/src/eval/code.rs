@@ -1,0 +1,527 @@
+//! The bytecode machine: runs a [`Program`] (`ir/bytecode.rs`) in the
+//! current frame. One loop dispatches one operation per step, with no call
+//! per expression node; registers are slots of the frame, so a local is read
+//! where it lives and a temporary is written once and read once.
+//!
+//! Every operation does exactly what the tree evaluator (`eval/expr.rs`)
+//! does for the node it came from, in the same order: the same values, the
+//! same errors with the same spans, the same steps counted against the
+//! budget. The `bytecode` pass can be switched off, and `tests/passes.rs`
+//! plays every ruleset both ways.
+
+use super::expr::{fail, overflow, Exec, R};
+use crate::diag::Span;
+use crate::ir::*;
+impl<'a> Exec<'a> {
+    #[inline(always)]
+    fn rd(&self, r: Reg) -> Val {
+        self.st.locals[self.base + r as usize]
+    }
+
+    /// A field read while a view is being rendered: a piece the viewer may
+    /// not see marks the answer as a peek (as the tree evaluator does).
+    #[cold]
+    fn peek(&mut self, x: usize, viewer: super::view::Viewer) {
+        if !super::view::visible(self.g, self.st, x, viewer) {
+            self.st.peeked = true;
+            if self.st.seat_logs {
+                self.st.hid.push(x as u32);
+            }
+        }
+    }
+
+    /// Runs program `id`; `span` is where its errors point unless an
+    /// operation carries its own.
+    pub(crate) fn run_code(&mut self, id: u32, span: Span) -> R<Val> {
+        let g = self.g;
+        let p = &g.programs[id as usize];
+        let ops = &p.ops[..];
+        macro_rules! at {
+            ($sp:expr) => {
+                if $sp == CALLER_SPAN {
+                    span
+                } else {
+                    p.spans[$sp as usize]
+                }
+            };
+        }
+        // Registers are read and written through a pointer to the frame.
+        // Safety: every register of the program is below `p.nregs` (the
+        // pass computes it), checked once here against the frame; the frame
+        // never shrinks while the program runs (callees truncate only their
+        // own frames, above it), and the pointer is taken again after every
+        // operation that can grow `locals` (and so move it): `refresh!`.
+        assert!(self.base + p.nregs as usize <= self.st.locals.len(), "a program's registers lie in its frame");
+        let mut fp: *mut Val = self.st.locals[self.base..].as_mut_ptr();
+        macro_rules! r {
+            ($x:expr) => {
+                unsafe { *fp.add($x as usize) }
+            };
+        }
+        macro_rules! w {
+            ($x:expr, $v:expr) => {{
+                let v = $v;
+                unsafe { *fp.add($x as usize) = v }
+            }};
+        }
+        macro_rules! refresh {
+            () => {
+                fp = self.st.locals[self.base..].as_mut_ptr()
+            };
+        }
+        let mut pc = 0usize;
+        loop {
+            // Safety: the pass ends every program with `Ret` and points
+            // every jump inside it (`Program::check`), so `pc` stays in range.
+            debug_assert!(pc < ops.len());
+            let op = unsafe { ops.get_unchecked(pc) };
+            pc += 1;
+            match *op {
+                BOp::Const { d, v } => w!(d, v),
+                BOp::Mov { d, s } => {
+                    let v = r!(s);
+                    w!(d, v)
+                }
+                BOp::Var { d, at } => {
+                    let v = self.st.vars[at as usize];
+                    w!(d, v)
+                }
+                BOp::VarAt { d, base, i, sp } => {
+                    let i = r!(i);
+                    if i < 0 {
+                        return Err(fail(at!(sp), "a variable of `none` was read"));
+                    }
+                    let v = self.st.vars[base as usize + i as usize];
+                    w!(d, v)
+                }
+                BOp::Field { d, fid, p: r, sp } => {
+                    let x = r!(r);
+                    let x = self.piece(x, at!(sp))?;
+                    if let Some(viewer) = self.st.guard {
+                        self.peek(x, viewer);
+                    }
+                    w!(d, g.fields[fid as usize][x])
+                }
+                BOp::Owner { d, p: r, sp } => {
+                    let x = r!(r);
+                    let x = self.piece(x, at!(sp))?;
+                    w!(d, g.piece_owner[x] as Val)
+                }
+                BOp::NodeAttr { d, attr, n, sp } => {
+                    let n = r!(n);
+                    if n < 0 {
+                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                    }
+                    w!(d, g.node_attrs[attr as usize].2[n as usize])
+                }
+                BOp::EdgeAttr { d, attr, e, sp } => {
+                    let e = r!(e);
+                    if e < 0 {
+                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                    }
+                    w!(d, g.edge_attrs[attr as usize].2[e as usize])
+                }
+                BOp::EdgeEnd { d, e, to, sp } => {
+                    let e = r!(e);
+                    if e < 0 {
+                        return Err(fail(at!(sp), "an end of `none` was read"));
+                    }
+                    let ed = &g.board.edges[e as usize];
+                    w!(d, (if to { ed.to } else { ed.from }) as Val)
+                }
+                BOp::IsKind { d, p: r, kind } => {
+                    let x = r!(r);
+                    w!(d, (x >= 0 && g.piece_kind[x as usize] == kind) as Val)
+                }
+                BOp::Pos2 { d, a, b, stride, sp } => {
+                    let (x, y) = (r!(a), r!(b));
+                    if x < 0 || y < 0 {
+                        return Err(fail(at!(sp), "`none` used as an index"));
+                    }
+                    w!(d, x * stride as Val + y)
+                }
+                BOp::Zone { d, base, i, dim, n, sp } => {
+                    let z = self.zone_at(base, r!(i), dim, n, at!(sp))?;
+                    w!(d, z as Val)
+                }
+                BOp::ZoneLen { d, z } => {
+                    let z = r!(z);
+                    w!(d, self.st.zones.len(z as u32) as Val)
+                }
+                BOp::ZoneEmpty { d, z } => {
+                    let z = r!(z);
+                    w!(d, (self.st.zones.len(z as u32) == 0) as Val)
+                }
+                BOp::ZoneLenOf { d, base, i, dim, empty, sp } => {
+                    let z = self.zone_at(base, r!(i), dim, 0, at!(sp))?;
+                    let len = self.st.zones.len(z) as Val;
+                    w!(d, if empty { (len == 0) as Val } else { len })
+                }
+                BOp::Neg { d, a, sp } => {
+                    let v = r!(a).checked_neg().ok_or_else(|| overflow(at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Not { d, a } => {
+                    let v = (r!(a) == 0) as Val;
+                    w!(d, v)
+                }
+                BOp::Truth { d, a } => {
+                    let v = (r!(a) != 0) as Val;
+                    w!(d, v)
+                }
+                BOp::Add { d, a, b, sp } => {
+                    let v = r!(a).checked_add(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Sub { d, a, b, sp } => {
+                    let v = r!(a).checked_sub(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Mul { d, a, b, sp } => {
+                    let v = r!(a).checked_mul(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Div { d, a, b, sp } | BOp::Rem { d, a, b, sp } => {
+                    let (x, y) = (r!(a), r!(b));
+                    if y == 0 {
+                        return Err(fail(at!(sp), "division by zero"));
+                    }
+                    let v = if matches!(*op, BOp::Div { .. }) { x.checked_div(y) } else { x.checked_rem(y) };
+                    w!(d, v.ok_or_else(|| overflow(at!(sp)))?)
+                }
+                BOp::AddK { d, a, k, sp } => {
+                    let v = r!(a).checked_add(k).ok_or_else(|| overflow(at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Eq { d, a, b } => {
+                    let v = (r!(a) == r!(b)) as Val;
+                    w!(d, v)
+                }
+                BOp::Ne { d, a, b } => {
+                    let v = (r!(a) != r!(b)) as Val;
+                    w!(d, v)
+                }
+                BOp::Lt { d, a, b } => {
+                    let v = (r!(a) < r!(b)) as Val;
+                    w!(d, v)
+                }
+                BOp::Le { d, a, b } => {
+                    let v = (r!(a) <= r!(b)) as Val;
+                    w!(d, v)
+                }
+                BOp::EqK { d, a, k } => {
+                    let v = (r!(a) == k) as Val;
+                    w!(d, v)
+                }
+                BOp::NeK { d, a, k } => {
+                    let v = (r!(a) != k) as Val;
+                    w!(d, v)
+                }
+                BOp::LtK { d, a, k } => {
+                    let v = (r!(a) < k) as Val;
+                    w!(d, v)
+                }
+                BOp::GtK { d, a, k } => {
+                    let v = (r!(a) > k) as Val;
+                    w!(d, v)
+                }
+                BOp::Jump { to } => pc = to as usize,
+                BOp::JumpIf { c, to } => {
+                    if r!(c) != 0 {
+                        pc = to as usize
+                    }
+                }
+                BOp::JumpUnless { c, to } => {
+                    if r!(c) == 0 {
+                        pc = to as usize
+                    }
+                }
+                BOp::Call { d, func, args, n, sp } => {
+                    let v = self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp), fp)?;
+                    refresh!();
+                    w!(d, v)
+                }
+                BOp::Builtin { d, b, x, y, sp } => {
+                    let v = self.builtin_values(b, r!(x), r!(y), at!(sp))?;
+                    refresh!();
+                    w!(d, v)
+                }
+                BOp::NodesZoneAgg { d, op: agg, pred } => {
+                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds[pred as usize]);
+                    w!(d, v)
+                }
+                BOp::KeyLookup { d, key, adj, n, at: l, sp } => {
+                    let (subs, fallback) = &p.lookups[l as usize];
+                    let v = self.key_lookup(p, key, adj, r!(n), subs, *fallback, at!(sp))?;
+                    refresh!();
+                    w!(d, v)
+                }
+                BOp::Tree { d, e, sp } => {
+                    let v = self.eval(&p.trees[e as usize], at!(sp))?;
+                    refresh!();
+                    w!(d, v)
+                }
+                BOp::Mark { d } => {
+                    let v = self.st.scratch.len() as Val;
+                    w!(d, v)
+                }
+                BOp::Charge { m, sp } => {
+                    let n = self.st.scratch.len() - r!(m) as usize;
+                    self.charge(n as u64, at!(sp))?
+                }
+                BOp::PushZone { z } => {
+                    let z = r!(z) as u32;
+                    let st = &mut *self.st;
+                    st.scratch.extend(st.zones.slice(z).iter().map(|&p| p as Val));
+                }
+                BOp::PushPlayers => {
+                    let n = self.st.nplayers as Val;
+                    self.st.scratch.extend(0..n);
+                }
+                BOp::PushPlayersFrom { p: r, skip, sp } => {
+                    let x = r!(r);
+                    if x < 0 {
+                        return Err(fail(at!(sp), "players counted from `none`"));
+                    }
+                    let n = self.st.nplayers as Val;
+                    for k in skip as Val..n {
+                        self.st.scratch.push((x + k) % n);
+                    }
+                }
+                BOp::PushNodes => self.st.scratch.extend(0..g.board.nodes.len() as Val),
+                BOp::PushEdges => self.st.scratch.extend(0..g.board.edges.len() as Val),
+                BOp::PushAdj { n, adj, sp } => {
+                    let n = r!(n);
+                    if n < 0 {
+                        return Err(fail(at!(sp), "the neighbours of `none` were asked for"));
+                    }
+                    let s = adjacent(&g.board, adj, n as u32);
+                    self.st.scratch.extend(s.iter().map(|&x| x as Val));
+                }
+                BOp::PushRange { a, b, sp } => {
+                    let (x, y) = (r!(a), r!(b));
+                    let len = (y as i128 - x as i128 + 1).max(0);
+                    if len > crate::limits::MAX_RANGE as i128 {
+                        return Err(fail(at!(sp), format!("a range of {len} numbers, more than the limit of {}", crate::limits::MAX_RANGE)));
+                    }
+                    self.charge(len as u64, at!(sp))?;
+                    self.st.scratch.extend(x..=y);
+                }
+                BOp::Push { s } => {
+                    let v = r!(s);
+                    self.st.scratch.push(v)
+                }
+                BOp::PushZPred { pred } => super::expr::push_nodes_where(g, self.st, &p.preds[pred as usize]),
+                BOp::PushAttr { attr, v } => {
+                    let v = r!(v);
+                    let (keys, order) = &g.node_attr_index[attr as usize];
+                    let lo = keys.partition_point(|&k| k < v);
+                    let hi = keys.partition_point(|&k| k <= v);
+                    self.st.scratch.extend(order[lo..hi].iter().map(|&n| n as Val));
+                }
+                BOp::PushTree { c, sp } => {
+                    self.coll(&p.colls[c as usize], at!(sp))?;
+                    refresh!();
+                }
+                BOp::Next { i, end, slot, exit } => {
+                    let k = r!(i);
+                    if k == r!(end) {
+                        pc = exit as usize;
+                    } else {
+                        let x = self.st.scratch[k as usize];
+                        w!(slot, x);
+                        w!(i, k + 1);
+                    }
+                }
+                BOp::NextRev { i, m, slot, exit } => {
+                    let k = r!(i);
+                    if k == r!(m) {
+                        pc = exit as usize;
+                    } else {
+                        let x = self.st.scratch[k as usize - 1];
+                        w!(slot, x);
+                        w!(i, k - 1);
+                    }
+                }
+                BOp::Put { w, s } => {
+                    let k = r!(w);
+                    let v = r!(s);
+                    self.st.scratch[k as usize] = v;
+                    w!(w, k + 1);
+                }
+                BOp::Truncate { m } => {
+                    let m = r!(m) as usize;
+                    self.st.scratch.truncate(m)
+                }
+                BOp::CountIf { d, v } => {
+                    let c = r!(d) + (r!(v) != 0) as Val;
+                    w!(d, c)
+                }
+                BOp::SumAcc { d, v, m, sp } => match r!(d).checked_add(r!(v)) {
+                    Some(s) => w!(d, s),
+                    None => {
+                        let m = r!(m) as usize;
+                        self.st.scratch.truncate(m);
+                        return Err(overflow(at!(sp)));
+                    }
+                },
+                BOp::MinAcc { d, v } => {
+                    let x = r!(d).min(r!(v));
+                    w!(d, x)
+                }
+                BOp::MaxAcc { d, v } => {
+                    let x = r!(d).max(r!(v));
+                    w!(d, x)
+                }
+                BOp::BestAcc { d, key, has, x, v, worst } => {
+                    let v = r!(v);
+                    let better = r!(has) == 0 || (!worst && v > r!(key)) || (worst && v < r!(key));
+                    if better {
+                        w!(has, 1);
+                        w!(key, v);
+                        let x = r!(x);
+                        w!(d, x);
+                    }
+                }
+                BOp::ErrEmpty { m, e, max, sp } => {
+                    if r!(m) == r!(e) {
+                        return Err(fail(at!(sp), format!("`{}` of an empty collection", if max { "max" } else { "min" })));
+                    }
+                }
+                BOp::Contains { d, x, m } => {
+                    let (x, m) = (r!(x), r!(m) as usize);
+                    let found = self.st.scratch[m..].contains(&x);
+                    self.st.scratch.truncate(m);
+                    w!(d, found as Val)
+                }
+                BOp::Listed { d, m, what, sp } => {
+                    let m = r!(m) as usize;
+                    let s = &self.st.scratch[m..];
+                    let v = match what {
+                        Listed::Count => s.len() as Val,
+                        Listed::Empty => s.is_empty() as Val,
+                        Listed::First => s.first().copied().unwrap_or(NONE),
+                        Listed::Last => s.last().copied().unwrap_or(NONE),
+                        Listed::Sum => match s.iter().try_fold(0i64, |a, &x| a.checked_add(x)) {
+                            Some(v) => v,
+                            None => {
+                                self.st.scratch.truncate(m);
+                                return Err(overflow(at!(sp)));
+                            }
+                        },
+                    };
+                    self.st.scratch.truncate(m);
+                    w!(d, v)
+                }
+                BOp::Ret { s } => return Ok(r!(s)),
+            }
+        }
+    }
+
+    /// The zone `base + i` of a zone reference, checked as
+    /// [`Exec::zone_id`] checks it.
+    #[inline(always)]
+    fn zone_at(&mut self, base: u32, i: Val, dim: ZDim, n: u32, span: Span) -> R<u32> {
+        let n = match dim {
+            ZDim::Global => return Ok(base),
+            ZDim::Value => {
+                if i < 0 || i as u32 >= self.g.nzones {
+                    return Err(fail(span, "no zone here (the value is `none`)"));
+                }
+                return Ok(i as u32);
+            }
+            ZDim::Node => self.g.board.nodes.len() as Val,
+            ZDim::Player => self.st.nplayers as Val,
+            ZDim::Edge => self.g.board.edges.len() as Val,
+            ZDim::At => n as Val,
+        };
+        if i < 0 || i >= n {
+            return Err(fail(span, "a zone of `none` was asked for"));
+        }
+        Ok(base + i as u32)
+    }
+
+    /// A call with its arguments already in registers (as
+    /// [`Exec::call`] does it after evaluating them).
+    #[inline(always)]
+    fn call_regs(&mut self, func: u16, args: &[Reg], span: Span, fp: *mut Val) -> R<Val> {
+        let f = &self.g.fns[func as usize];
+        let mut vals = [0; 8];
+        let direct = args.len() <= vals.len();
+        if direct {
+            for (k, &a) in args.iter().enumerate() {
+                // Safety: as in `run_code`, before `locals` grows.
+                vals[k] = unsafe { *fp.add(a as usize) };
+            }
+        }
+        let new_base = self.st.locals.len();
+        self.st.locals.resize(new_base + (f.nlocals as usize).max(args.len()), 0);
+        if direct {
+            self.st.locals[new_base..new_base + args.len()].copy_from_slice(&vals[..args.len()]);
+        } else {
+            for (k, &a) in args.iter().enumerate() {
+                self.st.locals[new_base + k] = self.rd(a);
+            }
+        }
+        self.charge(1, span)?;
+        self.st.depth += 1;
+        if self.st.depth > 200 {
+            return Err(fail(span, "functions call each other too deeply (endless recursion?)"));
+        }
+        let old = std::mem::replace(&mut self.base, new_base);
+        let r = match f.body {
+            Expr::Code(id) => self.run_code(id, span),
+            ref body => self.eval(body, span),
+        };
+        self.base = old;
+        self.st.depth -= 1;
+        self.st.locals.truncate(new_base);
+        r
+    }
+
+    /// A key lookup within all nodes (`adj` is `None`) or the neighbours of
+    /// the node in register `n`, as [`Exec::node_by_key`] does it.
+    #[allow(clippy::too_many_arguments)]
+    fn key_lookup(&mut self, p: &Program, key: u16, adj: Option<Adj>, n: Val, subs: &[u32], fallback: u32, span: Span) -> R<Val> {
+        let g = self.g;
+        let around = match adj {
+            None => None,
+            Some(a) => {
+                if n < 0 {
+                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                }
+                let s = adjacent(&g.board, a, n as u32);
+                if s.is_empty() {
+                    return Ok(NONE);
+                }
+                Some(s)
+            }
+        };
+        let mark = self.st.scratch.len();
+        let mut v = [0; MAX_KEY_ATTRS];
+        for (i, &sub) in subs.iter().enumerate() {
+            match self.run_code(sub, span) {
+                Ok(x) => v[i] = x,
+                Err(_) => {
+                    self.st.scratch.truncate(mark);
+                    return self.eval(&p.trees[fallback as usize], span);
+                }
+            }
+        }
+        Ok(match g.keys[key as usize].find(&v[..subs.len()]) {
+            Some(found) if around.is_none_or(|s| s.contains(&found)) => found as Val,
+            _ => NONE,
+        })
+    }
+}
+
+/// The nodes (or out-edges) next to node `n`.
+#[inline]
+fn adjacent(b: &crate::board::Board, adj: Adj, n: u32) -> &[u32] {
+    match adj {
+        Adj::Successors => b.successors(n),
+        Adj::Predecessors => b.predecessors(n),
+        Adj::Neighbors => b.neighbors(n),
+        Adj::OutEdges => b.out_edges(n),
+    }
+}

@@ -1,0 +1,247 @@
+//! Bytecode: expressions compiled to a flat list of register operations
+//! (`opt/bytecode.rs` writes them, `eval/code.rs` runs them). A program is
+//! what an [`Expr::Code`] names; it runs in the frame of the body that holds
+//! the expression, so a register is a slot of that frame: the expression's
+//! locals are read where they live, and its temporaries have slots above the
+//! body's own locals (the pass raises the body's `nlocals` to make room).
+//!
+//! Every value is an `i64`, so registers are untyped slots; the checker has
+//! already fixed what each one means. Operations that can fail carry a span
+//! index (`sp`): 0 is the span the caller passes in (the statement's, or the
+//! call site's for a function body), as the tree evaluator would report it.
+
+use super::*;
+use crate::diag::Span;
+
+/// A slot of the running frame.
+pub type Reg = u16;
+
+/// The span index meaning "the span the program was called with".
+pub const CALLER_SPAN: u16 = 0;
+
+/// Which neighbours a collection or key lookup lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adj {
+    Successors,
+    Predecessors,
+    Neighbors,
+    OutEdges,
+}
+
+/// How a zone reference's index is checked (see [`ZIndex`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZDim {
+    Global,
+    Player,
+    Node,
+    Edge,
+    /// A slot of a `per ENUM` or two-dimensional declaration, of `n` slots.
+    At,
+    /// A zone-typed value.
+    Value,
+}
+
+/// What is read off a listed collection (`count`, `empty`, `first`, `last`,
+/// `sum` of a list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    Count,
+    Empty,
+    First,
+    Last,
+    Sum,
+}
+
+/// One operation. `d` is the register written; `a`, `b`, `s` are read.
+#[derive(Clone, Copy, Debug)]
+pub enum BOp {
+    Const { d: Reg, v: Val },
+    Mov { d: Reg, s: Reg },
+    /// A plain variable slot.
+    Var { d: Reg, at: u32 },
+    /// Variable slot `base + i`; `i` of `none` fails.
+    VarAt { d: Reg, base: u32, i: Reg, sp: u16 },
+    Field { d: Reg, fid: u32, p: Reg, sp: u16 },
+    Owner { d: Reg, p: Reg, sp: u16 },
+    NodeAttr { d: Reg, attr: u16, n: Reg, sp: u16 },
+    EdgeAttr { d: Reg, attr: u16, e: Reg, sp: u16 },
+    EdgeEnd { d: Reg, e: Reg, to: bool, sp: u16 },
+    IsKind { d: Reg, p: Reg, kind: u16 },
+    Pos2 { d: Reg, a: Reg, b: Reg, stride: u32, sp: u16 },
+    /// The zone id `base + i`, checked against the dimension (`n` slots for [`ZDim::At`]).
+    Zone { d: Reg, base: u32, i: Reg, dim: ZDim, n: u32, sp: u16 },
+    ZoneLen { d: Reg, z: Reg },
+    ZoneEmpty { d: Reg, z: Reg },
+    /// Fused `empty(x.zone)` / `count(x.zone)` for a node or seat in a register.
+    ZoneLenOf { d: Reg, base: u32, i: Reg, dim: ZDim, empty: bool, sp: u16 },
+    Neg { d: Reg, a: Reg, sp: u16 },
+    Not { d: Reg, a: Reg },
+    /// `a != 0` as 0 or 1.
+    Truth { d: Reg, a: Reg },
+    Add { d: Reg, a: Reg, b: Reg, sp: u16 },
+    Sub { d: Reg, a: Reg, b: Reg, sp: u16 },
+    Mul { d: Reg, a: Reg, b: Reg, sp: u16 },
+    Div { d: Reg, a: Reg, b: Reg, sp: u16 },
+    Rem { d: Reg, a: Reg, b: Reg, sp: u16 },
+    AddK { d: Reg, a: Reg, k: Val, sp: u16 },
+    Eq { d: Reg, a: Reg, b: Reg },
+    Ne { d: Reg, a: Reg, b: Reg },
+    Lt { d: Reg, a: Reg, b: Reg },
+    Le { d: Reg, a: Reg, b: Reg },
+    EqK { d: Reg, a: Reg, k: Val },
+    NeK { d: Reg, a: Reg, k: Val },
+    LtK { d: Reg, a: Reg, k: Val },
+    GtK { d: Reg, a: Reg, k: Val },
+    Jump { to: u32 },
+    JumpIf { c: Reg, to: u32 },
+    JumpUnless { c: Reg, to: u32 },
+    /// Calls function `func` with the registers `regs[args..args + n]`.
+    Call { d: Reg, func: u16, args: u32, n: u16, sp: u16 },
+    /// A builtin of values only (no collection), with up to two arguments.
+    Builtin { d: Reg, b: Builtin, x: Reg, y: Reg, sp: u16 },
+    NodesZoneAgg { d: Reg, op: AggOp, pred: u32 },
+    /// A key lookup (see [`Expr::NodeByKey`]) within all nodes or the
+    /// neighbours of node `n`, described by `lookups[at]`.
+    KeyLookup { d: Reg, key: u16, adj: Option<Adj>, n: Reg, at: u32, sp: u16 },
+    /// An expression the compiler leaves to the tree evaluator.
+    Tree { d: Reg, e: u32, sp: u16 },
+    // Collections are listed on the scratch stack, as the tree evaluator does.
+    /// `d` = the scratch stack's height.
+    Mark { d: Reg },
+    /// Counts the elements above mark `m` against the step budget.
+    Charge { m: Reg, sp: u16 },
+    PushZone { z: Reg },
+    PushPlayers,
+    PushPlayersFrom { p: Reg, skip: bool, sp: u16 },
+    PushNodes,
+    PushEdges,
+    PushAdj { n: Reg, adj: Adj, sp: u16 },
+    PushRange { a: Reg, b: Reg, sp: u16 },
+    Push { s: Reg },
+    PushZPred { pred: u32 },
+    PushAttr { attr: u16, v: Reg },
+    /// A collection the compiler leaves to the tree evaluator (it charges
+    /// its own elements).
+    PushTree { c: u32, sp: u16 },
+    /// Loop step: unless `i == end`, local `slot` = `scratch[i]`, `i += 1`;
+    /// else go to `exit`.
+    Next { i: Reg, end: Reg, slot: Reg, exit: u32 },
+    /// Backwards: unless `i == m`, `i -= 1`, `slot` = `scratch[i]`.
+    NextRev { i: Reg, m: Reg, slot: Reg, exit: u32 },
+    /// `scratch[w] = s; w += 1` (compaction of a filter or map in place).
+    Put { w: Reg, s: Reg },
+    /// Drops the scratch stack back to the height in `m`.
+    Truncate { m: Reg },
+    CountIf { d: Reg, v: Reg },
+    SumAcc { d: Reg, v: Reg, m: Reg, sp: u16 },
+    MinAcc { d: Reg, v: Reg },
+    MaxAcc { d: Reg, v: Reg },
+    /// `best`/`worst`: when `v` beats the key so far (or `has` is 0), `d = x`.
+    BestAcc { d: Reg, key: Reg, has: Reg, x: Reg, v: Reg, worst: bool },
+    /// `min`/`max` of an empty collection fails: `m == e`.
+    ErrEmpty { m: Reg, e: Reg, max: bool, sp: u16 },
+    /// Whether `x` is listed above mark `m`; drops the list.
+    Contains { d: Reg, x: Reg, m: Reg },
+    /// Reads a list above mark `m` and drops it.
+    Listed { d: Reg, m: Reg, what: Listed, sp: u16 },
+    Ret { s: Reg },
+}
+
+/// A compiled expression and the tables its operations index.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub ops: Vec<BOp>,
+    /// One more than the highest register the operations name: the frame
+    /// must have this many slots (checked when the program starts).
+    pub nregs: u32,
+    /// `spans[sp]` for `sp > 0`; `spans[0]` is unused.
+    pub spans: Vec<Span>,
+    pub trees: Vec<Expr>,
+    pub colls: Vec<Coll>,
+    pub preds: Vec<ZPred>,
+    /// Call arguments, as runs of registers.
+    pub regs: Vec<Reg>,
+    /// Key lookups: the programs that compute the values, and the tree to
+    /// run instead should one fail.
+    pub lookups: Vec<(Vec<u32>, u32)>,
+    /// The expression as the passes left it: what `regel ir` prints and what
+    /// explanations (`why`) read.
+    pub source: Expr,
+}
+
+impl BOp {
+    /// Calls `f` on every register the operation names.
+    pub fn registers(&self, f: &mut impl FnMut(Reg)) {
+        use BOp::*;
+        let rs: &[Reg] = match self {
+            Const { d, .. } | Var { d, .. } | Mark { d } | NodesZoneAgg { d, .. } | Tree { d, .. } => &[*d],
+            Mov { d, s } => &[*d, *s],
+            VarAt { d, i, .. } | Zone { d, i, .. } | ZoneLenOf { d, i, .. } => &[*d, *i],
+            Field { d, p, .. } | Owner { d, p, .. } | IsKind { d, p, .. } => &[*d, *p],
+            NodeAttr { d, n, .. } | KeyLookup { d, n, .. } => &[*d, *n],
+            EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
+            ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
+            Neg { d, a, .. } | Not { d, a } | Truth { d, a } | AddK { d, a, .. } | EqK { d, a, .. } | NeK { d, a, .. } | LtK { d, a, .. } | GtK { d, a, .. } => &[*d, *a],
+            Pos2 { d, a, b, .. } | Add { d, a, b, .. } | Sub { d, a, b, .. } | Mul { d, a, b, .. } | Div { d, a, b, .. } | Rem { d, a, b, .. } | Eq { d, a, b } | Ne { d, a, b } | Lt { d, a, b } | Le { d, a, b } => &[*d, *a, *b],
+            Jump { .. } | PushPlayers | PushNodes | PushEdges | PushZPred { .. } | PushTree { .. } => &[],
+            JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
+            Call { d, .. } => &[*d],
+            Builtin { d, x, y, .. } => &[*d, *x, *y],
+            Charge { m, .. } | Truncate { m } => &[*m],
+            PushZone { z } => &[*z],
+            PushPlayersFrom { p, .. } => &[*p],
+            PushAdj { n, .. } => &[*n],
+            PushRange { a, b, .. } => &[*a, *b],
+            Push { s } | Ret { s } => &[*s],
+            PushAttr { v, .. } => &[*v],
+            Next { i, end, slot, .. } => &[*i, *end, *slot],
+            NextRev { i, m, slot, .. } => &[*i, *m, *slot],
+            Put { w, s } => &[*w, *s],
+            CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
+            SumAcc { d, v, m, .. } => &[*d, *v, *m],
+            BestAcc { d, key, has, x, v, .. } => &[*d, *key, *has, *x, *v],
+            ErrEmpty { m, e, .. } => &[*m, *e],
+            Contains { d, x, m } => &[*d, *x, *m],
+            Listed { d, m, .. } => &[*d, *m],
+        };
+        rs.iter().for_each(|&r| f(r));
+    }
+
+    /// Where the operation may jump.
+    pub fn target(&self) -> Option<u32> {
+        match self {
+            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } => Some(*to),
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } => Some(*exit),
+            _ => None,
+        }
+    }
+}
+
+impl Program {
+    /// Sets [`Program::nregs`] and checks what the machine relies on without
+    /// checking as it runs: every jump lands inside the program, and the last
+    /// operation neither falls off the end nor is anything but `Ret` or a
+    /// jump. A program that fails this is a bug of the pass; it is refused
+    /// (the expression stays a tree) rather than run.
+    pub fn seal(&mut self) -> bool {
+        let mut top: u32 = 0;
+        for op in &self.ops {
+            op.registers(&mut |r| top = top.max(r as u32 + 1));
+        }
+        for &r in &self.regs {
+            top = top.max(r as u32 + 1);
+        }
+        self.nregs = top;
+        let len = self.ops.len() as u32;
+        matches!(self.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. })) && self.ops.iter().all(|op| op.target().is_none_or(|t| t < len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An operation stays two words: the machine reads one per step.
+    #[test]
+    fn op_size() {
+        assert_eq!(std::mem::size_of::<super::BOp>(), 16);
+    }
+}
