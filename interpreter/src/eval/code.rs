@@ -231,6 +231,16 @@ impl<'a> Exec<'a> {
                         pc = to as usize
                     }
                 }
+                BOp::JumpEqK { a, k, to } => {
+                    if r!(a) == k {
+                        pc = to as usize
+                    }
+                }
+                BOp::JumpNeK { a, k, to } => {
+                    if r!(a) != k {
+                        pc = to as usize
+                    }
+                }
                 BOp::JumpUnless { c, to } => {
                     if r!(c) == 0 {
                         pc = to as usize
@@ -329,6 +339,36 @@ impl<'a> Exec<'a> {
                         pc = exit as usize;
                     } else {
                         let x = self.st.scratch[k as usize];
+                        w!(slot, x);
+                        w!(i, k + 1);
+                    }
+                }
+                BOp::IterInit { what, src, i, end, sp } => {
+                    let len = match what {
+                        Iter::Zone => self.st.zones.len(r!(src) as u32),
+                        Iter::Nodes => g.board.nodes.len(),
+                        Iter::Adj(a) => {
+                            let n = r!(src);
+                            if n < 0 {
+                                return Err(fail(at!(sp), "the neighbours of `none` were asked for"));
+                            }
+                            adjacent(&g.board, a, n as u32).len()
+                        }
+                    };
+                    self.charge(len as u64, at!(sp))?;
+                    w!(i, 0);
+                    w!(end, len as Val)
+                }
+                BOp::IterNext { what, src, i, end, slot, exit } => {
+                    let k = r!(i);
+                    if k == r!(end) {
+                        pc = exit as usize;
+                    } else {
+                        let x = match what {
+                            Iter::Zone => self.st.zones.slice(r!(src) as u32)[k as usize] as Val,
+                            Iter::Nodes => k,
+                            Iter::Adj(a) => adjacent(&g.board, a, r!(src) as u32)[k as usize] as Val,
+                        };
                         w!(slot, x);
                         w!(i, k + 1);
                     }

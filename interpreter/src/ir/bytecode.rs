@@ -41,6 +41,14 @@ pub enum ZDim {
     Value,
 }
 
+/// What an in-place loop walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Iter {
+    Zone,
+    Nodes,
+    Adj(Adj),
+}
+
 /// What is read off a listed collection (`count`, `empty`, `first`, `last`,
 /// `sum` of a list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +101,10 @@ pub enum BOp {
     LtK { d: Reg, a: Reg, k: Val },
     GtK { d: Reg, a: Reg, k: Val },
     Jump { to: u32 },
+    /// Jump when `a == k` (`JumpNeK`: when `a != k`): a comparison with a
+    /// constant tested where a condition is needed, without its value.
+    JumpEqK { a: Reg, k: Val, to: u32 },
+    JumpNeK { a: Reg, k: Val, to: u32 },
     JumpIf { c: Reg, to: u32 },
     JumpUnless { c: Reg, to: u32 },
     /// Calls function `func` with the registers `regs[args..args + n]`.
@@ -126,6 +138,13 @@ pub enum BOp {
     /// Loop step: unless `i == end`, local `slot` = `scratch[i]`, `i += 1`;
     /// else go to `exit`.
     Next { i: Reg, end: Reg, slot: Reg, exit: u32 },
+    /// In place, for an aggregate over a zone, all nodes or a node's
+    /// neighbours (no copy onto the scratch stack): `end` = the number of
+    /// elements, `i` = 0, the elements counted against the step budget.
+    /// `src` is the zone id or the node, by `what`.
+    IterInit { what: Iter, src: Reg, i: Reg, end: Reg, sp: u16 },
+    /// Unless `i == end`, local `slot` = element `i` of the source, `i += 1`.
+    IterNext { what: Iter, src: Reg, i: Reg, end: Reg, slot: Reg, exit: u32 },
     /// Backwards: unless `i == m`, `i -= 1`, `slot` = `scratch[i]`.
     NextRev { i: Reg, m: Reg, slot: Reg, exit: u32 },
     /// `scratch[w] = s; w += 1` (compaction of a filter or map in place).
@@ -185,6 +204,7 @@ impl BOp {
             Pos2 { d, a, b, .. } | Add { d, a, b, .. } | Sub { d, a, b, .. } | Mul { d, a, b, .. } | Div { d, a, b, .. } | Rem { d, a, b, .. } | Eq { d, a, b } | Ne { d, a, b } | Lt { d, a, b } | Le { d, a, b } => &[*d, *a, *b],
             Jump { .. } | PushPlayers | PushNodes | PushEdges | PushZPred { .. } | PushTree { .. } => &[],
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
+            JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
             Call { d, .. } => &[*d],
             Builtin { d, x, y, .. } => &[*d, *x, *y],
             Charge { m, .. } | Truncate { m } => &[*m],
@@ -195,6 +215,8 @@ impl BOp {
             Push { s } | Ret { s } => &[*s],
             PushAttr { v, .. } => &[*v],
             Next { i, end, slot, .. } => &[*i, *end, *slot],
+            IterInit { src, i, end, .. } => &[*src, *i, *end],
+            IterNext { src, i, end, slot, .. } => &[*src, *i, *end, *slot],
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
             Put { w, s } => &[*w, *s],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
@@ -210,8 +232,8 @@ impl BOp {
     /// Where the operation may jump.
     pub fn target(&self) -> Option<u32> {
         match self {
-            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } => Some(*to),
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } => Some(*exit),
+            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } | BOp::JumpEqK { to, .. } | BOp::JumpNeK { to, .. } => Some(*to),
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => Some(*exit),
             _ => None,
         }
     }

@@ -21,6 +21,9 @@ use crate::ast::BinOp;
 use crate::diag::Span;
 use crate::ir::*;
 
+/// Programs of at most this many operations (the `Ret` included) stay trees.
+const MIN_OPS: usize = 3;
+
 /// Compiles every body's expressions.
 pub(super) fn run(g: &mut Game) {
     let shared = shared_blocks(g);
@@ -115,10 +118,12 @@ impl Frame {
         let base_id = g.programs.len() as u32;
         let Some(top) = compile(g, e, self.locals as u32, base_id, &mut out) else { return };
         let Ok(top) = u16::try_from(top) else { return };
-        // A program that would only hand the whole expression back to the
-        // tree evaluator is not worth its call.
+        // A program of one or two operations is not worth its call: the
+        // tree evaluator answers such an expression in a call or two too
+        // (measured: compiling them made rulesets of many small expressions
+        // slower).
         let root = out.last().expect("the root program is compiled last");
-        if matches!(root.ops[..], [BOp::Tree { .. }, BOp::Ret { .. }]) {
+        if root.ops.len() <= MIN_OPS {
             return;
         }
         self.top = self.top.max(top);
@@ -244,10 +249,56 @@ impl<'g> Comp<'g> {
     /// Points the jump at `at` to the next operation.
     fn patch(&mut self, at: usize) {
         let here = self.here();
+        self.patch_to(at, here);
+    }
+
+    fn patch_to(&mut self, at: usize, here: u32) {
         match &mut self.p.ops[at] {
-            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } => *to = here,
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } => *exit = here,
+            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } | BOp::JumpEqK { to, .. } | BOp::JumpNeK { to, .. } => *to = here,
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => *exit = here,
             _ => {}
+        }
+    }
+
+    /// Compiles a condition as jumps: the returned jumps (to be patched)
+    /// are taken when the condition's truth is `when`; otherwise control
+    /// falls through. Connectives short-circuit in the order written, as
+    /// their values do.
+    fn branch(&mut self, e: &Expr, when: bool, sp: u16) -> Vec<usize> {
+        match e {
+            Expr::Not(a) => self.branch(a, !when, sp),
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+                // `a and b` jumps when false as soon as either part is
+                // false, and when true only through `b` (a false `a` skips
+                // it); `or` is the mirror image.
+                let settles = *op == BinOp::Or;
+                if when == settles {
+                    let mut j = self.branch(a, when, sp);
+                    j.extend(self.branch(b, when, sp));
+                    j
+                } else {
+                    let skip = self.branch(a, !when, sp);
+                    let j = self.branch(b, when, sp);
+                    for s in skip {
+                        self.patch(s);
+                    }
+                    j
+                }
+            }
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) if matches!(**b, Expr::Const(_)) => {
+                let Expr::Const(k) = **b else { return vec![] };
+                let keep = self.next;
+                let a = self.expr(a, sp);
+                self.next = keep;
+                let eq = (*op == BinOp::Eq) == when;
+                vec![self.emit(if eq { BOp::JumpEqK { a, k, to: 0 } } else { BOp::JumpNeK { a, k, to: 0 } })]
+            }
+            _ => {
+                let keep = self.next;
+                let c = self.expr(e, sp);
+                self.next = keep;
+                vec![self.emit(if when { BOp::JumpIf { c, to: 0 } } else { BOp::JumpUnless { c, to: 0 } })]
+            }
         }
     }
 
@@ -363,11 +414,12 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::Contains { d, x, m });
             }
             Expr::If(c, a, b) => {
-                let c = self.expr(c, sp);
-                let j = self.emit(BOp::JumpUnless { c, to: 0 });
+                let js = self.branch(c, false, sp);
                 self.into(a, d, sp);
                 let end = self.emit(BOp::Jump { to: 0 });
-                self.patch(j);
+                for j in js {
+                    self.patch(j);
+                }
                 self.into(b, d, sp);
                 self.patch(end);
             }
@@ -544,11 +596,13 @@ impl<'g> Comp<'g> {
                 let top = self.here();
                 let next = self.emit(BOp::Next { i, end, slot: *slot, exit: 0 });
                 let keep = self.next;
-                let v = self.expr(body, sp);
                 if matches!(c, Coll::Filter(..)) {
-                    self.emit(BOp::JumpUnless { c: v, to: top });
+                    for j in self.branch(body, false, sp) {
+                        self.patch_to(j, top);
+                    }
                     self.emit(BOp::Put { w, s: *slot });
                 } else {
+                    let v = self.expr(body, sp);
                     self.emit(BOp::Put { w, s: v });
                 }
                 self.next = keep;
@@ -567,6 +621,22 @@ impl<'g> Comp<'g> {
     /// An aggregate over a collection, as the tree evaluator's `agg`.
     #[allow(clippy::too_many_arguments)]
     fn agg(&mut self, op: AggOp, coll: &Coll, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+        // Over a zone, all nodes or a node's neighbours the loop reads the
+        // elements where they are: the body cannot change them (expressions
+        // move nothing), and they are counted against the budget up front,
+        // as listing them would.
+        let what = match coll {
+            Coll::Zone(_) => Some(Iter::Zone),
+            Coll::Nodes => Some(Iter::Nodes),
+            Coll::Successors(_) => Some(Iter::Adj(Adj::Successors)),
+            Coll::Predecessors(_) => Some(Iter::Adj(Adj::Predecessors)),
+            Coll::Neighbors(_) => Some(Iter::Adj(Adj::Neighbors)),
+            Coll::EdgesOf(_) => Some(Iter::Adj(Adj::OutEdges)),
+            _ => None,
+        };
+        if let (Some(what), false) = (what, matches!(op, AggOp::Last | AggOp::Min | AggOp::Max)) {
+            return self.agg_in_place(op, coll, what, slot, body, d, sp);
+        }
         let m = self.temp();
         self.emit(BOp::Mark { d: m });
         self.coll(coll, m, sp);
@@ -597,11 +667,22 @@ impl<'g> Comp<'g> {
             self.emit(BOp::Next { i, end, slot, exit: 0 })
         };
         let keep = self.next;
+        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
         let v = match body {
+            // A test that stops the search is compiled as jumps.
+            Some(b) if stops => {
+                for j in self.branch(b, op == AggOp::All, sp) {
+                    self.patch_to(j, top);
+                }
+                d
+            }
             Some(b) => self.expr(b, sp),
             None => {
                 let t = self.temp();
                 self.emit(BOp::Const { d: t, v: 1 });
+                if stops {
+                    self.emit(if op == AggOp::All { BOp::JumpIf { c: t, to: top } } else { BOp::JumpUnless { c: t, to: top } });
+                }
                 t
             }
         };
@@ -613,8 +694,8 @@ impl<'g> Comp<'g> {
             AggOp::Max => drop(self.emit(BOp::MaxAcc { d, v })),
             AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
             AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
-                // Stop at the first element that settles the answer.
-                self.emit(if op == AggOp::All { BOp::JumpIf { c: v, to: top } } else { BOp::JumpUnless { c: v, to: top } });
+                // The test above went back to `top` unless this element
+                // settles the answer.
                 self.emit(match op {
                     AggOp::Any => BOp::Const { d, v: 1 },
                     AggOp::All => BOp::Const { d, v: 0 },
@@ -634,6 +715,89 @@ impl<'g> Comp<'g> {
         self.emit(BOp::Truncate { m });
         if matches!(op, AggOp::Min | AggOp::Max) {
             self.emit(BOp::ErrEmpty { m, e: end, max: op == AggOp::Max, sp });
+        }
+    }
+
+    /// An aggregate whose elements are read in place (see [`Comp::agg`]).
+    #[allow(clippy::too_many_arguments)]
+    fn agg_in_place(&mut self, op: AggOp, coll: &Coll, what: Iter, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+        let src = match coll {
+            Coll::Zone(z) => {
+                let t = self.temp();
+                self.zone(z, t, sp);
+                t
+            }
+            // A local or a temporary below the loop's: either keeps the
+            // node for the whole loop.
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => self.expr(e, sp),
+            _ => d,
+        };
+        let (i, end) = (self.temp(), self.temp());
+        self.emit(BOp::IterInit { what, src, i, end, sp });
+        let init = match op {
+            AggOp::Count | AggOp::Sum | AggOp::Any => 0,
+            AggOp::All => 1,
+            _ => NONE,
+        };
+        self.emit(BOp::Const { d, v: init });
+        let (key, has) = if matches!(op, AggOp::Best | AggOp::Worst) {
+            let (k, h) = (self.temp(), self.temp());
+            self.emit(BOp::Const { d: h, v: 0 });
+            (k, h)
+        } else {
+            (d, d)
+        };
+        // `SumAcc` drops the list above its mark on overflow: here there is
+        // none, so the mark is the height the loop starts at.
+        let m = if op == AggOp::Sum {
+            let m = self.temp();
+            self.emit(BOp::Mark { d: m });
+            m
+        } else {
+            d
+        };
+        let top = self.here();
+        let next = self.emit(BOp::IterNext { what, src, i, end, slot, exit: 0 });
+        let keep = self.next;
+        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First);
+        let v = match body {
+            Some(b) if stops => {
+                for j in self.branch(b, op == AggOp::All, sp) {
+                    self.patch_to(j, top);
+                }
+                d
+            }
+            Some(b) => self.expr(b, sp),
+            None => {
+                let t = self.temp();
+                self.emit(BOp::Const { d: t, v: 1 });
+                if stops {
+                    self.emit(if op == AggOp::All { BOp::JumpIf { c: t, to: top } } else { BOp::JumpUnless { c: t, to: top } });
+                }
+                t
+            }
+        };
+        let mut exit = None;
+        match op {
+            AggOp::Count => drop(self.emit(BOp::CountIf { d, v })),
+            AggOp::Sum => drop(self.emit(BOp::SumAcc { d, v, m, sp })),
+            AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
+            _ => {
+                self.emit(match op {
+                    AggOp::Any => BOp::Const { d, v: 1 },
+                    AggOp::All => BOp::Const { d, v: 0 },
+                    _ => BOp::Mov { d, s: slot },
+                });
+                exit = Some(self.emit(BOp::Jump { to: 0 }));
+            }
+        }
+        self.next = keep;
+        if exit.is_none() {
+            self.emit(BOp::Jump { to: top });
+        }
+        self.patch(next);
+        if let Some(j) = exit {
+            self.patch(j);
         }
     }
 
