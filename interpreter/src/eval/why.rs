@@ -224,6 +224,13 @@ fn failed_require(cx: &mut Exec, ad: &ActionDecl, e: &Expr, span: Span, actor: V
 /// the compiled expression (passes may have rewritten it).
 fn why_false(cx: &mut Exec, ad: &ActionDecl, e: &Expr, src: &str, span: Span, actor: Val, said: &mut Vec<String>) {
     let src = strip_parens(src);
+    // A compiled requirement is explained from the expression it came from
+    // (its parts are evaluated by the tree evaluator, to the same values).
+    let g = cx.g;
+    let e = match e {
+        Expr::Code(id) => &g.programs[*id as usize].source,
+        e => e,
+    };
     match e {
         Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
             let mut parts = vec![];

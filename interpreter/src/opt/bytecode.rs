@@ -196,6 +196,17 @@ fn compile(g: &Game, e: &Expr, temps: u32, base_id: u32, out: &mut Vec<Program>)
     c.finish(e.clone(), out)
 }
 
+/// The registers an aggregate's loop updates: the answer, the best key so
+/// far and whether there is one (`best`/`worst`), and the scratch mark a
+/// failing `sum` drops back to.
+#[derive(Clone, Copy)]
+struct Acc {
+    d: Reg,
+    key: Reg,
+    has: Reg,
+    m: Reg,
+}
+
 struct Comp<'g> {
     g: &'g Game,
     p: Program,
@@ -666,52 +677,7 @@ impl<'g> Comp<'g> {
             self.emit(BOp::Mov { d: i, s: m });
             self.emit(BOp::Next { i, end, slot, exit: 0 })
         };
-        let keep = self.next;
-        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
-        let v = match body {
-            // A test that stops the search is compiled as jumps.
-            Some(b) if stops => {
-                for j in self.branch(b, op == AggOp::All, sp) {
-                    self.patch_to(j, top);
-                }
-                d
-            }
-            Some(b) => self.expr(b, sp),
-            None => {
-                let t = self.temp();
-                self.emit(BOp::Const { d: t, v: 1 });
-                if stops {
-                    self.emit(if op == AggOp::All { BOp::JumpIf { c: t, to: top } } else { BOp::JumpUnless { c: t, to: top } });
-                }
-                t
-            }
-        };
-        let mut exits = vec![];
-        match op {
-            AggOp::Count => drop(self.emit(BOp::CountIf { d, v })),
-            AggOp::Sum => drop(self.emit(BOp::SumAcc { d, v, m, sp })),
-            AggOp::Min => drop(self.emit(BOp::MinAcc { d, v })),
-            AggOp::Max => drop(self.emit(BOp::MaxAcc { d, v })),
-            AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
-            AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
-                // The test above went back to `top` unless this element
-                // settles the answer.
-                self.emit(match op {
-                    AggOp::Any => BOp::Const { d, v: 1 },
-                    AggOp::All => BOp::Const { d, v: 0 },
-                    _ => BOp::Mov { d, s: slot },
-                });
-                exits.push(self.emit(BOp::Jump { to: 0 }));
-            }
-        }
-        self.next = keep;
-        if exits.is_empty() {
-            self.emit(BOp::Jump { to: top });
-        }
-        self.patch(next);
-        for j in exits {
-            self.patch(j);
-        }
+        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
         self.emit(BOp::Truncate { m });
         if matches!(op, AggOp::Min | AggOp::Max) {
             self.emit(BOp::ErrEmpty { m, e: end, max: op == AggOp::Max, sp });
@@ -758,9 +724,20 @@ impl<'g> Comp<'g> {
         };
         let top = self.here();
         let next = self.emit(BOp::IterNext { what, src, i, end, slot, exit: 0 });
+        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+    }
+
+    /// The body of an aggregate's loop, from the element bound in `slot` at
+    /// `top` (the loop step, jumping out through `next`): its test or value
+    /// and what that does to the answer; then back to `top`, or out early
+    /// once the answer is settled.
+    #[allow(clippy::too_many_arguments)]
+    fn agg_loop(&mut self, op: AggOp, slot: u16, body: Option<&Expr>, acc: Acc, top: u32, next: usize, sp: u16) {
+        let Acc { d, key, has, m } = acc;
         let keep = self.next;
-        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First);
+        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
         let v = match body {
+            // A test that stops the search is compiled as jumps.
             Some(b) if stops => {
                 for j in self.branch(b, op == AggOp::All, sp) {
                     self.patch_to(j, top);
@@ -781,8 +758,12 @@ impl<'g> Comp<'g> {
         match op {
             AggOp::Count => drop(self.emit(BOp::CountIf { d, v })),
             AggOp::Sum => drop(self.emit(BOp::SumAcc { d, v, m, sp })),
+            AggOp::Min => drop(self.emit(BOp::MinAcc { d, v })),
+            AggOp::Max => drop(self.emit(BOp::MaxAcc { d, v })),
             AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
-            _ => {
+            AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
+                // The test above went back to `top` unless this element
+                // settles the answer.
                 self.emit(match op {
                     AggOp::Any => BOp::Const { d, v: 1 },
                     AggOp::All => BOp::Const { d, v: 0 },
