@@ -88,3 +88,44 @@ fn pass_names_parse() {
     let e = Passes::parse("inlining").unwrap_err();
     assert!(e.contains("unknown pass `inlining`") && e.contains("fold-board"), "{e}");
 }
+
+/// Run-time errors are the same with the bytecode pass off and on: the
+/// same message at the same span after the same decisions, for every
+/// run-time case of the error corpus (errors inside functions compiled in
+/// place, budgets counted per call and per element, overflow, empty draws).
+/// The other passes keep messages but not always spans: inlining a function
+/// at check time makes its errors point at the statement, not the call.
+#[test]
+fn run_time_errors_are_the_same_with_and_without_bytecode() {
+    let dir = root().join("tests/errors");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runtime-") && p.extension().is_some_and(|x| x == "rules")).collect();
+    files.sort();
+    assert!(files.len() >= 10, "the corpus has its run-time cases");
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let players: Option<usize> = text.lines().find_map(|l| l.strip_prefix("# players: ")).map(|n| n.trim().parse().unwrap());
+        let budget = text.lines().find_map(|l| l.strip_prefix("# budget: ")).map(|n| n.trim().parse::<u64>().unwrap());
+        let run = |passes: &Passes| {
+            let g = load(f, passes);
+            let mut setup = Setup::new(players.unwrap_or(g.min_players), 0);
+            if let Some(b) = budget {
+                setup.budget = b;
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            match Match::new(g, &setup) {
+                Ok(mut m) => match m.playout(&mut rng) {
+                    Ok(n) => format!("no error after {n} decisions"),
+                    Err(e) => format!("{} at {:?} after {} decisions", e.message, e.span, m.state.decisions),
+                },
+                Err(e) => format!("{} at {:?} at the start", e.message, e.span),
+            }
+        };
+        let trees = Passes::parse("inline,fold-board,consts,zone-pred,searches,board-index,splice").unwrap();
+        assert!(!trees.has(regel::opt::Pass::Bytecode) && Passes::all().has(regel::opt::Pass::Bytecode));
+        let (off, on) = (run(&trees), run(&Passes::all()));
+        assert!(!off.starts_with("no error"), "{} fails at run time: {off}", f.display());
+        assert_eq!(off, on, "{}: bytecode changes the run-time error", f.display());
+        let none = run(&Passes::none());
+        assert_eq!(none.split(" at ").next(), on.split(" at ").next(), "{}: the passes change the run-time error's message", f.display());
+    }
+}

@@ -12,6 +12,9 @@
 use super::expr::{fail, overflow, Exec, R};
 use crate::diag::Span;
 use crate::ir::*;
+/// How the depth limit's error begins (see [`Exec::run_code`]).
+const DEPTH_LIMIT: &str = "functions call each other too deeply";
+
 impl<'a> Exec<'a> {
     #[inline(always)]
     fn rd(&self, r: Reg) -> Val {
@@ -32,7 +35,24 @@ impl<'a> Exec<'a> {
 
     /// Runs program `id`; `span` is where its errors point unless an
     /// operation carries its own.
+    ///
+    /// Calls compiled in place raise the call depth and lower it as they
+    /// end; an error leaves them early, so the depth is put back as the
+    /// tree evaluator's calls put it back while the error passes through
+    /// them: to what it was, or one more after the depth limit itself (a
+    /// call that fails its depth check does not lower it).
     pub(crate) fn run_code(&mut self, id: u32, span: Span) -> R<Val> {
+        let depth = self.st.depth;
+        let r = self.run_program(id, span);
+        if let Err(e) = &r {
+            if self.st.depth != depth {
+                self.st.depth = depth + e.message.starts_with(DEPTH_LIMIT) as u32;
+            }
+        }
+        r
+    }
+
+    fn run_program(&mut self, id: u32, span: Span) -> R<Val> {
         let g = self.g;
         let p = &g.programs[id as usize];
         let ops = &p.ops[..];
@@ -251,6 +271,15 @@ impl<'a> Exec<'a> {
                     refresh!();
                     w!(d, v)
                 }
+                BOp::CallEnter { sp } => {
+                    let s = at!(sp);
+                    self.charge(1, s)?;
+                    self.st.depth += 1;
+                    if self.st.depth > 200 {
+                        return Err(fail(s, "functions call each other too deeply (endless recursion?)"));
+                    }
+                }
+                BOp::CallLeave => self.st.depth -= 1,
                 BOp::Builtin { d, b, x, y, sp } => {
                     let v = self.builtin_values(b, r!(x), r!(y), at!(sp))?;
                     refresh!();

@@ -109,6 +109,11 @@ pub enum BOp {
     JumpUnless { c: Reg, to: u32 },
     /// Calls function `func` with the registers `regs[args..args + n]`.
     Call { d: Reg, func: u16, args: u32, n: u16, sp: u16 },
+    /// A call compiled in place starts: one step counted, the call depth
+    /// raised and checked, as a call does after its arguments.
+    CallEnter { sp: u16 },
+    /// A call compiled in place ends: the depth lowered.
+    CallLeave,
     /// A builtin of values only (no collection), with up to two arguments.
     Builtin { d: Reg, b: Builtin, x: Reg, y: Reg, sp: u16 },
     NodesZoneAgg { d: Reg, op: AggOp, pred: u32 },
@@ -202,7 +207,7 @@ impl BOp {
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             Neg { d, a, .. } | Not { d, a } | Truth { d, a } | AddK { d, a, .. } | EqK { d, a, .. } | NeK { d, a, .. } | LtK { d, a, .. } | GtK { d, a, .. } => &[*d, *a],
             Pos2 { d, a, b, .. } | Add { d, a, b, .. } | Sub { d, a, b, .. } | Mul { d, a, b, .. } | Div { d, a, b, .. } | Rem { d, a, b, .. } | Eq { d, a, b } | Ne { d, a, b } | Lt { d, a, b } | Le { d, a, b } => &[*d, *a, *b],
-            Jump { .. } | PushPlayers | PushNodes | PushEdges | PushZPred { .. } | PushTree { .. } => &[],
+            Jump { .. } | CallEnter { .. } | CallLeave | PushPlayers | PushNodes | PushEdges | PushZPred { .. } | PushTree { .. } => &[],
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
             JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
             Call { d, .. } => &[*d],

@@ -19,6 +19,7 @@
 
 use crate::ast::BinOp;
 use crate::diag::Span;
+use crate::ir::walk::{walk_c, walk_e, Visit};
 use crate::ir::*;
 
 /// Programs of at most this many operations (the `Ret` included) stay trees.
@@ -27,11 +28,12 @@ const MIN_OPS: usize = 3;
 /// Compiles every body's expressions.
 pub(super) fn run(g: &mut Game) {
     let shared = shared_blocks(g);
+    let inl = Inlinable::of(g);
     for f in 0..g.fns.len() {
         let nl = g.fns[f].nlocals;
         let mut frame = Frame::new(nl);
         let mut body = std::mem::replace(&mut g.fns[f].body, Expr::Const(0));
-        frame.root(g, &mut body);
+        frame.root(g, &mut body, &inl);
         g.fns[f].body = body;
         g.fns[f].nlocals = frame.top;
     }
@@ -39,25 +41,25 @@ pub(super) fn run(g: &mut Game) {
         let mut frame = Frame::new(g.actions[a].nlocals);
         let mut pre = std::mem::take(&mut g.actions[a].pre);
         for (e, _, _) in pre.iter_mut() {
-            frame.root(g, e);
+            frame.root(g, e, &inl);
         }
         g.actions[a].pre = pre;
-        frame.blocks(g, g.actions[a].body, &shared);
+        frame.blocks(g, g.actions[a].body, &shared, &inl);
         g.actions[a].nlocals = frame.top;
     }
     for p in 0..g.procs.len() {
         let mut frame = Frame::new(g.procs[p].nlocals);
-        frame.blocks(g, g.procs[p].body, &shared);
+        frame.blocks(g, g.procs[p].body, &shared, &inl);
         g.procs[p].nlocals = frame.top;
     }
     if let Some((b, nl)) = g.setup {
         let mut frame = Frame::new(nl);
-        frame.blocks(g, b, &shared);
+        frame.blocks(g, b, &shared, &inl);
         g.setup = Some((b, frame.top));
     }
     let (b, nl) = g.play;
     let mut frame = Frame::new(nl);
-    frame.blocks(g, b, &shared);
+    frame.blocks(g, b, &shared, &inl);
     g.play = (b, frame.top);
     // Bodies of one player (local 0): the score, tiebreaks, team, invariants.
     let mut player_rules: Vec<(Expr, u16)> = vec![];
@@ -77,7 +79,7 @@ pub(super) fn run(g: &mut Game) {
         .into_iter()
         .map(|(mut e, nl)| {
             let mut frame = Frame::new(nl);
-            frame.root(g, &mut e);
+            frame.root(g, &mut e, &inl);
             (e, frame.top)
         })
         .collect();
@@ -110,20 +112,21 @@ impl Frame {
     }
 
     /// Compiles one expression of this frame in place.
-    fn root(&mut self, g: &mut Game, e: &mut Expr) {
+    fn root(&mut self, g: &mut Game, e: &mut Expr, inl: &Inlinable) {
         if matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) | Expr::Code(_)) {
             return;
         }
         let mut out = vec![];
         let base_id = g.programs.len() as u32;
-        let Some(top) = compile(g, e, self.locals as u32, base_id, &mut out) else { return };
+        let Some(top) = compile(g, inl, e, self.locals as u32, base_id, &mut out) else { return };
         let Ok(top) = u16::try_from(top) else { return };
         // A program of one or two operations is not worth its call: the
         // tree evaluator answers such an expression in a call or two too
         // (measured: compiling them made rulesets of many small expressions
-        // slower).
+        // slower). Key lookups and calls are the exception: the machine
+        // runs their values and arguments without the tree.
         let root = out.last().expect("the root program is compiled last");
-        if root.ops.len() <= MIN_OPS {
+        if root.ops.len() <= MIN_OPS && !root.ops.iter().any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. })) {
             return;
         }
         self.top = self.top.max(top);
@@ -133,15 +136,15 @@ impl Frame {
 
     /// Compiles the statements of `root` and the blocks nested in it, unless
     /// a block is shared with another body.
-    fn blocks(&mut self, g: &mut Game, root: BlockId, shared: &[bool]) {
+    fn blocks(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
         for b in nested(g, root, shared) {
             let mut stmts = std::mem::take(&mut g.blocks[b as usize]);
             for st in stmts.iter_mut() {
                 match &mut st.s {
-                    Instr::Let(_, e) | Instr::Assign(_, _, e) | Instr::If(e, _, _) | Instr::While(e, _) | Instr::Require(e) | Instr::Reveal(e, _) => self.root(g, e),
-                    Instr::Act { player, .. } | Instr::Choose { player, .. } => self.root(g, player),
-                    Instr::Call(_, args) => args.iter_mut().for_each(|a| self.root(g, a)),
-                    Instr::Move(MoveWhat::One(e), _, _) => self.root(g, e),
+                    Instr::Let(_, e) | Instr::Assign(_, _, e) | Instr::If(e, _, _) | Instr::While(e, _) | Instr::Require(e) | Instr::Reveal(e, _) => self.root(g, e, inl),
+                    Instr::Act { player, .. } | Instr::Choose { player, .. } => self.root(g, player, inl),
+                    Instr::Call(_, args) => args.iter_mut().for_each(|a| self.root(g, a, inl)),
+                    Instr::Move(MoveWhat::One(e), _, _) => self.root(g, e, inl),
                     Instr::Move(..) | Instr::For(..) | Instr::Shuffle(_) | Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
                 }
             }
@@ -189,11 +192,83 @@ fn shared_blocks(g: &Game) -> Vec<bool> {
 /// programs go to `out` (key lookup values first, the root last, numbered
 /// from `base_id`); returns the highest slot used plus one, or `None` when a
 /// table would outgrow its index.
-fn compile(g: &Game, e: &Expr, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
-    let mut c = Comp::new(g, temps, base_id);
+fn compile(g: &Game, inl: &Inlinable, e: &Expr, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+    let mut c = Comp::new(g, inl, temps, base_id);
     let d = c.expr(e, CALLER_SPAN);
     c.emit(BOp::Ret { s: d });
     c.finish(e.clone(), out)
+}
+
+/// Calls compiled in place inside each other at most this deep.
+const MAX_INLINED: u32 = 3;
+/// Functions whose bodies have more nodes than this are called, not inlined.
+const MAX_INLINED_NODES: usize = 48;
+
+/// Which functions a call may compile in place: those that cannot reach
+/// themselves through calls and are small, with their bodies as the rules
+/// wrote them (before this pass compiled them) and their parameter and
+/// local counts.
+struct Inlinable {
+    bodies: Vec<(Expr, u16, u16)>,
+    ok: Vec<bool>,
+}
+
+impl Inlinable {
+    fn of(g: &Game) -> Inlinable {
+        let n = g.fns.len();
+        let mut calls: Vec<Vec<u16>> = vec![vec![]; n];
+        let mut size = vec![0usize; n];
+        for (f, fd) in g.fns.iter().enumerate() {
+            walk_e(&mut fd.body.clone(), &mut |x: &mut Expr| {
+                size[f] += 1;
+                if let Expr::Call { func, .. } = x {
+                    calls[f].push(*func);
+                }
+            });
+        }
+        let ok = (0..n)
+            .map(|f| {
+                // Whether `f` reaches itself: a search over the call graph.
+                let mut seen = vec![false; n];
+                let mut stack: Vec<u16> = calls[f].clone();
+                while let Some(c) = stack.pop() {
+                    if c as usize == f {
+                        return false;
+                    }
+                    if !std::mem::replace(&mut seen[c as usize], true) {
+                        stack.extend(&calls[c as usize]);
+                    }
+                }
+                size[f] <= MAX_INLINED_NODES
+            })
+            .collect();
+        Inlinable { bodies: g.fns.iter().map(|f| (f.body.clone(), f.nparams, f.nlocals)).collect(), ok }
+    }
+}
+
+/// Renames locals to the registers they live in (see [`Comp::remap`]).
+struct Rename<'m>(&'m [Reg]);
+
+impl Rename<'_> {
+    fn at(&self, s: &mut u16) {
+        if let Some(r) = self.0.get(*s as usize) {
+            *s = *r;
+        }
+    }
+}
+
+impl Visit for Rename<'_> {
+    fn expr(&mut self, e: &mut Expr) {
+        if let Expr::Local(s) | Expr::Agg { slot: s, .. } = e {
+            self.at(s);
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if let Coll::Filter(_, s, _) | Coll::Map(_, s, _) | Coll::Distinct(_, s, _) | Coll::Sorted(_, s, _) = c {
+            self.at(s);
+        }
+    }
 }
 
 /// The registers an aggregate's loop updates: the answer, the best key so
@@ -209,6 +284,14 @@ struct Acc {
 
 struct Comp<'g> {
     g: &'g Game,
+    inl: &'g Inlinable,
+    /// Where each local of the body being compiled lives: the identity
+    /// (empty) for the frame's own expressions; inside an inlined call, the
+    /// callee's parameters are the argument registers and its other locals
+    /// fresh temporaries.
+    map: Vec<Reg>,
+    /// Calls inlined around the code being compiled.
+    inlined: u32,
     p: Program,
     next: u32,
     top: u32,
@@ -219,9 +302,9 @@ struct Comp<'g> {
 }
 
 impl<'g> Comp<'g> {
-    fn new(g: &'g Game, temps: u32, base_id: u32) -> Comp<'g> {
+    fn new(g: &'g Game, inl: &'g Inlinable, temps: u32, base_id: u32) -> Comp<'g> {
         let p = Program { ops: vec![], spans: vec![Span::default()], trees: vec![], colls: vec![], preds: vec![], regs: vec![], lookups: vec![], nregs: 0, source: Expr::Const(0) };
-        Comp { g, p, next: temps, top: temps, base_id, subs: vec![], overflow: false }
+        Comp { g, inl, map: vec![], inlined: 0, p, next: temps, top: temps, base_id, subs: vec![], overflow: false }
     }
 
     fn finish(mut self, source: Expr, out: &mut Vec<Program>) -> Option<u32> {
@@ -326,16 +409,60 @@ impl<'g> Comp<'g> {
     }
 
     fn tree(&mut self, e: &Expr, d: Reg, sp: u16) {
-        self.p.trees.push(e.clone());
+        let e = self.remap(e);
+        self.p.trees.push(e);
         let e = (self.p.trees.len() - 1) as u32;
         self.emit(BOp::Tree { d, e, sp });
+    }
+
+    /// The register of local `s` of the body being compiled.
+    fn loc(&self, s: u16) -> Reg {
+        self.map.get(s as usize).copied().unwrap_or(s)
+    }
+
+    /// A tree left to the tree evaluator, with its locals renamed to their
+    /// registers (it runs in the same frame).
+    fn remap(&self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        if !self.map.is_empty() {
+            walk_e(&mut e, &mut Rename(&self.map));
+        }
+        e
+    }
+
+    fn remap_coll(&self, c: &Coll) -> Coll {
+        let mut c = c.clone();
+        if !self.map.is_empty() {
+            walk_c(&mut c, &mut Rename(&self.map));
+        }
+        c
+    }
+
+    /// A call compiled in place: the callee's body with its parameters in
+    /// the argument registers and its other locals in fresh temporaries,
+    /// between `CallEnter` (the step and the depth a call counts) and
+    /// `CallLeave`. Its errors point at the call, as a call's do.
+    fn inline_call(&mut self, func: u16, args: &[Reg], d: Reg, sp: u16) {
+        let (body, nparams, nlocals) = &self.inl.bodies[func as usize];
+        let mut map: Vec<Reg> = args[..*nparams as usize].to_vec();
+        for _ in *nparams..*nlocals {
+            let t = self.temp();
+            map.push(t);
+        }
+        self.emit(BOp::CallEnter { sp });
+        let outer = std::mem::replace(&mut self.map, map);
+        self.inlined += 1;
+        self.into(body, d, sp);
+        self.inlined -= 1;
+        self.map = outer;
+        self.emit(BOp::CallLeave);
     }
 
     /// The register holding `e`'s value: a local where it lives, else a
     /// fresh temporary (the temporaries of its parts are free again after).
     fn expr(&mut self, e: &Expr, sp: u16) -> Reg {
         if let Expr::Local(s) = e {
-            return *s;
+            return self.loc(*s);
         }
         let d = self.temp();
         self.into(e, d, sp);
@@ -347,7 +474,10 @@ impl<'g> Comp<'g> {
     fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
         match e {
             Expr::Const(v) => drop(self.emit(BOp::Const { d, v: *v })),
-            Expr::Local(s) => drop(self.emit(BOp::Mov { d, s: *s })),
+            Expr::Local(s) => {
+                let s = self.loc(*s);
+                self.emit(BOp::Mov { d, s });
+            }
             Expr::Var(at, None) => drop(self.emit(BOp::Var { d, at: *at })),
             Expr::Var(base, Some(i)) => {
                 let i = self.expr(i, sp);
@@ -397,7 +527,7 @@ impl<'g> Comp<'g> {
                     }
                 }
             }
-            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), d, sp),
+            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp),
             Expr::Neg(a) => {
                 let a = self.expr(a, sp);
                 self.emit(BOp::Neg { d, a, sp });
@@ -437,6 +567,9 @@ impl<'g> Comp<'g> {
             Expr::Call { func, args, span } => {
                 let sp = self.span(*span);
                 let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, sp)).collect();
+                if self.inlined < MAX_INLINED && self.inl.ok[*func as usize] {
+                    return self.inline_call(*func, &regs, d, sp);
+                }
                 let at = self.p.regs.len() as u32;
                 self.p.regs.extend(regs);
                 self.emit(BOp::Call { d, func: *func, args: at, n: args.len() as u16, sp });
@@ -537,7 +670,8 @@ impl<'g> Comp<'g> {
     /// against the step budget as the tree evaluator counts it.
     fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
         if matches!(c, Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..)) {
-            self.p.colls.push(c.clone());
+            let c = self.remap_coll(c);
+            self.p.colls.push(c);
             let c = (self.p.colls.len() - 1) as u32;
             self.emit(BOp::PushTree { c, sp });
             return;
@@ -595,6 +729,7 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::PushAttr { attr: *attr, v });
             }
             Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
+                let slot = &self.loc(*slot);
                 // The inner list is compacted in place: kept elements (or
                 // mapped values) are written from the mark up.
                 self.coll(inner, m, sp);
@@ -622,7 +757,8 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::Truncate { m: w });
             }
             Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) => {
-                self.p.colls.push(c.clone());
+                let c = self.remap_coll(c);
+                self.p.colls.push(c);
                 let c = (self.p.colls.len() - 1) as u32;
                 self.emit(BOp::PushTree { c, sp });
             }
@@ -809,7 +945,9 @@ impl<'g> Comp<'g> {
         let mut ids = vec![];
         for v in vals {
             // A value's temporaries lie above every register live here.
-            let mut sub = Comp::new(self.g, self.next, 0);
+            let mut sub = Comp::new(self.g, self.inl, self.next, 0);
+            sub.map = self.map.clone();
+            sub.inlined = self.inlined;
             sub.p.spans = self.p.spans.clone();
             let r = sub.expr(v, sp);
             sub.emit(BOp::Ret { s: r });
@@ -822,7 +960,8 @@ impl<'g> Comp<'g> {
             self.subs.push(sub.p);
             ids.push(id);
         }
-        self.p.trees.push(fallback.clone());
+        let fallback = self.remap(fallback);
+        self.p.trees.push(fallback);
         self.p.lookups.push((ids, (self.p.trees.len() - 1) as u32));
         let at = (self.p.lookups.len() - 1) as u32;
         self.emit(BOp::KeyLookup { d, key, adj, n, at, sp });
