@@ -759,6 +759,7 @@ impl<'a> Exec<'a> {
 
     fn coll_elements(&mut self, c: &Coll, span: Span) -> R<()> {
         match c {
+            Coll::Code(id) => drop(self.run_code(*id, span)?),
             Coll::Zone(z) => {
                 let id = self.zone_id(z, span)?;
                 let st = &mut *self.st;

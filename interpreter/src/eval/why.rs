@@ -106,7 +106,7 @@ impl Search<'_> {
             return None;
         }
         let prm = &ad.params[i];
-        let wide = elements(cx, unfiltered(&prm.domain))?;
+        let wide = elements(cx, unfiltered(cx.g, &prm.domain))?;
         let legal = elements(cx, &prm.domain)?;
         for v in wide {
             cx.set_local(prm.slot, v);
@@ -147,9 +147,13 @@ fn elements(cx: &mut Exec, c: &Coll) -> Option<Vec<Val>> {
 }
 
 /// A domain without its `where` filters: what a label may name.
-fn unfiltered(c: &Coll) -> &Coll {
+fn unfiltered<'g>(g: &'g Game, c: &'g Coll) -> &'g Coll {
     match c {
-        Coll::Filter(inner, ..) => unfiltered(inner),
+        Coll::Code(id) => match &g.programs[*id as usize].listed {
+            Some(c) => unfiltered(g, c),
+            None => c,
+        },
+        Coll::Filter(inner, ..) => unfiltered(g, inner),
         Coll::NodesWithAttr(..) | Coll::NodesWhereZones(_) => &Coll::Nodes,
         _ => c,
     }

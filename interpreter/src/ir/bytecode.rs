@@ -191,6 +191,10 @@ pub struct Program {
     /// The expression as the passes left it: what `regel ir` prints and what
     /// explanations (`why`) read.
     pub source: Expr,
+    /// For a program that lists a collection ([`Coll::Code`]): the
+    /// collection as the passes left it. Such a program pushes the elements
+    /// onto the scratch stack; the caller counts them against the budget.
+    pub listed: Option<Coll>,
 }
 
 impl BOp {

@@ -147,6 +147,9 @@ pub enum Coll {
     Map(Box<Coll>, u16, Expr),
     Distinct(Box<Coll>, u16, Expr),
     Sorted(Box<Coll>, u16, Expr),
+    /// The collection compiled to bytecode: `Game::programs[id]` lists its
+    /// elements (see `ir/bytecode.rs`) and keeps the collection it came from.
+    Code(u32),
 }
 
 

@@ -65,7 +65,11 @@ pub fn programs(g: &Game) -> String {
     let p = Printer { g };
     let mut s = String::new();
     for (i, prog) in g.programs.iter().enumerate() {
-        let _ = writeln!(s, "code#{i} ({} registers) = {}", prog.nregs, p.expr(&prog.source));
+        let source = match &prog.listed {
+            Some(c) => p.coll(c),
+            None => p.expr(&prog.source),
+        };
+        let _ = writeln!(s, "code#{i} ({} registers) = {source}", prog.nregs);
         for (pc, op) in prog.ops.iter().enumerate() {
             let _ = writeln!(s, "  {pc:>3}  {op:?}");
         }
@@ -160,6 +164,10 @@ impl Printer<'_> {
     fn coll(&self, c: &Coll) -> String {
         match c {
             Coll::Zone(z) => self.zone(z),
+            Coll::Code(id) => match &self.g.programs[*id as usize].listed {
+                Some(c) => self.coll(c),
+                None => format!("code#{id}"),
+            },
             Coll::Players => "players".into(),
             Coll::PlayersFrom(e) => format!("players-from({})", self.expr(e)),
             Coll::Opponents(e) => format!("opponents({})", self.expr(e)),

@@ -77,7 +77,7 @@ pub fn walk_z(z: &mut ZoneRef, f: &mut dyn Visit) {
 pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
     match c {
         Coll::Zone(z) => walk_z(z, f),
-        Coll::Players | Coll::Nodes | Coll::Edges | Coll::NodesWhereZones(_) => {}
+        Coll::Players | Coll::Nodes | Coll::Edges | Coll::NodesWhereZones(_) | Coll::Code(_) => {}
         Coll::PlayersFrom(e) | Coll::Opponents(e) | Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) | Coll::NodesWithAttr(_, e) => walk_e(e, f),
         Coll::Range(a, b) => {
             walk_e(a, f);

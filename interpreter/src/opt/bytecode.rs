@@ -44,6 +44,11 @@ pub(super) fn run(g: &mut Game) {
             frame.root(g, e, &inl);
         }
         g.actions[a].pre = pre;
+        let mut params = std::mem::take(&mut g.actions[a].params);
+        for prm in params.iter_mut() {
+            frame.root_coll(g, &mut prm.domain, &inl);
+        }
+        g.actions[a].params = params;
         frame.blocks(g, g.actions[a].body, &shared, &inl);
         g.actions[a].nlocals = frame.top;
     }
@@ -134,6 +139,22 @@ impl Frame {
         g.programs.extend(out);
     }
 
+    /// Compiles one collection of this frame in place: a filter or a map,
+    /// whose test or value runs per element (other collections are listed
+    /// by the tree evaluator in one call).
+    fn root_coll(&mut self, g: &mut Game, c: &mut Coll, inl: &Inlinable) {
+        if !matches!(c, Coll::Filter(..) | Coll::Map(..)) {
+            return;
+        }
+        let mut out = vec![];
+        let base_id = g.programs.len() as u32;
+        let Some(top) = compile_listing(g, inl, c, self.locals as u32, base_id, &mut out) else { return };
+        let Ok(top) = u16::try_from(top) else { return };
+        self.top = self.top.max(top);
+        *c = Coll::Code(base_id + out.len() as u32 - 1);
+        g.programs.extend(out);
+    }
+
     /// Compiles the statements of `root` and the blocks nested in it, unless
     /// a block is shared with another body.
     fn blocks(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
@@ -142,10 +163,19 @@ impl Frame {
             for st in stmts.iter_mut() {
                 match &mut st.s {
                     Instr::Let(_, e) | Instr::Assign(_, _, e) | Instr::If(e, _, _) | Instr::While(e, _) | Instr::Require(e) | Instr::Reveal(e, _) => self.root(g, e, inl),
-                    Instr::Act { player, .. } | Instr::Choose { player, .. } => self.root(g, player, inl),
+                    Instr::Act { player, .. } => self.root(g, player, inl),
+                    Instr::Choose { player, from, .. } => {
+                        self.root(g, player, inl);
+                        self.root_coll(g, from, inl);
+                    }
                     Instr::Call(_, args) => args.iter_mut().for_each(|a| self.root(g, a, inl)),
                     Instr::Move(MoveWhat::One(e), _, _) => self.root(g, e, inl),
-                    Instr::Move(..) | Instr::For(..) | Instr::Shuffle(_) | Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
+                    Instr::Move(MoveWhat::All(c), _, _) | Instr::For(_, c, _) => self.root_coll(g, c, inl),
+                    Instr::Move(MoveWhat::N(e, c), _, _) => {
+                        self.root(g, e, inl);
+                        self.root_coll(g, c, inl);
+                    }
+                    Instr::Shuffle(_) | Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
                 }
             }
             g.blocks[b as usize] = stmts;
@@ -282,6 +312,18 @@ struct Acc {
     m: Reg,
 }
 
+/// Compiles a collection to a program that pushes its elements (the
+/// caller counts them against the budget, as the tree's `coll` does).
+fn compile_listing(g: &Game, inl: &Inlinable, c: &Coll, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+    let mut comp = Comp::new(g, inl, temps, base_id);
+    let m = comp.temp();
+    comp.emit(BOp::Mark { d: m });
+    comp.elements(c, m, CALLER_SPAN);
+    comp.emit(BOp::Ret { s: m });
+    comp.p.listed = Some(c.clone());
+    comp.finish(Expr::Const(0), out)
+}
+
 struct Comp<'g> {
     g: &'g Game,
     inl: &'g Inlinable,
@@ -303,7 +345,7 @@ struct Comp<'g> {
 
 impl<'g> Comp<'g> {
     fn new(g: &'g Game, inl: &'g Inlinable, temps: u32, base_id: u32) -> Comp<'g> {
-        let p = Program { ops: vec![], spans: vec![Span::default()], trees: vec![], colls: vec![], preds: vec![], regs: vec![], lookups: vec![], nregs: 0, source: Expr::Const(0) };
+        let p = Program { ops: vec![], spans: vec![Span::default()], trees: vec![], colls: vec![], preds: vec![], regs: vec![], lookups: vec![], nregs: 0, source: Expr::Const(0), listed: None };
         Comp { g, inl, map: vec![], inlined: 0, p, next: temps, top: temps, base_id, subs: vec![], overflow: false }
     }
 
@@ -669,7 +711,7 @@ impl<'g> Comp<'g> {
     /// Lists a collection above mark `m` (which the caller has set), counted
     /// against the step budget as the tree evaluator counts it.
     fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
-        if matches!(c, Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..)) {
+        if matches!(c, Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)) {
             let c = self.remap_coll(c);
             self.p.colls.push(c);
             let c = (self.p.colls.len() - 1) as u32;
@@ -756,7 +798,7 @@ impl<'g> Comp<'g> {
                 self.patch(next);
                 self.emit(BOp::Truncate { m: w });
             }
-            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) => {
+            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_) => {
                 let c = self.remap_coll(c);
                 self.p.colls.push(c);
                 let c = (self.p.colls.len() - 1) as u32;

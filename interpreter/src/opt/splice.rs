@@ -221,6 +221,8 @@ impl Visit for Shift {
     fn coll(&mut self, c: &mut Coll) {
         match c {
             Coll::Filter(_, slot, _) | Coll::Map(_, slot, _) | Coll::Distinct(_, slot, _) | Coll::Sorted(_, slot, _) => *slot += self.0,
+            // Bytecode is the last pass, after splicing.
+            Coll::Code(_) => {}
             Coll::Zone(_)
             | Coll::Players
             | Coll::PlayersFrom(_)
