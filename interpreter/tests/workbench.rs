@@ -1,5 +1,5 @@
 //! The house-rule workbench on the command line: `diff`, `compare`, and MCTS
-//! seats in `simulate` and `play`.
+//! seats in `simulate` and `play`, rule coverage (`simulate --coverage`).
 
 use regel::cli::{run, Io};
 use std::io::Cursor;
@@ -255,4 +255,88 @@ fn play_and_replay_say_why_a_label_is_illegal() {
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(r.err.contains("step 7: `drop 1` is not a legal option for red"), "{}", r.err);
     assert!(r.err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{}", r.err);
+}
+
+// Rule coverage (`simulate --coverage`): a small variant of a shipped game
+// whose options make some of its rules dead.
+const VARIANT: &str = "interpreter/tests/coverage/ahup-open-no-private.rules";
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let r = cli(args);
+    assert_eq!(r.code, 0, "{}", r.err);
+    serde_json::from_str(&r.out).unwrap()
+}
+
+/// The warnings of a JSON report as (code, line, column, the text under the span).
+fn warnings(j: &serde_json::Value) -> Vec<(String, u64, u64, String)> {
+    let base = std::fs::read_to_string(path(AHUP)).unwrap();
+    j["coverage"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            assert!(w["file"].as_str().unwrap().ends_with("auf-heller-und-pfennig.rules"), "{w}");
+            let l = &w["labels"][0];
+            let text = base[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize].to_string();
+            (w["code"].as_str().unwrap().to_string(), w["line"].as_u64().unwrap(), w["column"].as_u64().unwrap(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn coverage_names_dead_branches_and_requires_with_their_spans() {
+    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let w = warnings(&j);
+    let has = |code: &str, line: u64, col: u64, text: &str| {
+        assert!(w.iter().any(|x| x.0 == code && x.1 == line && x.2 == col && x.3 == text), "no {code} at {line}:{col} on `{text}` in {w:#?}");
+    };
+    // Private tiles are off: the branch that deals them openly never runs ...
+    has("W0105", 116, 5, "if not open_tiles_no_private");
+    // ... and with every tile open, drawing one at random never does.
+    has("W0105", 148, 3, "if open_tiles");
+    // The pool is never empty when a player may draw: the `require` filters nothing.
+    has("W0103", 147, 11, "not empty(pool)");
+    // Nobody holds a private tile: its action's `require` never holds, so it is never offered.
+    has("W0104", 163, 11, "not empty(actor.private)");
+    has("W0101", 162, 8, "play_private");
+    // Warnings come in source order.
+    let order: Vec<(u64, u64)> = w.iter().map(|x| (x.1, x.2)).collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+    // The base game deals private tiles: none of these is dead there.
+    let j = json_of(&["simulate", &path(AHUP), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let w = warnings(&j);
+    assert!(!w.iter().any(|x| x.1 == 116 || x.1 == 162 || x.1 == 163), "{w:#?}");
+}
+
+#[test]
+fn coverage_json_shape() {
+    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5"]);
+    let c = &j["coverage"];
+    for k in ["actions", "actions_offered", "actions_taken", "ifs_reached", "branches", "branches_run", "requires_checked", "requires_both_ways"] {
+        assert!(c[k].is_u64(), "`{k}` missing in {c}");
+    }
+    assert_eq!(c["actions"], 3);
+    assert_eq!(c["actions_offered"], 2);
+    let w = &c["warnings"][0];
+    for k in ["code", "severity", "message", "file", "line", "column", "labels", "help"] {
+        assert!(!w[k].is_null(), "`{k}` missing in {w}");
+    }
+    assert_eq!(w["severity"], "warning");
+    // Same seeds, same report: the counts do not depend on the threads.
+    let again = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5", "--threads", "1"]);
+    assert_eq!(j, again);
+    // Without `--coverage` the summary has no such key.
+    let plain = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--format", "json"]);
+    assert!(plain.get("coverage").is_none());
+}
+
+#[test]
+fn coverage_text_report_and_mcts_seats() {
+    let r = cli(&["simulate", &path(VARIANT), "--players", "4", "--games", "4", "--coverage", "--seat", "mcts:30"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("coverage: 2 of 3 actions offered, 2 taken;"), "{}", r.out);
+    assert!(r.out.contains("action `play_private` was never offered in 4 game(s)"), "{}", r.out);
+    assert!(r.out.contains("W0105"), "{}", r.out);
 }

@@ -4,6 +4,7 @@
 
 mod check_cmd;
 mod compare;
+pub mod coverage;
 mod debug;
 mod diff;
 mod diverge;
@@ -85,6 +86,9 @@ pub enum Cmd {
         /// The bot at each seat in order: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
         #[arg(long = "seat", value_name = "BOT")]
         seats: Vec<String>,
+        /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
+        #[arg(long)]
+        coverage: bool,
     },
     /// Play in the terminal: humans type an option's label or number; bots play the other seats.
     ///
@@ -269,8 +273,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     }
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats, coverage } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats, coverage }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
