@@ -101,7 +101,15 @@ fn compare_pairs_games_and_reports_intervals() {
     assert_eq!(j["stopped"], "budget");
     assert_eq!(j["pairs"], 40);
     let names: Vec<&str> = j["measures"].as_array().unwrap().iter().map(|m| m["measure"].as_str().unwrap()).collect();
-    assert_eq!(names, ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins"]);
+    // The built-in measures, then the statistics the game declares.
+    assert_eq!(
+        names,
+        ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins", "rounds_played", "stalls_left (seat mean)", "stalls_left (white)", "stalls_left (grey)"]
+    );
+    let rounds = &j["measures"][7];
+    assert_eq!(rounds["unit"], "number");
+    assert_eq!(rounds["base"]["mean"], 3.0, "AHUP-8.1: three rounds, whatever the tiles: {rounds}");
+    assert_eq!(rounds["difference"]["mean"], 0.0, "{rounds}");
     for m in j["measures"].as_array().unwrap().iter().filter(|m| m["unit"] == "rate") {
         let b = m["base"]["mean"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&b) || m["measure"] == "first-player advantage", "{m}");
@@ -339,4 +347,50 @@ fn coverage_text_report_and_mcts_seats() {
     assert!(r.out.contains("coverage: 2 of 3 actions offered, 2 taken;"), "{}", r.out);
     assert!(r.out.contains("action `play_private` was never offered in 4 game(s)"), "{}", r.out);
     assert!(r.out.contains("W0105"), "{}", r.out);
+}
+
+#[test]
+fn simulate_reports_declared_statistics() {
+    let r = cli(&["simulate", &path(AHUP), "--players", "4", "--games", "20", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let st = j["statistics"].as_array().unwrap();
+    assert_eq!(st.len(), 2);
+    assert_eq!((st[0]["name"].as_str().unwrap(), st[0]["per_player"].as_bool().unwrap()), ("rounds_played", false));
+    assert_eq!(st[0]["mean"], 3.0, "AHUP-8.1: three rounds");
+    assert!(st[0].get("seats").is_none());
+    assert_eq!((st[1]["name"].as_str().unwrap(), st[1]["per_player"].as_bool().unwrap()), ("stalls_left", true));
+    let seats: Vec<f64> = st[1]["seats"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(seats.len(), 4);
+    let mean = st[1]["mean"].as_f64().unwrap();
+    assert!((mean - seats.iter().sum::<f64>() / 4.0).abs() < 1e-9, "{mean} {seats:?}");
+    let r = cli(&["simulate", &path("rulesets/auf-heller-und-pfennig/open-ended.rules"), "--players", "4", "--games", "20"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("statistic rounds_played: mean "), "{}", r.out);
+    assert!(r.out.contains("statistic stalls_left: mean ") && r.out.contains("(per seat: "), "{}", r.out);
+}
+
+#[test]
+fn compare_compares_the_statistics_both_sides_declare() {
+    let d = tmp("stats");
+    let v = d.join("v.rules");
+    std::fs::write(
+        &v,
+        format!(
+            "variant \"v\" extends \"{}\"\noverride option open_ended: bool = true\noverride statistic rounds_played = round * 10\nstatistic money_total = sum(p in players: p.money)\n",
+            path(AHUP)
+        ),
+    )
+    .unwrap();
+    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let m = j["measures"].as_array().unwrap().iter().find(|m| m["measure"] == "rounds_played").unwrap();
+    // The base plays three rounds; the variant's statistic counts tens of rounds.
+    assert_eq!(m["base"]["mean"], 3.0);
+    assert!(m["variant"]["mean"].as_f64().unwrap() >= 10.0, "{m}");
+    assert!(m["sentence"].as_str().unwrap().starts_with("`rounds_played` is "), "{m}");
+    assert_eq!(j["unmatched_statistics"], serde_json::json!(["`money_total` is declared by the variant only"]));
+    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20"]);
+    assert!(r.out.contains("statistic `money_total` is declared by the variant only: not compared"), "{}", r.out);
 }

@@ -49,6 +49,10 @@ pub struct GameResult {
     pub span: Option<crate::diag::Span>,
     #[serde(skip)]
     pub labels: Vec<String>,
+    /// The declared statistics at the end: per statistic, one value per seat
+    /// (a statistic per player) or one for the game.
+    #[serde(skip)]
+    pub stats: Vec<Vec<i64>>,
 }
 
 /// The seed of the bots' own generator for game seed `seed`: separate from the
@@ -73,7 +77,7 @@ pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants
 fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool, total: Option<&Mutex<Option<Coverage>>>) -> GameResult {
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![] };
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![], stats: vec![] };
     let started = if total.is_some() { Match::new_with_coverage(game.clone(), setup) } else { Match::new(game.clone(), setup) };
     let mut m = match started {
         Ok(m) => m,
@@ -124,6 +128,13 @@ fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants:
         }
         Err(e) => res.error = Some(e.message),
     }
+    match m.statistics() {
+        Ok(s) => res.stats = s,
+        Err(e) => {
+            res.span = e.span;
+            res.error = res.error.take().or(Some(e.message));
+        }
+    }
     res.labels = labels;
     res
 }
@@ -153,8 +164,22 @@ struct Summary<'a> {
     decisions_max: u32,
     seats: Vec<SeatSummary>,
     first_errors: Vec<String>,
+    /// The declared statistics' means over the games without errors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    statistics: Vec<StatSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     coverage: Option<CoverageSummary<'a>>,
+}
+
+#[derive(Serialize)]
+struct StatSummary {
+    name: String,
+    per_player: bool,
+    /// Over every game (and, for a statistic per player, every seat).
+    mean: f64,
+    /// For a statistic per player: the mean of each seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seats: Option<Vec<f64>>,
 }
 
 #[derive(Serialize)]
@@ -284,6 +309,20 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         decisions_max: lens.iter().copied().max().unwrap_or(0),
         seats,
         first_errors: errors.iter().take(5).cloned().collect(),
+        statistics: game
+            .statistics
+            .iter()
+            .enumerate()
+            .map(|(i, st)| {
+                let mean = |f: &dyn Fn(&Vec<i64>) -> f64| if ok.is_empty() { 0.0 } else { ok.iter().map(|r| f(&r.stats[i])).sum::<f64>() / ok.len() as f64 };
+                StatSummary {
+                    name: st.name.clone(),
+                    per_player: st.per_player,
+                    mean: mean(&|v| v.iter().sum::<i64>() as f64 / v.len().max(1) as f64),
+                    seats: st.per_player.then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
+                }
+            })
+            .collect(),
         coverage: covered.as_ref().map(|(diags, totals)| CoverageSummary { totals: totals.clone(), warnings: diags.iter().map(|d| crate::diag::to_json(&sources, d)).collect() }),
     };
     match a.format {
@@ -304,6 +343,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10} {:>8} {:>8}", "seat", "wins", "shared", "mean", "min", "max");
             for st in &s.seats {
                 let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10.1} {:>8} {:>8}", st.seat, st.wins, st.shared_wins, st.score_mean, st.score_min, st.score_max);
+            }
+            for st in &s.statistics {
+                let seats = match &st.seats {
+                    Some(v) => format!(" (per seat: {})", v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(", ")),
+                    None => String::new(),
+                };
+                let _ = writeln!(io.out, "statistic {}: mean {:.2}{seats}", st.name, st.mean);
             }
             if let Some((diags, t)) = &covered {
                 let _ = writeln!(io.out, "{}", super::coverage::totals_line(t));

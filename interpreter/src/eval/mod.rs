@@ -11,6 +11,7 @@ mod code;
 pub mod coverage;
 mod expr;
 mod merge;
+mod statistics;
 pub mod view;
 mod vm;
 mod why;
