@@ -55,7 +55,7 @@ pub enum Cmd {
         #[arg(long)]
         summary: bool,
     },
-    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them.
+    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them: length, wins and scores per seat, the means of the ruleset's declared statistics, and with `--coverage` the rules the games never exercised.
     Simulate {
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
@@ -123,7 +123,7 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences.
+    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences. The measures are game length, the winner's margin, score spread, ties, first-player advantage, each seat's win rate, and every `statistic` both rulesets declare.
     Compare {
         /// The ruleset compared against (a game or a variant).
         base: PathBuf,
@@ -141,7 +141,7 @@ pub enum Cmd {
         /// Pairs played between two looks at the intervals.
         #[arg(long, default_value_t = 100)]
         batch: u64,
-        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread).
+        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread, statistics).
         #[arg(long, default_value_t = 3.0)]
         precision: f64,
         /// The bot at each seat in order, the same on both sides: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
