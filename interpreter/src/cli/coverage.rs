@@ -120,16 +120,11 @@ fn requires(g: &Game, cov: &Coverage, t: &mut Totals, out: &mut Vec<Diagnostic>)
     // purpose, so only one that never held is worth a word (each such failure
     // also stopped its game with an error).
     let mut body = BySpan::new();
-    for step in g.code.iter().flatten() {
-        if let Op::Require(_) = step.op {
-            body.entry(key(step.span)).or_default();
-        }
-    }
     for (b, code) in g.code.iter().enumerate() {
         for (pc, step) in code.iter().enumerate() {
             if let Op::Require(_) = step.op {
                 let c = cov.step_counts(b, pc);
-                let e = body.get_mut(&key(step.span)).expect("listed above");
+                let e = body.entry(key(step.span)).or_default();
                 e[0] += c[0];
                 e[1] += c[1];
             }

@@ -1,9 +1,11 @@
 //! Rule coverage: how often each part of the rules ran over a match (`regel
 //! simulate --coverage`). The counters live in [`State::coverage`], which is
-//! `None` unless a match was made by [`Match::new_with_coverage`], so that a
-//! match without them pays one test of a pointer at each `if`, `require` and
-//! decision. Every counter is keyed by dense ids (a block and a statement
-//! index, an action, a leading `require`'s index), never by a name.
+//! `None` unless a match was made by [`Match::new_with_coverage`]. The
+//! executor's loop and the option enumeration come in two copies (a const
+//! generic, `COVERAGE`), so that a match without counters runs the same code
+//! as before and pays only a test of a pointer per decision and per `require`
+//! inside a body. Every counter is keyed by dense ids (a block and a
+//! statement index, an action, a leading `require`'s index), never by a name.
 //!
 //! What the counts mean is decided by the reader (`cli/coverage.rs`), which
 //! sums the copies of one rule (a spliced procedure's statements appear once
@@ -12,7 +14,7 @@
 //! [`State::coverage`]: super::State::coverage
 //! [`Match::new_with_coverage`]: super::Match::new_with_coverage
 
-use crate::ir::{Game, Op};
+use crate::ir::Game;
 
 /// The counters of one match, or of many merged with [`Coverage::add`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -98,11 +100,6 @@ impl Coverage {
             *x += y;
         }
     }
-}
-
-/// Whether statement `s` is one whose outcomes [`Coverage::step`] counts.
-pub fn counted(s: &Op) -> bool {
-    matches!(s, Op::JumpUnless(..) | Op::Require(..))
 }
 
 /// Counts the actions among a decision's option groups as offered, each once.
