@@ -132,6 +132,8 @@ pub enum ItemKind {
     Score { player: Ident, expr: Expr, lowest: bool },
     Tiebreak { player: Ident, expr: Expr },
     Team { player: Ident, expr: Expr },
+    /// `statistic NAME(p) = EXPR` (`player` bound per seat) or `statistic NAME = EXPR`.
+    Statistic { name: Ident, player: Option<Ident>, expr: Expr },
     Invariant { text: String, expr: Expr },
 }
 
@@ -157,6 +159,7 @@ impl ItemKind {
             ItemKind::Score { .. } => ("score", String::new()),
             ItemKind::Tiebreak { .. } => ("tiebreak", String::new()),
             ItemKind::Team { .. } => ("team", String::new()),
+            ItemKind::Statistic { name, .. } => ("statistic", name.name.clone()),
             ItemKind::Invariant { text, .. } => ("invariant", text.clone()),
         }
     }

@@ -9,7 +9,10 @@
 //!
 //! A file may start with comment lines that set up the run-time case:
 //! `# players: N` (default: the ruleset's minimum) and `# budget: N` (default:
-//! [`regel::eval::DEFAULT_BUDGET`]).
+//! [`regel::eval::DEFAULT_BUDGET`]). A file with `# coverage: N` is a rule
+//! coverage case instead: it plays N games (seeds 0, 1, …, random decisions)
+//! counting what ran, and must produce a coverage warning (W01xx) rather
+//! than an error, as `regel simulate --coverage` would.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -51,6 +54,27 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
     let mut diags = warnings;
     let players = directive(text, "players").map(|n| n as usize).unwrap_or(game.min_players);
     let budget = directive(text, "budget").unwrap_or(regel::eval::DEFAULT_BUDGET);
+    if let Some(games) = directive(text, "coverage") {
+        let game = Arc::new(game);
+        let mut total: Option<regel::eval::Coverage> = None;
+        for seed in 0..games {
+            let setup = Setup { players, seed, options: vec![], budget, log: false };
+            let mut m = Match::new_with_coverage(game.clone(), &setup).expect("a coverage case runs");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some((_, n)) = m.pending() {
+                let i = rng.gen_range(0..n);
+                m.apply(i).expect("a coverage case runs without errors");
+            }
+            let c = m.take_coverage().unwrap();
+            match &mut total {
+                Some(t) => t.add(&c),
+                None => total = Some(*c),
+            }
+        }
+        let (warnings, _) = regel::cli::coverage::report(&game.for_players(players), &total.unwrap(), &sources, games);
+        diags.extend(warnings);
+        return (sources, diags);
+    }
     let setup = Setup { players, seed: 0, options: vec![], budget, log: false };
     let mut m = match Match::new(Arc::new(game), &setup) {
         Ok(m) => m,
@@ -89,7 +113,10 @@ fn error_corpus() {
                 return;
             }
         };
-        if !diags.iter().any(|d| d.severity == Severity::Error) {
+        let coverage = directive(&text, "coverage").is_some();
+        if coverage && !diags.iter().any(|d| d.code.starts_with("W01")) {
+            problems.lock().unwrap().push(format!("{}: produced no coverage warning", rel.display()));
+        } else if !coverage && !diags.iter().any(|d| d.severity == Severity::Error) {
             problems.lock().unwrap().push(format!("{}: produced no error", rel.display()));
         }
         let mut out = format!("----- {} -----\n{text}", rel.display());

@@ -1,5 +1,5 @@
 //! The house-rule workbench on the command line: `diff`, `compare`, and MCTS
-//! seats in `simulate` and `play`.
+//! seats in `simulate` and `play`, rule coverage (`simulate --coverage`).
 
 use regel::cli::{run, Io};
 use std::io::Cursor;
@@ -101,7 +101,15 @@ fn compare_pairs_games_and_reports_intervals() {
     assert_eq!(j["stopped"], "budget");
     assert_eq!(j["pairs"], 40);
     let names: Vec<&str> = j["measures"].as_array().unwrap().iter().map(|m| m["measure"].as_str().unwrap()).collect();
-    assert_eq!(names, ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins"]);
+    // The built-in measures, then the statistics the game declares.
+    assert_eq!(
+        names,
+        ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins", "rounds_played", "stalls_left (seat mean)", "stalls_left (white)", "stalls_left (grey)"]
+    );
+    let rounds = &j["measures"][7];
+    assert_eq!(rounds["unit"], "number");
+    assert_eq!(rounds["base"]["mean"], 3.0, "AHUP-8.1: three rounds, whatever the tiles: {rounds}");
+    assert_eq!(rounds["difference"]["mean"], 0.0, "{rounds}");
     for m in j["measures"].as_array().unwrap().iter().filter(|m| m["unit"] == "rate") {
         let b = m["base"]["mean"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&b) || m["measure"] == "first-player advantage", "{m}");
@@ -255,4 +263,134 @@ fn play_and_replay_say_why_a_label_is_illegal() {
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(r.err.contains("step 7: `drop 1` is not a legal option for red"), "{}", r.err);
     assert!(r.err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{}", r.err);
+}
+
+// Rule coverage (`simulate --coverage`): a small variant of a shipped game
+// whose options make some of its rules dead.
+const VARIANT: &str = "interpreter/tests/coverage/ahup-open-no-private.rules";
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let r = cli(args);
+    assert_eq!(r.code, 0, "{}", r.err);
+    serde_json::from_str(&r.out).unwrap()
+}
+
+/// The warnings of a JSON report as (code, line, column, the text under the span).
+fn warnings(j: &serde_json::Value) -> Vec<(String, u64, u64, String)> {
+    let base = std::fs::read_to_string(path(AHUP)).unwrap();
+    j["coverage"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            assert!(w["file"].as_str().unwrap().ends_with("auf-heller-und-pfennig.rules"), "{w}");
+            let l = &w["labels"][0];
+            let text = base[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize].to_string();
+            (w["code"].as_str().unwrap().to_string(), w["line"].as_u64().unwrap(), w["column"].as_u64().unwrap(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn coverage_names_dead_branches_and_requires_with_their_spans() {
+    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let w = warnings(&j);
+    let has = |code: &str, line: u64, col: u64, text: &str| {
+        assert!(w.iter().any(|x| x.0 == code && x.1 == line && x.2 == col && x.3 == text), "no {code} at {line}:{col} on `{text}` in {w:#?}");
+    };
+    // Private tiles are off: the branch that deals them openly never runs ...
+    has("W0105", 116, 5, "if not open_tiles_no_private");
+    // ... and with every tile open, drawing one at random never does.
+    has("W0105", 148, 3, "if open_tiles");
+    // The pool is never empty when a player may draw: the `require` filters nothing.
+    has("W0103", 147, 11, "not empty(pool)");
+    // Nobody holds a private tile: its action's `require` never holds, so it is never offered.
+    has("W0104", 163, 11, "not empty(actor.private)");
+    has("W0101", 162, 8, "play_private");
+    // Warnings come in source order.
+    let order: Vec<(u64, u64)> = w.iter().map(|x| (x.1, x.2)).collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+    // The base game deals private tiles: none of these is dead there.
+    let j = json_of(&["simulate", &path(AHUP), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let w = warnings(&j);
+    assert!(!w.iter().any(|x| x.1 == 116 || x.1 == 162 || x.1 == 163), "{w:#?}");
+}
+
+#[test]
+fn coverage_json_shape() {
+    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5"]);
+    let c = &j["coverage"];
+    for k in ["actions", "actions_offered", "actions_taken", "ifs_reached", "branches", "branches_run", "requires_checked", "requires_both_ways"] {
+        assert!(c[k].is_u64(), "`{k}` missing in {c}");
+    }
+    assert_eq!(c["actions"], 3);
+    assert_eq!(c["actions_offered"], 2);
+    let w = &c["warnings"][0];
+    for k in ["code", "severity", "message", "file", "line", "column", "labels", "help"] {
+        assert!(!w[k].is_null(), "`{k}` missing in {w}");
+    }
+    assert_eq!(w["severity"], "warning");
+    // Same seeds, same report: the counts do not depend on the threads.
+    let again = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5", "--threads", "1"]);
+    assert_eq!(j, again);
+    // Without `--coverage` the summary has no such key.
+    let plain = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--format", "json"]);
+    assert!(plain.get("coverage").is_none());
+}
+
+#[test]
+fn coverage_text_report_and_mcts_seats() {
+    let r = cli(&["simulate", &path(VARIANT), "--players", "4", "--games", "4", "--coverage", "--seat", "mcts:30"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("coverage: 2 of 3 actions offered, 2 taken;"), "{}", r.out);
+    assert!(r.out.contains("action `play_private` was never offered in 4 game(s)"), "{}", r.out);
+    assert!(r.out.contains("W0105"), "{}", r.out);
+}
+
+#[test]
+fn simulate_reports_declared_statistics() {
+    let r = cli(&["simulate", &path(AHUP), "--players", "4", "--games", "20", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let st = j["statistics"].as_array().unwrap();
+    assert_eq!(st.len(), 2);
+    assert_eq!((st[0]["name"].as_str().unwrap(), st[0]["per_player"].as_bool().unwrap()), ("rounds_played", false));
+    assert_eq!(st[0]["mean"], 3.0, "AHUP-8.1: three rounds");
+    assert!(st[0].get("seats").is_none());
+    assert_eq!((st[1]["name"].as_str().unwrap(), st[1]["per_player"].as_bool().unwrap()), ("stalls_left", true));
+    let seats: Vec<f64> = st[1]["seats"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(seats.len(), 4);
+    let mean = st[1]["mean"].as_f64().unwrap();
+    assert!((mean - seats.iter().sum::<f64>() / 4.0).abs() < 1e-9, "{mean} {seats:?}");
+    let r = cli(&["simulate", &path("rulesets/auf-heller-und-pfennig/open-ended.rules"), "--players", "4", "--games", "20"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("statistic rounds_played: mean "), "{}", r.out);
+    assert!(r.out.contains("statistic stalls_left: mean ") && r.out.contains("(per seat: "), "{}", r.out);
+}
+
+#[test]
+fn compare_compares_the_statistics_both_sides_declare() {
+    let d = tmp("stats");
+    let v = d.join("v.rules");
+    std::fs::write(
+        &v,
+        format!(
+            "variant \"v\" extends \"{}\"\noverride option open_ended: bool = true\noverride statistic rounds_played = round * 10\nstatistic money_total = sum(p in players: p.money)\n",
+            path(AHUP)
+        ),
+    )
+    .unwrap();
+    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let m = j["measures"].as_array().unwrap().iter().find(|m| m["measure"] == "rounds_played").unwrap();
+    // The base plays three rounds; the variant's statistic counts tens of rounds.
+    assert_eq!(m["base"]["mean"], 3.0);
+    assert!(m["variant"]["mean"].as_f64().unwrap() >= 10.0, "{m}");
+    assert!(m["sentence"].as_str().unwrap().starts_with("`rounds_played` is "), "{m}");
+    assert_eq!(j["unmatched_statistics"], serde_json::json!(["`money_total` is declared by the variant only"]));
+    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20"]);
+    assert!(r.out.contains("statistic `money_total` is declared by the variant only: not compared"), "{}", r.out);
 }

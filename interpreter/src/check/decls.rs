@@ -143,6 +143,7 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
             tiebreaks: vec![],
             team: None,
             invariants: vec![],
+            statistics: vec![],
             box_zone: 0,
             symbols: Symbols::default(),
             by_players: vec![],
@@ -778,6 +779,7 @@ impl Checker {
                     let (e, n) = self.player_expr(player, expr, Ty::INT);
                     self.g.team = Some((e, n));
                 }
+                ItemKind::Statistic { name, player, expr } => self.statistic(name, player.as_ref(), expr),
                 ItemKind::Invariant { text, expr } => {
                     self.body = Body::default();
                     self.body.scopes.push(vec![]);
@@ -794,6 +796,26 @@ impl Checker {
             self.error(err("E0218", span, "the ruleset has no `play { … }` block", "missing `play`")
                 .help("`play` is where the game's flow starts, after `setup`"));
         }
+    }
+
+    /// `statistic NAME(p) = EXPR` or `statistic NAME = EXPR`: a whole number,
+    /// per player or for the game, under a name of its own.
+    fn statistic(&mut self, name: &ast::Ident, player: Option<&ast::Ident>, expr: &ast::Expr) {
+        self.body = Body::default();
+        self.body.scopes.push(vec![]);
+        if let Some(p) = player {
+            self.bind(&p.name, Ty::PLAYER);
+        }
+        let (e, ty) = self.expr(expr);
+        if !self.assignable(ty, Ty::INT) {
+            let d = err("E0240", expr.span, format!("a statistic is a whole number, not {}", self.type_name(ty)), format!("this is {}", self.type_name(ty)))
+                .help("count what you mean, e.g. `if COND then 1 else 0`, or `count(…)` of a zone");
+            self.error(d);
+        }
+        if self.g.statistics.iter().any(|s| s.name == name.name) {
+            self.error(err("E0202", name.span, format!("statistic `{}` is declared twice", name.name), "declared again here").help("give each statistic its own name"));
+        }
+        self.g.statistics.push(Statistic { name: name.name.clone(), per_player: player.is_some(), expr: e, nlocals: self.body.nlocals, span: name.span });
     }
 
     fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (Expr, u16) {

@@ -40,6 +40,8 @@ enum Unit {
     Rate,
     Decisions,
     Points,
+    /// A statistic the rules declare, in whatever unit it counts.
+    Number,
 }
 
 /// One measure: its values per pair of games, and the sentence parts.
@@ -97,6 +99,65 @@ struct Out {
     /// `precise` (every interval narrow enough) or `budget` (the game budget spent).
     stopped: &'static str,
     measures: Vec<MeasureOut>,
+    /// Statistics only one side declares (or declares per player on one
+    /// side only): not compared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unmatched_statistics: Vec<String>,
+}
+
+/// The statistics both sides declare under one name and of one kind (per
+/// player or not), as (base index, variant index, per player); and a note
+/// for each of the others.
+fn paired_stats(gb: &crate::ir::Game, gv: &crate::ir::Game) -> (Vec<(usize, usize, bool)>, Vec<String>) {
+    let mut pairs = vec![];
+    let mut notes = vec![];
+    for (i, s) in gb.statistics.iter().enumerate() {
+        match gv.statistics.iter().position(|t| t.name == s.name) {
+            Some(j) if gv.statistics[j].per_player == s.per_player => pairs.push((i, j, s.per_player)),
+            Some(_) => notes.push(format!("`{}` is per player on one side only", s.name)),
+            None => notes.push(format!("`{}` is declared by the base only", s.name)),
+        }
+    }
+    for t in &gv.statistics {
+        if !gb.statistics.iter().any(|s| s.name == t.name) {
+            notes.push(format!("`{}` is declared by the variant only", t.name));
+        }
+    }
+    (pairs, notes)
+}
+
+/// The values of the paired statistics in one game, in the order of
+/// [`stat_measures`]: a statistic per player gives its mean over the seats,
+/// then each seat's value, with the variant's index when `variant` holds.
+fn stat_values(r: &GameResult, pairs: &[(usize, usize, bool)], variant: bool) -> Vec<f64> {
+    let mut v = vec![];
+    for &(i, j, per_player) in pairs {
+        let x = &r.stats[if variant { j } else { i }];
+        if per_player {
+            v.push(x.iter().sum::<i64>() as f64 / x.len().max(1) as f64);
+            v.extend(x.iter().map(|&y| y as f64));
+        } else {
+            v.push(x[0] as f64);
+        }
+    }
+    v
+}
+
+fn stat_measures(g: &crate::ir::Game, pairs: &[(usize, usize, bool)], seats: &[String]) -> Vec<Measure> {
+    let m = |name: String, subject: String| Measure { name, unit: Unit::Number, say: (subject, "higher", "lower"), base: vec![], variant: vec![] };
+    let mut v = vec![];
+    for &(i, _, per_player) in pairs {
+        let name = &g.statistics[i].name;
+        if per_player {
+            v.push(m(format!("{name} (seat mean)"), format!("`{name}`, averaged over the seats, is")));
+            for s in seats {
+                v.push(m(format!("{name} ({s})"), format!("`{name}` of {s} is")));
+            }
+        } else {
+            v.push(m(name.clone(), format!("`{name}` is")));
+        }
+    }
+    v
 }
 
 /// The per-game values of every measure, in the order of [`measures`].
@@ -138,10 +199,15 @@ fn sentence(m: &Measure, b: Estimate, v: Estimate, d: Estimate) -> String {
         Unit::Rate => (100.0, "points"),
         Unit::Decisions => (1.0, "decisions"),
         Unit::Points => (1.0, "points"),
+        Unit::Number => (1.0, ""),
     };
-    let show = |x: f64| if m.unit == Unit::Rate { format!("{:.1} %", x * 100.0) } else { format!("{x:.1}") };
+    // A declared statistic may count small things (a fraction of a stall per
+    // game): it gets two decimals.
+    let dp = if m.unit == Unit::Number { 2 } else { 1 };
+    let show = |x: f64| if m.unit == Unit::Rate { format!("{:.1} %", x * 100.0) } else { format!("{x:.dp$}") };
     let dir = if d.mean >= 0.0 { m.say.1 } else { m.say.2 };
-    let core = format!("{} {:.1} ± {:.1} {unit} {dir} (base {}, variant {})", m.say.0, (d.mean * k).abs(), d.half * k, show(b.mean), show(v.mean));
+    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let core = format!("{} {:.dp$} ± {:.dp$}{unit} {dir} (base {}, variant {})", m.say.0, (d.mean * k).abs(), d.half * k, show(b.mean), show(v.mean));
     if d.mean.abs() > d.half {
         core
     } else {
@@ -187,6 +253,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     };
     let seats: Vec<String> = gb.seats[..a.players].to_vec();
     let mut ms = measures(&seats);
+    let (stats, unmatched) = paired_stats(&gb, &gv);
+    ms.extend(stat_measures(&gb, &stats, &seats));
     let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -218,7 +286,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 errors.push(e);
                 continue;
             }
-            for (m, (x, y)) in ms.iter_mut().zip(values(b, a.players).into_iter().zip(values(v, a.players))) {
+            let xs = values(b, a.players).into_iter().chain(stat_values(b, &stats, false));
+            let ys = values(v, a.players).into_iter().chain(stat_values(v, &stats, true));
+            for (m, (x, y)) in ms.iter_mut().zip(xs.zip(ys)) {
                 m.base.push(x);
                 m.variant.push(y);
             }
@@ -231,7 +301,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         }
     }
     bar.finish_and_clear();
-    let out = report(a, &gb, &gv, &kinds, &ms, played, errors, stopped);
+    let mut out = report(a, &gb, &gv, &kinds, &ms, played, errors, stopped);
+    out.unmatched_statistics = unmatched;
     match a.format {
         Format::Json => {
             let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
@@ -263,6 +334,7 @@ fn report(a: &Args, gb: &crate::ir::Game, gv: &crate::ir::Game, kinds: &[SeatKin
         errors: errors.len(),
         first_errors: errors.into_iter().take(5).collect(),
         stopped,
+        unmatched_statistics: vec![],
         measures: ms
             .iter()
             .map(|m| {
@@ -290,13 +362,19 @@ fn print_text(o: &Out, io: &mut Io) {
         let f = |e: Estimate, sign: bool| match m.unit {
             Unit::Rate if sign => format!("{:+.1} ± {:.1} pt", e.mean * 100.0, e.half * 100.0),
             Unit::Rate => format!("{:.1} ± {:.1} %", e.mean * 100.0, e.half * 100.0),
+            Unit::Number if sign => format!("{:+.2} ± {:.2}", e.mean, e.half),
+            Unit::Number => format!("{:.2} ± {:.2}", e.mean, e.half),
             _ if sign => format!("{:+.1} ± {:.1}", e.mean, e.half),
             _ => format!("{:.1} ± {:.1}", e.mean, e.half),
         };
         let mark = if m.clear { " *" } else { "" };
         let _ = writeln!(io.out, "{:<26} {:>16} {:>16} {:>18}{mark}", m.measure, f(m.base, false), f(m.variant, false), f(m.difference, true));
     }
-    let _ = writeln!(io.out, "(* the interval of the difference excludes zero)\n");
+    let _ = writeln!(io.out, "(* the interval of the difference excludes zero)");
+    for s in &o.unmatched_statistics {
+        let _ = writeln!(io.out, "statistic {s}: not compared");
+    }
+    let _ = writeln!(io.out);
     let _ = writeln!(io.out, "With the variant:");
     for m in &o.measures {
         let _ = writeln!(io.out, "- {}", m.sentence);

@@ -4,6 +4,7 @@
 
 mod check_cmd;
 mod compare;
+pub mod coverage;
 mod debug;
 mod diff;
 mod diverge;
@@ -54,7 +55,7 @@ pub enum Cmd {
         #[arg(long)]
         summary: bool,
     },
-    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them.
+    /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them: length, wins and scores per seat, the means of the ruleset's declared statistics, and with `--coverage` the rules the games never exercised.
     Simulate {
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
@@ -85,6 +86,9 @@ pub enum Cmd {
         /// The bot at each seat in order: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
         #[arg(long = "seat", value_name = "BOT")]
         seats: Vec<String>,
+        /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
+        #[arg(long)]
+        coverage: bool,
     },
     /// Play in the terminal: humans type an option's label or number; bots play the other seats.
     ///
@@ -119,7 +123,7 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences.
+    /// Paired seeded games of a base and a variant: each measure's difference with a 95 % interval, in plain sentences. The measures are game length, the winner's margin, score spread, ties, first-player advantage, each seat's win rate, and every `statistic` both rulesets declare.
     Compare {
         /// The ruleset compared against (a game or a variant).
         base: PathBuf,
@@ -137,7 +141,7 @@ pub enum Cmd {
         /// Pairs played between two looks at the intervals.
         #[arg(long, default_value_t = 100)]
         batch: u64,
-        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread).
+        /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread, statistics).
         #[arg(long, default_value_t = 3.0)]
         precision: f64,
         /// The bot at each seat in order, the same on both sides: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
@@ -269,8 +273,8 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
     }
     match cli.cmd {
         Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats }, io)
+        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats, coverage } => {
+            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats, coverage }, io)
         }
         Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
             play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)

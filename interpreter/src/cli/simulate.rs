@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
-use std::sync::Arc;
+use crate::eval::Coverage;
+use std::sync::{Arc, Mutex};
 
 pub struct Args {
     pub file: PathBuf,
@@ -25,6 +26,8 @@ pub struct Args {
     pub step_budget: u64,
     /// Bots by seat, as `--seat` writes them; seats not named are random.
     pub seats: Vec<String>,
+    /// Report the parts of the rules the games never exercised.
+    pub coverage: bool,
 }
 
 /// The outcome of one simulated game.
@@ -46,6 +49,10 @@ pub struct GameResult {
     pub span: Option<crate::diag::Span>,
     #[serde(skip)]
     pub labels: Vec<String>,
+    /// The declared statistics at the end: per statistic, one value per seat
+    /// (a statistic per player) or one for the game.
+    #[serde(skip)]
+    pub stats: Vec<Vec<i64>>,
 }
 
 /// The seed of the bots' own generator for game seed `seed`: separate from the
@@ -63,10 +70,16 @@ pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_label
 /// Random seats draw from one generator seeded with [`bot_seed`], so a game
 /// of random bots is the same whatever else sits at the table.
 pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool) -> GameResult {
+    play_counted(game, setup, kinds, invariants, keep_labels, None)
+}
+
+/// [`play_bots`], adding the match's coverage counters to `total` when given.
+fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool, total: Option<&Mutex<Option<Coverage>>>) -> GameResult {
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![] };
-    let mut m = match Match::new(game.clone(), setup) {
+    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![], stats: vec![] };
+    let started = if total.is_some() { Match::new_with_coverage(game.clone(), setup) } else { Match::new(game.clone(), setup) };
+    let mut m = match started {
         Ok(m) => m,
         Err(e) => {
             res.span = e.span;
@@ -89,7 +102,10 @@ pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants
             }
         }
         let Some((seat, _)) = m.pending() else { break };
+        // The bots search copies of the match: those must not count.
+        let cov = m.take_coverage();
         let i = bots.choose(seat, &m);
+        m.state.coverage = cov;
         if keep_labels {
             labels.push(m.option_label(i));
         }
@@ -97,9 +113,11 @@ pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants
             res.decisions = m.state.decisions;
             res.span = e.span;
             res.error = Some(e.message);
+            add_coverage(total, &mut m);
             return res;
         }
     }
+    add_coverage(total, &mut m);
     res.decisions = m.state.decisions;
     match m.standings() {
         Ok(st) => {
@@ -110,12 +128,32 @@ pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants
         }
         Err(e) => res.error = Some(e.message),
     }
+    match m.statistics() {
+        Ok(s) => res.stats = s,
+        Err(e) => {
+            res.span = e.span;
+            res.error = res.error.take().or(Some(e.message));
+        }
+    }
     res.labels = labels;
     res
 }
 
+/// Adds a match's coverage counters to the run's total.
+fn add_coverage(total: Option<&Mutex<Option<Coverage>>>, m: &mut Match) {
+    if let (Some(total), Some(c)) = (total, m.take_coverage()) {
+        // A poisoned lock means another game panicked; its counts are lost with it.
+        if let Ok(mut t) = total.lock() {
+            match &mut *t {
+                Some(t) => t.add(&c),
+                None => *t = Some(*c),
+            }
+        }
+    }
+}
+
 #[derive(Serialize)]
-struct Summary {
+struct Summary<'a> {
     ruleset: String,
     players: usize,
     games: u64,
@@ -126,6 +164,29 @@ struct Summary {
     decisions_max: u32,
     seats: Vec<SeatSummary>,
     first_errors: Vec<String>,
+    /// The declared statistics' means over the games without errors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    statistics: Vec<StatSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage: Option<CoverageSummary<'a>>,
+}
+
+#[derive(Serialize)]
+struct StatSummary {
+    name: String,
+    per_player: bool,
+    /// Over every game (and, for a statistic per player, every seat).
+    mean: f64,
+    /// For a statistic per player: the mean of each seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seats: Option<Vec<f64>>,
+}
+
+#[derive(Serialize)]
+struct CoverageSummary<'a> {
+    #[serde(flatten)]
+    totals: super::coverage::Totals,
+    warnings: Vec<crate::diag::JsonDiagnostic<'a>>,
 }
 
 #[derive(Serialize)]
@@ -171,12 +232,14 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     }
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)").unwrap_or_else(|_| ProgressStyle::default_bar()));
     let keep = a.records.is_some();
+    let total: Mutex<Option<Coverage>> = Mutex::new(None);
+    let counted = a.coverage.then_some(&total);
     let results: Vec<GameResult> = pool.install(|| {
         (0..a.games)
             .into_par_iter()
             .map(|i| {
                 let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false };
-                let r = play_bots(&game, &setup, &kinds, a.invariants, keep);
+                let r = play_counted(&game, &setup, &kinds, a.invariants, keep, counted);
                 bar.inc(1);
                 r
             })
@@ -229,6 +292,12 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             Some(format!("seed {}: {e} ({at}after {} decisions; the whole game: `{}`)", r.seed, r.decisions, trace(r.seed)))
         })
         .collect();
+    // Every game of one player count runs the same program: its counters and
+    // spans are those of the program for that count.
+    let covered = match total.into_inner().ok().flatten() {
+        Some(c) if a.coverage => Some(super::coverage::report(&game.for_players(n), &c, &sources, a.games)),
+        _ => None,
+    };
     let s = Summary {
         ruleset: a.file.display().to_string(),
         players: n,
@@ -240,6 +309,21 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         decisions_max: lens.iter().copied().max().unwrap_or(0),
         seats,
         first_errors: errors.iter().take(5).cloned().collect(),
+        statistics: game
+            .statistics
+            .iter()
+            .enumerate()
+            .map(|(i, st)| {
+                let mean = |f: &dyn Fn(&Vec<i64>) -> f64| if ok.is_empty() { 0.0 } else { ok.iter().map(|r| f(&r.stats[i])).sum::<f64>() / ok.len() as f64 };
+                StatSummary {
+                    name: st.name.clone(),
+                    per_player: st.per_player,
+                    mean: mean(&|v| v.iter().sum::<i64>() as f64 / v.len().max(1) as f64),
+                    seats: st.per_player.then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
+                }
+            })
+            .collect(),
+        coverage: covered.as_ref().map(|(diags, totals)| CoverageSummary { totals: totals.clone(), warnings: diags.iter().map(|d| crate::diag::to_json(&sources, d)).collect() }),
     };
     match a.format {
         Format::Json => {
@@ -259,6 +343,17 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10} {:>8} {:>8}", "seat", "wins", "shared", "mean", "min", "max");
             for st in &s.seats {
                 let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10.1} {:>8} {:>8}", st.seat, st.wins, st.shared_wins, st.score_mean, st.score_min, st.score_max);
+            }
+            for st in &s.statistics {
+                let seats = match &st.seats {
+                    Some(v) => format!(" (per seat: {})", v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(", ")),
+                    None => String::new(),
+                };
+                let _ = writeln!(io.out, "statistic {}: mean {:.2}{seats}", st.name, st.mean);
+            }
+            if let Some((diags, t)) = &covered {
+                let _ = writeln!(io.out, "{}", super::coverage::totals_line(t));
+                let _ = write!(io.out, "{}", crate::diag::render(&sources, diags, io.color, 100));
             }
         }
     }

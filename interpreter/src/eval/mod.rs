@@ -8,8 +8,10 @@
 //! choices. A decision with exactly one option is taken automatically.
 
 mod code;
+pub mod coverage;
 mod expr;
 mod merge;
+mod statistics;
 pub mod view;
 mod vm;
 mod why;
@@ -23,6 +25,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+pub use coverage::Coverage;
 pub use crate::ir::{display_const, type_name};
 pub use view::{View, Viewer};
 pub use vm::{Frame, FrameKind};
@@ -118,6 +121,10 @@ pub struct State {
     /// While a per-seat log line is written: the pieces it showed as hidden.
     #[serde(skip)]
     pub hid: Vec<u32>,
+    /// Rule coverage counters (`regel simulate --coverage`); `None`, and
+    /// so free, unless the match was made by [`Match::new_with_coverage`].
+    #[serde(skip)]
+    pub coverage: Option<Box<Coverage>>,
 }
 
 /// One line of the match log as each viewer may read it (see `view.rs`).
@@ -220,26 +227,37 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![])
+        Match::start(game, setup, false, vec![], false)
+    }
+
+    /// [`Match::new`], counting how often each `if`, `require` and action
+    /// ran or was offered ([`Match::take_coverage`]).
+    pub fn new_with_coverage(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
+        Match::start(game, setup, false, vec![], true)
+    }
+
+    /// Takes the coverage counters (see [`Match::new_with_coverage`]).
+    pub fn take_coverage(&mut self) -> Option<Box<Coverage>> {
+        self.state.coverage.take()
     }
 
     /// As [`Match::new`], with the results of the first `random(…)` calls
     /// fixed (a scenario's `rolls`).
     pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
-        Match::start(game, setup, false, rolls)
+        Match::start(game, setup, false, rolls, false)
     }
 
     /// [`Match::new`], keeping the log also as each seat may read it
     /// ([`Match::take_seat_log`]; what `regel play` shows). Implies `log`.
     pub fn new_with_seat_logs(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, true, vec![])
+        Match::start(game, setup, true, vec![], false)
     }
 
-    fn start(game: Arc<Game>, setup: &Setup, seat_logs: bool, rolls: Vec<Val>) -> Result<Match, RunError> {
+    fn start(game: Arc<Game>, setup: &Setup, seat_logs: bool, rolls: Vec<Val>, coverage: bool) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
-                return Match::start(own, setup, seat_logs, rolls);
+                return Match::start(own, setup, seat_logs, rolls, coverage);
             }
         }
         let g = &*game;
@@ -303,6 +321,7 @@ impl Match {
             seat_logs,
             seat_log: vec![],
             hid: vec![],
+            coverage: coverage.then(|| Box::new(Coverage::new(g))),
         };
         let mut m = Match { game: game.clone(), state };
         m.init(setup)?;

@@ -48,6 +48,16 @@ impl<'a> Exec<'a> {
     /// Runs until a decision with two or more options, the end of the game,
     /// or an error.
     pub fn run(&mut self) -> R<()> {
+        // Two copies of the loop: the one without coverage counters has no
+        // trace of them.
+        if self.st.coverage.is_some() {
+            self.run_loop::<true>()
+        } else {
+            self.run_loop::<false>()
+        }
+    }
+
+    fn run_loop<const COVERAGE: bool>(&mut self) -> R<()> {
         let g = self.g;
         loop {
             if self.st.pending.is_some() || self.st.status != Status::Running {
@@ -57,7 +67,8 @@ impl<'a> Exec<'a> {
                 self.st.status = Status::Finished;
                 return Ok(());
             };
-            let block: &'a [Step] = &g.code[frame.block as usize];
+            let block_id = frame.block;
+            let block: &'a [Step] = &g.code[block_id as usize];
             let mut pc = frame.pc as usize;
             // Statements that touch neither the frames nor the pending
             // decision run back to back with the block and `pc` held here;
@@ -86,7 +97,13 @@ impl<'a> Exec<'a> {
                     }
                     Op::Assign(place, op, e) => self.assign(place, *op, e, stmt.span)?,
                     Op::JumpUnless(c, to) => {
-                        if self.eval(c, stmt.span)? == 0 {
+                        let held = self.eval(c, stmt.span)? != 0;
+                        if COVERAGE {
+                            if let Some(cov) = self.st.coverage.as_deref_mut() {
+                                cov.step(block_id, pc - 1, held);
+                            }
+                        }
+                        if !held {
                             pc = *to as usize;
                         }
                     }
@@ -474,7 +491,12 @@ impl<'a> Exec<'a> {
                 self.st.revealed[p as usize] = *on;
             }
             Op::Require(e) => {
-                if self.eval(e, span)? == 0 {
+                let held = self.eval(e, span)? != 0;
+                if let Some(cov) = self.st.coverage.as_deref_mut() {
+                    let f = self.st.frames.last().expect("a frame is running");
+                    cov.step(f.block, f.pc as usize - 1, held);
+                }
+                if !held {
                     return Err(Box::new(RunError {
                         message: "a `require` failed while the action was running".into(),
                         span: Some(span),
@@ -524,7 +546,8 @@ impl<'a> Exec<'a> {
             self.st.locals.resize(base + ad.nlocals as usize, 0);
             let old = std::mem::replace(&mut self.base, base);
             self.st.locals[base] = p;
-            let r = self.enumerate_one(a, span);
+            // As in `run`, the copy without coverage counters has no trace of them.
+            let r = if self.st.coverage.is_some() { self.enumerate_one::<true>(a, span) } else { self.enumerate_one::<false>(a, span) };
             self.base = old;
             self.st.locals.truncate(base);
             r?;
@@ -532,13 +555,16 @@ impl<'a> Exec<'a> {
         if merge && self.st.opt_count > 1 {
             self.merge_actions(p);
         }
+        if let Some(cov) = self.st.coverage.as_deref_mut() {
+            super::coverage::offered(cov, &self.st.opt_groups);
+        }
         Ok(())
     }
 
-    fn enumerate_one(&mut self, a: u16, span: Span) -> R<()> {
+    fn enumerate_one<const COVERAGE: bool>(&mut self, a: u16, span: Span) -> R<()> {
         let ad = &self.g.actions[a as usize];
-        for (e, mask, s) in &ad.pre {
-            if *mask == 0 && self.eval(e, *s)? == 0 {
+        for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+            if *mask == 0 && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
                 return Ok(());
             }
         }
@@ -566,8 +592,8 @@ impl<'a> Exec<'a> {
                     let v = self.st.scratch[k];
                     self.set_local(prm.slot, v);
                     let mut ok = true;
-                    for (e, mask, s) in &ad.pre {
-                        if *mask == 1 << i && self.eval(e, *s)? == 0 {
+                    for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+                        if *mask == 1 << i && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
                             ok = false;
                             break;
                         }
@@ -605,7 +631,7 @@ impl<'a> Exec<'a> {
                 }
             }
             let mut count = 0u32;
-            let r = self.enumerate_params(a, 0, span, &cached, &mut count);
+            let r = self.enumerate_params::<COVERAGE>(a, 0, span, &cached, &mut count);
             self.st.scratch.truncate(mark);
             r?;
             if u64::from(self.st.opt_count) + u64::from(count) > crate::limits::MAX_OPTIONS {
@@ -620,12 +646,12 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    fn enumerate_params(&mut self, a: u16, i: usize, span: Span, cached: &[(u32, u32)], count: &mut u32) -> R<()> {
+    fn enumerate_params<const COVERAGE: bool>(&mut self, a: u16, i: usize, span: Span, cached: &[(u32, u32)], count: &mut u32) -> R<()> {
         let ad = &self.g.actions[a as usize];
         // Requirements whose last parameter is the one just bound.
         if i > 0 {
-            for (e, mask, s) in &ad.pre {
-                if *mask != 0 && 32 - mask.leading_zeros() as usize == i && self.eval(e, *s)? == 0 {
+            for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+                if *mask != 0 && 32 - mask.leading_zeros() as usize == i && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
                     return Ok(());
                 }
             }
@@ -650,7 +676,7 @@ impl<'a> Exec<'a> {
         for k in start..end {
             let v = self.st.scratch[k];
             self.set_local(prm.slot, v);
-            self.enumerate_params(a, i + 1, span, cached, count)?;
+            self.enumerate_params::<COVERAGE>(a, i + 1, span, cached, count)?;
         }
         self.st.scratch.truncate(mark);
         Ok(())
@@ -665,6 +691,9 @@ impl<'a> Exec<'a> {
         } else {
             None
         };
+        if let Some(cov) = self.st.coverage.as_deref_mut() {
+            cov.taken[a as usize] += 1;
+        }
         let ad = &self.g.actions[a as usize];
         self.push_call(ad.body, ad.nlocals);
         self.set_local(0, p);

@@ -88,6 +88,17 @@ pub struct ActionDecl {
     pub span: Span,
 }
 
+/// `statistic NAME(p) = EXPR` (`per_player`: the player bound in local 0)
+/// or `statistic NAME = EXPR`: an integer read when a game ends.
+#[derive(Clone, Debug)]
+pub struct Statistic {
+    pub name: String,
+    pub per_player: bool,
+    pub expr: Expr,
+    pub nlocals: u16,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug)]
 pub struct FnDecl {
     pub name: String,

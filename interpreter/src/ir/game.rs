@@ -69,6 +69,8 @@ pub struct Game {
     pub tiebreaks: Vec<(Expr, u16)>,
     pub team: Option<(Expr, u16)>,
     pub invariants: Vec<(String, Expr, u16, Span)>,
+    /// The declared statistics, read at the end of each game (`regel simulate`, `regel compare`).
+    pub statistics: Vec<Statistic>,
     /// The zone decl index of the built-in `box`.
     pub box_zone: u16,
     /// The checker's symbol tables, kept so that expressions can be compiled

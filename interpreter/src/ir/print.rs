@@ -49,6 +49,9 @@ pub fn print(g: &Game) -> String {
     for (name, e, _, _) in &g.invariants {
         let _ = writeln!(s, "invariant {name:?} {}", p.expr(e));
     }
+    for st in &g.statistics {
+        let _ = writeln!(s, "statistic {}{} = {}", st.name, if st.per_player { "(l0)" } else { "" }, p.expr(&st.expr));
+    }
     for (i, b) in g.code.iter().enumerate() {
         let _ = writeln!(s, "b{i}:");
         for (pc, st) in b.iter().enumerate() {

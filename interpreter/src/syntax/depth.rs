@@ -136,7 +136,7 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
                 }
                 block(body, &mut guard);
             }
-            ItemKind::Score { expr, .. } | ItemKind::Tiebreak { expr, .. } | ItemKind::Team { expr, .. } | ItemKind::Invariant { expr, .. } => guard(expr),
+            ItemKind::Score { expr, .. } | ItemKind::Tiebreak { expr, .. } | ItemKind::Team { expr, .. } | ItemKind::Invariant { expr, .. } | ItemKind::Statistic { expr, .. } => guard(expr),
         }
     }
 }

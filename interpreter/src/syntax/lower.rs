@@ -306,6 +306,11 @@ impl Ctx {
                 let expr = self.expr(k.pop().unwrap());
                 ItemKind::Team { player: self.ident(k.pop().unwrap()), expr }
             }
+            Rule::statistic_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                let player = if k.len() > 1 { Some(self.ident(k.pop().unwrap())) } else { None };
+                ItemKind::Statistic { name: self.ident(k.pop().unwrap()), player, expr }
+            }
             Rule::invariant_decl => {
                 let expr = self.expr(k.pop().unwrap());
                 ItemKind::Invariant { text: unquote(&k[0]), expr }

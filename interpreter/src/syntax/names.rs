@@ -113,6 +113,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_seats => "`seats`",
         Rule::k_setup => "`setup`",
         Rule::k_shuffle => "`shuffle`",
+        Rule::k_statistic => "`statistic`",
         Rule::k_team => "`team`",
         Rule::k_then => "`then`",
         Rule::k_tiebreak => "`tiebreak`",
@@ -176,6 +177,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::lowest => "`lowest`",
         Rule::tiebreak_decl => "`tiebreak(p) = …`",
         Rule::team_decl => "`team(p) = …`",
+        Rule::statistic_decl => "`statistic NAME = …`",
         Rule::invariant_decl => "an invariant",
         Rule::type_ref => "a type",
         Rule::zone_type => "`zone of KIND`",
@@ -242,5 +244,5 @@ fn name(rule: Rule) -> &'static str {
 
 /// Keyword tokens carry no information once parsed; the lowering skips them.
 pub(super) fn is_keyword(rule: Rule) -> bool {
-    matches!(rule, Rule::k_act | Rule::k_action | Rule::k_all | Rule::k_and | Rule::k_board | Rule::k_bottom | Rule::k_break | Rule::k_choose | Rule::k_const | Rule::k_continue | Rule::k_edge | Rule::k_else | Rule::k_end | Rule::k_enum | Rule::k_extends | Rule::k_false | Rule::k_fn | Rule::k_for | Rule::k_from | Rule::k_game | Rule::k_hidden | Rule::k_hide | Rule::k_if | Rule::k_in | Rule::k_invariant | Rule::k_is | Rule::k_label | Rule::k_let | Rule::k_list | Rule::k_log | Rule::k_lowest | Rule::k_move | Rule::k_node | Rule::k_none | Rule::k_not | Rule::k_of | Rule::k_option | Rule::k_or | Rule::k_override | Rule::k_owner | Rule::k_per | Rule::k_phase | Rule::k_piece | Rule::k_play | Rule::k_player | Rule::k_players | Rule::k_proc | Rule::k_public | Rule::k_require | Rule::k_return | Rule::k_reveal | Rule::k_score | Rule::k_seats | Rule::k_setup | Rule::k_shuffle | Rule::k_team | Rule::k_then | Rule::k_tiebreak | Rule::k_to | Rule::k_top | Rule::k_true | Rule::k_unless | Rule::k_var | Rule::k_variant | Rule::k_where | Rule::k_while | Rule::k_with | Rule::k_x | Rule::k_zone)
+    matches!(rule, Rule::k_act | Rule::k_action | Rule::k_all | Rule::k_and | Rule::k_board | Rule::k_bottom | Rule::k_break | Rule::k_choose | Rule::k_const | Rule::k_continue | Rule::k_edge | Rule::k_else | Rule::k_end | Rule::k_enum | Rule::k_extends | Rule::k_false | Rule::k_fn | Rule::k_for | Rule::k_from | Rule::k_game | Rule::k_hidden | Rule::k_hide | Rule::k_if | Rule::k_in | Rule::k_invariant | Rule::k_is | Rule::k_label | Rule::k_let | Rule::k_list | Rule::k_log | Rule::k_lowest | Rule::k_move | Rule::k_node | Rule::k_none | Rule::k_not | Rule::k_of | Rule::k_option | Rule::k_or | Rule::k_override | Rule::k_owner | Rule::k_per | Rule::k_phase | Rule::k_piece | Rule::k_play | Rule::k_player | Rule::k_players | Rule::k_proc | Rule::k_public | Rule::k_require | Rule::k_return | Rule::k_reveal | Rule::k_score | Rule::k_seats | Rule::k_setup | Rule::k_shuffle | Rule::k_statistic | Rule::k_team | Rule::k_then | Rule::k_tiebreak | Rule::k_to | Rule::k_top | Rule::k_true | Rule::k_unless | Rule::k_var | Rule::k_variant | Rule::k_where | Rule::k_while | Rule::k_with | Rule::k_x | Rule::k_zone)
 }
