@@ -1,5 +1,5 @@
 //! Bytecode: expressions compiled to a flat list of register operations
-//! (`opt/bytecode.rs` writes them, `eval/code.rs` runs them). A program is
+//! (`opt/bytecode/` writes them, `eval/code.rs` runs them). A program is
 //! what an [`Expr::Code`] names; it runs in the frame of the body that holds
 //! the expression, so a register is a slot of that frame: the expression's
 //! locals are read where they live, and its temporaries have slots above the

@@ -13,7 +13,7 @@
 //! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
 //! | `board_index.rs` | `board-index`: node tests of board attributes answered from indexes and key tables |
 //! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
-//! | `bytecode.rs` | `bytecode`: expressions compiled to flat register programs (last: registers are frame slots) |
+//! | `bytecode/` | `bytecode`: expressions compiled to flat register programs (last: registers are frame slots) |
 
 mod board_index;
 mod bytecode;

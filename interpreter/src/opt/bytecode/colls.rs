@@ -1,0 +1,314 @@
+//! Compiling collections: lists on the scratch stack, filters and maps
+//! compacted in place, aggregates (read in place where the elements lie
+//! still) and key lookups.
+
+use super::comp::Comp;
+use crate::ir::*;
+
+/// The registers an aggregate's loop updates: the answer, the best key so
+/// far and whether there is one (`best`/`worst`), and the scratch mark a
+/// failing `sum` drops back to.
+#[derive(Clone, Copy)]
+struct Acc {
+    d: Reg,
+    key: Reg,
+    has: Reg,
+    m: Reg,
+}
+
+impl<'g> Comp<'g> {
+    /// Lists a collection above mark `m` (which the caller has set), counted
+    /// against the step budget as the tree evaluator counts it.
+    pub(super) fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
+        if matches!(c, Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)) {
+            let c = self.remap_coll(c);
+            self.p.colls.push(c);
+            let c = (self.p.colls.len() - 1) as u32;
+            self.emit(BOp::PushTree { c, sp });
+            return;
+        }
+        let keep = self.next;
+        self.elements(c, m, sp);
+        self.next = keep;
+        self.emit(BOp::Charge { m, sp });
+    }
+
+    pub(super) fn elements(&mut self, c: &Coll, m: Reg, sp: u16) {
+        match c {
+            Coll::Zone(z) => {
+                let t = self.temp();
+                self.zone(z, t, sp);
+                self.emit(BOp::PushZone { z: t });
+            }
+            Coll::Players => drop(self.emit(BOp::PushPlayers)),
+            Coll::PlayersFrom(e) | Coll::Opponents(e) => {
+                let p = self.expr(e, sp);
+                self.emit(BOp::PushPlayersFrom { p, skip: matches!(c, Coll::Opponents(_)), sp });
+            }
+            Coll::Nodes => drop(self.emit(BOp::PushNodes)),
+            Coll::Edges => drop(self.emit(BOp::PushEdges)),
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => {
+                let adj = match c {
+                    Coll::Successors(_) => Adj::Successors,
+                    Coll::Predecessors(_) => Adj::Predecessors,
+                    Coll::Neighbors(_) => Adj::Neighbors,
+                    _ => Adj::OutEdges,
+                };
+                let n = self.expr(e, sp);
+                self.emit(BOp::PushAdj { n, adj, sp });
+            }
+            Coll::Range(a, b) => {
+                let a = self.expr(a, sp);
+                let b = self.expr(b, sp);
+                self.emit(BOp::PushRange { a, b, sp });
+            }
+            Coll::List(es) => {
+                for e in es {
+                    let keep = self.next;
+                    let s = self.expr(e, sp);
+                    self.emit(BOp::Push { s });
+                    self.next = keep;
+                }
+            }
+            Coll::NodesWhereZones(p) => {
+                self.p.preds.push(p.clone());
+                let pred = (self.p.preds.len() - 1) as u32;
+                self.emit(BOp::PushZPred { pred });
+            }
+            Coll::NodesWithAttr(attr, e) => {
+                let v = self.expr(e, sp);
+                self.emit(BOp::PushAttr { attr: *attr, v });
+            }
+            Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
+                let slot = &self.loc(*slot);
+                // The inner list is compacted in place: kept elements (or
+                // mapped values) are written from the mark up.
+                self.coll(inner, m, sp);
+                let end = self.temp();
+                self.emit(BOp::Mark { d: end });
+                let w = self.temp();
+                self.emit(BOp::Mov { d: w, s: m });
+                let i = self.temp();
+                self.emit(BOp::Mov { d: i, s: m });
+                let top = self.here();
+                let next = self.emit(BOp::Next { i, end, slot: *slot, exit: 0 });
+                let keep = self.next;
+                if matches!(c, Coll::Filter(..)) {
+                    for j in self.branch(body, false, sp) {
+                        self.patch_to(j, top);
+                    }
+                    self.emit(BOp::Put { w, s: *slot });
+                } else {
+                    let v = self.expr(body, sp);
+                    self.emit(BOp::Put { w, s: v });
+                }
+                self.next = keep;
+                self.emit(BOp::Jump { to: top });
+                self.patch(next);
+                self.emit(BOp::Truncate { m: w });
+            }
+            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_) => {
+                let c = self.remap_coll(c);
+                self.p.colls.push(c);
+                let c = (self.p.colls.len() - 1) as u32;
+                self.emit(BOp::PushTree { c, sp });
+            }
+        }
+    }
+
+    /// An aggregate over a collection, as the tree evaluator's `agg`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn agg(&mut self, op: AggOp, coll: &Coll, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+        // Over a zone, all nodes or a node's neighbours the loop reads the
+        // elements where they are: the body cannot change them (expressions
+        // move nothing), and they are counted against the budget up front,
+        // as listing them would.
+        let what = match coll {
+            Coll::Zone(_) => Some(Iter::Zone),
+            Coll::Nodes => Some(Iter::Nodes),
+            Coll::Successors(_) => Some(Iter::Adj(Adj::Successors)),
+            Coll::Predecessors(_) => Some(Iter::Adj(Adj::Predecessors)),
+            Coll::Neighbors(_) => Some(Iter::Adj(Adj::Neighbors)),
+            Coll::EdgesOf(_) => Some(Iter::Adj(Adj::OutEdges)),
+            _ => None,
+        };
+        if let (Some(what), false) = (what, matches!(op, AggOp::Last | AggOp::Min | AggOp::Max)) {
+            return self.agg_in_place(op, coll, what, slot, body, d, sp);
+        }
+        let m = self.temp();
+        self.emit(BOp::Mark { d: m });
+        self.coll(coll, m, sp);
+        let end = self.temp();
+        self.emit(BOp::Mark { d: end });
+        let (key, has) = self.agg_start(op, d);
+        let i = self.temp();
+        let top = self.here() + 1;
+        let next = if op == AggOp::Last {
+            self.emit(BOp::Mov { d: i, s: end });
+            self.emit(BOp::NextRev { i, m, slot, exit: 0 })
+        } else {
+            self.emit(BOp::Mov { d: i, s: m });
+            self.emit(BOp::Next { i, end, slot, exit: 0 })
+        };
+        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+        self.emit(BOp::Truncate { m });
+        if matches!(op, AggOp::Min | AggOp::Max) {
+            self.emit(BOp::ErrEmpty { m, e: end, max: op == AggOp::Max, sp });
+        }
+    }
+
+    /// An aggregate whose elements are read in place (see [`Comp::agg`]).
+    #[allow(clippy::too_many_arguments)]
+    fn agg_in_place(&mut self, op: AggOp, coll: &Coll, what: Iter, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+        let src = match coll {
+            Coll::Zone(z) => {
+                let t = self.temp();
+                self.zone(z, t, sp);
+                t
+            }
+            // A local or a temporary below the loop's: either keeps the
+            // node for the whole loop.
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => self.expr(e, sp),
+            _ => d,
+        };
+        let (i, end) = (self.temp(), self.temp());
+        self.emit(BOp::IterInit { what, src, i, end, sp });
+        let (key, has) = self.agg_start(op, d);
+        // `SumAcc` drops the list above its mark on overflow: here there is
+        // none, so the mark is the height the loop starts at.
+        let m = if op == AggOp::Sum {
+            let m = self.temp();
+            self.emit(BOp::Mark { d: m });
+            m
+        } else {
+            d
+        };
+        let top = self.here();
+        let next = self.emit(BOp::IterNext { what, src, i, end, slot, exit: 0 });
+        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+    }
+
+    /// An aggregate's answer before any element, and for `best`/`worst`
+    /// the registers of the best key so far and whether there is one.
+    fn agg_start(&mut self, op: AggOp, d: Reg) -> (Reg, Reg) {
+        let init = match op {
+            AggOp::Count | AggOp::Sum | AggOp::Any => 0,
+            AggOp::All => 1,
+            AggOp::Min => Val::MAX,
+            AggOp::Max => Val::MIN,
+            AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => NONE,
+        };
+        self.emit(BOp::Const { d, v: init });
+        if matches!(op, AggOp::Best | AggOp::Worst) {
+            let (k, h) = (self.temp(), self.temp());
+            self.emit(BOp::Const { d: h, v: 0 });
+            (k, h)
+        } else {
+            (d, d)
+        }
+    }
+
+    /// The body of an aggregate's loop, from the element bound in `slot` at
+    /// `top` (the loop step, jumping out through `next`): its test or value
+    /// and what that does to the answer; then back to `top`, or out early
+    /// once the answer is settled.
+    #[allow(clippy::too_many_arguments)]
+    fn agg_loop(&mut self, op: AggOp, slot: u16, body: Option<&Expr>, acc: Acc, top: u32, next: usize, sp: u16) {
+        let Acc { d, key, has, m } = acc;
+        let keep = self.next;
+        let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
+        let v = match body {
+            // A test that stops the search is compiled as jumps.
+            Some(b) if stops => {
+                for j in self.branch(b, op == AggOp::All, sp) {
+                    self.patch_to(j, top);
+                }
+                d
+            }
+            Some(b) => self.expr(b, sp),
+            None => {
+                let t = self.temp();
+                self.emit(BOp::Const { d: t, v: 1 });
+                if stops {
+                    self.emit(if op == AggOp::All { BOp::JumpIf { c: t, to: top } } else { BOp::JumpUnless { c: t, to: top } });
+                }
+                t
+            }
+        };
+        let mut exit = None;
+        match op {
+            AggOp::Count => drop(self.emit(BOp::CountIf { d, v })),
+            AggOp::Sum => drop(self.emit(BOp::SumAcc { d, v, m, sp })),
+            AggOp::Min => drop(self.emit(BOp::MinAcc { d, v })),
+            AggOp::Max => drop(self.emit(BOp::MaxAcc { d, v })),
+            AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
+            AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
+                // The test above went back to `top` unless this element
+                // settles the answer.
+                self.emit(match op {
+                    AggOp::Any => BOp::Const { d, v: 1 },
+                    AggOp::All => BOp::Const { d, v: 0 },
+                    _ => BOp::Mov { d, s: slot },
+                });
+                exit = Some(self.emit(BOp::Jump { to: 0 }));
+            }
+        }
+        self.next = keep;
+        if exit.is_none() {
+            self.emit(BOp::Jump { to: top });
+        }
+        self.patch(next);
+        if let Some(j) = exit {
+            self.patch(j);
+        }
+    }
+
+    /// A key lookup (`opt/board_index.rs`): within all nodes or a node's
+    /// neighbours it runs here; within any other collection it is left to
+    /// the tree. Each value is a program of its own, so that one that fails
+    /// can hand over to the original search.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn key_lookup(&mut self, e: &Expr, key: u16, vals: &[Expr], within: &Coll, fallback: &Expr, d: Reg, sp: u16) {
+        // A value holding a key lookup of its own would need programs of
+        // its own: such lookups are left to the tree, decided before
+        // anything is emitted so that nothing is evaluated twice.
+        let nested = vals.iter().any(|v| {
+            let mut found = false;
+            crate::ir::walk::walk_e(&mut v.clone(), &mut |x: &mut Expr| found |= matches!(x, Expr::NodeByKey { .. }));
+            found
+        });
+        if nested {
+            return self.tree(e, d, sp);
+        }
+        let (adj, n) = match within {
+            Coll::Nodes => (None, d),
+            Coll::Successors(x) => (Some(Adj::Successors), self.expr(x, sp)),
+            Coll::Predecessors(x) => (Some(Adj::Predecessors), self.expr(x, sp)),
+            Coll::Neighbors(x) => (Some(Adj::Neighbors), self.expr(x, sp)),
+            _ => return self.tree(e, d, sp),
+        };
+        let mut ids = vec![];
+        for v in vals {
+            // A value's temporaries lie above every register live here.
+            let mut sub = Comp::new(self.g, self.inl, self.next, 0);
+            sub.map = self.map.clone();
+            sub.inlined = self.inlined;
+            sub.p.spans = self.p.spans.clone();
+            let r = sub.expr(v, sp);
+            sub.emit(BOp::Ret { s: r });
+            if sub.overflow {
+                self.overflow = true;
+            }
+            self.top = self.top.max(sub.top);
+            sub.p.source = v.clone();
+            let id = self.base_id + self.subs.len() as u32;
+            self.subs.push(sub.p);
+            ids.push(id);
+        }
+        let fallback = self.remap(fallback);
+        self.p.trees.push(fallback);
+        self.p.lookups.push((ids, (self.p.trees.len() - 1) as u32));
+        let at = (self.p.lookups.len() - 1) as u32;
+        self.emit(BOp::KeyLookup { d, key, adj, n, at, sp });
+    }
+}

@@ -1,0 +1,418 @@
+//! Compiling expressions: registers, jumps, conditions and calls compiled
+//! in place (see the module's entry in `mod.rs`).
+
+use super::{Inlinable, MAX_INLINED};
+use crate::ast::BinOp;
+use crate::diag::Span;
+use crate::ir::walk::{walk_c, walk_e, Visit};
+use crate::ir::*;
+
+/// Renames locals to the registers they live in (see [`Comp::remap`]).
+struct Rename<'m>(&'m [Reg]);
+
+impl Rename<'_> {
+    pub(super) fn at(&self, s: &mut u16) {
+        if let Some(r) = self.0.get(*s as usize) {
+            *s = *r;
+        }
+    }
+}
+
+impl Visit for Rename<'_> {
+    fn expr(&mut self, e: &mut Expr) {
+        if let Expr::Local(s) | Expr::Agg { slot: s, .. } = e {
+            self.at(s);
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if let Coll::Filter(_, s, _) | Coll::Map(_, s, _) | Coll::Distinct(_, s, _) | Coll::Sorted(_, s, _) = c {
+            self.at(s);
+        }
+    }
+}
+
+pub(super) struct Comp<'g> {
+    pub(super) g: &'g Game,
+    pub(super) inl: &'g Inlinable,
+    /// Where each local of the body being compiled lives: the identity
+    /// (empty) for the frame's own expressions; inside an inlined call, the
+    /// callee's parameters are the argument registers and its other locals
+    /// fresh temporaries.
+    pub(super) map: Vec<Reg>,
+    /// Calls inlined around the code being compiled.
+    pub(super) inlined: u32,
+    pub(super) p: Program,
+    pub(super) next: u32,
+    pub(super) top: u32,
+    pub(super) base_id: u32,
+    /// Key lookup value programs, compiled before the root.
+    pub(super) subs: Vec<Program>,
+    pub(super) overflow: bool,
+}
+
+impl<'g> Comp<'g> {
+    pub(super) fn new(g: &'g Game, inl: &'g Inlinable, temps: u32, base_id: u32) -> Comp<'g> {
+        let p = Program { ops: vec![], spans: vec![Span::default()], trees: vec![], colls: vec![], preds: vec![], regs: vec![], lookups: vec![], nregs: 0, source: Expr::Const(0), listed: None };
+        Comp { g, inl, map: vec![], inlined: 0, p, next: temps, top: temps, base_id, subs: vec![], overflow: false }
+    }
+
+    pub(super) fn finish(mut self, source: Expr, out: &mut Vec<Program>) -> Option<u32> {
+        if self.overflow || self.p.ops.len() > u32::MAX as usize / 2 {
+            return None;
+        }
+        self.p.source = source;
+        if !self.p.seal() || !self.subs.iter_mut().all(|s| s.seal()) {
+            return None;
+        }
+        out.append(&mut self.subs);
+        out.push(self.p);
+        Some(self.top)
+    }
+
+    pub(super) fn temp(&mut self) -> Reg {
+        let r = self.next;
+        self.next += 1;
+        self.top = self.top.max(self.next);
+        if self.next > u16::MAX as u32 {
+            self.overflow = true;
+            return 0;
+        }
+        r as Reg
+    }
+
+    pub(super) fn emit(&mut self, op: BOp) -> usize {
+        self.p.ops.push(op);
+        self.p.ops.len() - 1
+    }
+
+    pub(super) fn here(&self) -> u32 {
+        self.p.ops.len() as u32
+    }
+
+    /// Points the jump at `at` to the next operation.
+    pub(super) fn patch(&mut self, at: usize) {
+        let here = self.here();
+        self.patch_to(at, here);
+    }
+
+    pub(super) fn patch_to(&mut self, at: usize, here: u32) {
+        match &mut self.p.ops[at] {
+            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } | BOp::JumpEqK { to, .. } | BOp::JumpNeK { to, .. } => *to = here,
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => *exit = here,
+            _ => {}
+        }
+    }
+
+    /// Compiles a condition as jumps: the returned jumps (to be patched)
+    /// are taken when the condition's truth is `when`; otherwise control
+    /// falls through. Connectives short-circuit in the order written, as
+    /// their values do.
+    pub(super) fn branch(&mut self, e: &Expr, when: bool, sp: u16) -> Vec<usize> {
+        match e {
+            Expr::Not(a) => self.branch(a, !when, sp),
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+                // `a and b` jumps when false as soon as either part is
+                // false, and when true only through `b` (a false `a` skips
+                // it); `or` is the mirror image.
+                let settles = *op == BinOp::Or;
+                if when == settles {
+                    let mut j = self.branch(a, when, sp);
+                    j.extend(self.branch(b, when, sp));
+                    j
+                } else {
+                    let skip = self.branch(a, !when, sp);
+                    let j = self.branch(b, when, sp);
+                    for s in skip {
+                        self.patch(s);
+                    }
+                    j
+                }
+            }
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) if matches!(**b, Expr::Const(_)) => {
+                let Expr::Const(k) = **b else { return vec![] };
+                let keep = self.next;
+                let a = self.expr(a, sp);
+                self.next = keep;
+                let eq = (*op == BinOp::Eq) == when;
+                vec![self.emit(if eq { BOp::JumpEqK { a, k, to: 0 } } else { BOp::JumpNeK { a, k, to: 0 } })]
+            }
+            _ => {
+                let keep = self.next;
+                let c = self.expr(e, sp);
+                self.next = keep;
+                vec![self.emit(if when { BOp::JumpIf { c, to: 0 } } else { BOp::JumpUnless { c, to: 0 } })]
+            }
+        }
+    }
+
+    pub(super) fn span(&mut self, s: Span) -> u16 {
+        if self.p.spans.last() == Some(&s) && self.p.spans.len() > 1 {
+            return (self.p.spans.len() - 1) as u16;
+        }
+        if self.p.spans.len() >= u16::MAX as usize {
+            self.overflow = true;
+            return CALLER_SPAN;
+        }
+        self.p.spans.push(s);
+        (self.p.spans.len() - 1) as u16
+    }
+
+    pub(super) fn tree(&mut self, e: &Expr, d: Reg, sp: u16) {
+        let e = self.remap(e);
+        self.p.trees.push(e);
+        let e = (self.p.trees.len() - 1) as u32;
+        self.emit(BOp::Tree { d, e, sp });
+    }
+
+    /// The register of local `s` of the body being compiled.
+    pub(super) fn loc(&self, s: u16) -> Reg {
+        self.map.get(s as usize).copied().unwrap_or(s)
+    }
+
+    /// A tree left to the tree evaluator, with its locals renamed to their
+    /// registers (it runs in the same frame).
+    pub(super) fn remap(&self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        if !self.map.is_empty() {
+            walk_e(&mut e, &mut Rename(&self.map));
+        }
+        e
+    }
+
+    pub(super) fn remap_coll(&self, c: &Coll) -> Coll {
+        let mut c = c.clone();
+        if !self.map.is_empty() {
+            walk_c(&mut c, &mut Rename(&self.map));
+        }
+        c
+    }
+
+    /// A call compiled in place: the callee's body with its parameters in
+    /// the argument registers and its other locals in fresh temporaries,
+    /// between `CallEnter` (the step and the depth a call counts) and
+    /// `CallLeave`. Its errors point at the call, as a call's do.
+    pub(super) fn inline_call(&mut self, func: u16, args: &[Reg], d: Reg, sp: u16) {
+        let (body, nparams, nlocals) = &self.inl.bodies[func as usize];
+        let mut map: Vec<Reg> = args[..*nparams as usize].to_vec();
+        for _ in *nparams..*nlocals {
+            let t = self.temp();
+            map.push(t);
+        }
+        self.emit(BOp::CallEnter { sp });
+        let outer = std::mem::replace(&mut self.map, map);
+        self.inlined += 1;
+        self.into(body, d, sp);
+        self.inlined -= 1;
+        self.map = outer;
+        self.emit(BOp::CallLeave);
+    }
+
+    /// The register holding `e`'s value: a local where it lives, else a
+    /// fresh temporary (the temporaries of its parts are free again after).
+    pub(super) fn expr(&mut self, e: &Expr, sp: u16) -> Reg {
+        if let Expr::Local(s) = e {
+            return self.loc(*s);
+        }
+        let d = self.temp();
+        self.into(e, d, sp);
+        self.next = d as u32 + 1;
+        d
+    }
+
+    /// Compiles `e` to write register `d`.
+    pub(super) fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
+        match e {
+            Expr::Const(v) => drop(self.emit(BOp::Const { d, v: *v })),
+            Expr::Local(s) => {
+                let s = self.loc(*s);
+                self.emit(BOp::Mov { d, s });
+            }
+            Expr::Var(at, None) => drop(self.emit(BOp::Var { d, at: *at })),
+            Expr::Var(base, Some(i)) => {
+                let i = self.expr(i, sp);
+                self.emit(BOp::VarAt { d, base: *base, i, sp });
+            }
+            Expr::Field(fid, a) => {
+                let p = self.expr(a, sp);
+                self.emit(BOp::Field { d, fid: *fid, p, sp });
+            }
+            Expr::Owner(a) => {
+                let p = self.expr(a, sp);
+                self.emit(BOp::Owner { d, p, sp });
+            }
+            Expr::NodeAttr(attr, a) => {
+                let n = self.expr(a, sp);
+                self.emit(BOp::NodeAttr { d, attr: *attr, n, sp });
+            }
+            Expr::EdgeAttr(attr, a) => {
+                let e = self.expr(a, sp);
+                self.emit(BOp::EdgeAttr { d, attr: *attr, e, sp });
+            }
+            Expr::EdgeFrom(a) | Expr::EdgeTo(a) => {
+                let x = self.expr(a, sp);
+                self.emit(BOp::EdgeEnd { d, e: x, to: matches!(e, Expr::EdgeTo(_)), sp });
+            }
+            Expr::IsKind(a, kind) => {
+                let p = self.expr(a, sp);
+                self.emit(BOp::IsKind { d, p, kind: *kind });
+            }
+            Expr::Pos2(a, b, stride) => {
+                let a = self.expr(a, sp);
+                let b = self.expr(b, sp);
+                self.emit(BOp::Pos2 { d, a, b, stride: *stride, sp });
+            }
+            Expr::Zone(z) => self.zone(z, d, sp),
+            Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => {
+                let empty = matches!(e, Expr::ZoneEmpty(_));
+                match &z.index {
+                    ZIndex::Node(x) | ZIndex::Player(x) => {
+                        let dim = if matches!(z.index, ZIndex::Node(_)) { ZDim::Node } else { ZDim::Player };
+                        let i = self.expr(x, sp);
+                        self.emit(BOp::ZoneLenOf { d, base: z.base, i, dim, empty, sp });
+                    }
+                    _ => {
+                        self.zone(z, d, sp);
+                        self.emit(if empty { BOp::ZoneEmpty { d, z: d } } else { BOp::ZoneLen { d, z: d } });
+                    }
+                }
+            }
+            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp),
+            Expr::Neg(a) => {
+                let a = self.expr(a, sp);
+                self.emit(BOp::Neg { d, a, sp });
+            }
+            Expr::Not(a) => {
+                let a = self.expr(a, sp);
+                self.emit(BOp::Not { d, a });
+            }
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+                // Short-circuit: `d` holds the answer should `b` not run.
+                let a = self.expr(a, sp);
+                let and = *op == BinOp::And;
+                self.emit(BOp::Const { d, v: (!and) as Val });
+                let j = self.emit(if and { BOp::JumpUnless { c: a, to: 0 } } else { BOp::JumpIf { c: a, to: 0 } });
+                let b = self.expr(b, sp);
+                self.emit(BOp::Truth { d, a: b });
+                self.patch(j);
+            }
+            Expr::Bin(op, a, b) => self.bin(e, *op, a, b, d, sp),
+            Expr::In(a, c) => {
+                let x = self.expr(a, sp);
+                let m = self.temp();
+                self.emit(BOp::Mark { d: m });
+                self.coll(c, m, sp);
+                self.emit(BOp::Contains { d, x, m });
+            }
+            Expr::If(c, a, b) => {
+                let js = self.branch(c, false, sp);
+                self.into(a, d, sp);
+                let end = self.emit(BOp::Jump { to: 0 });
+                for j in js {
+                    self.patch(j);
+                }
+                self.into(b, d, sp);
+                self.patch(end);
+            }
+            Expr::Call { func, args, span } => {
+                let sp = self.span(*span);
+                let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, sp)).collect();
+                if self.inlined < MAX_INLINED && self.inl.ok[*func as usize] {
+                    return self.inline_call(*func, &regs, d, sp);
+                }
+                let at = self.p.regs.len() as u32;
+                self.p.regs.extend(regs);
+                self.emit(BOp::Call { d, func: *func, args: at, n: args.len() as u16, sp });
+            }
+            Expr::Builtin(b, args, None, span) if args.len() <= 2 => {
+                let sp = self.span(*span);
+                let x = args.first().map_or(d, |a| self.expr(a, sp));
+                let y = args.get(1).map_or(d, |a| self.expr(a, sp));
+                self.emit(BOp::Builtin { d, b: *b, x, y, sp });
+            }
+            Expr::Builtin(b @ (Builtin::Count | Builtin::Empty | Builtin::First | Builtin::Last | Builtin::SumList), _, Some(c), span) => {
+                let sp = self.span(*span);
+                let what = match b {
+                    Builtin::Count => Listed::Count,
+                    Builtin::Empty => Listed::Empty,
+                    Builtin::First => Listed::First,
+                    Builtin::Last => Listed::Last,
+                    _ => Listed::Sum,
+                };
+                let m = self.temp();
+                self.emit(BOp::Mark { d: m });
+                self.coll(c, m, sp);
+                self.emit(BOp::Listed { d, m, what, sp });
+            }
+            Expr::NodesZoneAgg(op, p) => {
+                self.p.preds.push(p.clone());
+                let pred = (self.p.preds.len() - 1) as u32;
+                self.emit(BOp::NodesZoneAgg { d, op: *op, pred });
+            }
+            Expr::NodeByKey { key, vals, within, fallback } => self.key_lookup(e, *key, vals, within, fallback, d, sp),
+            Expr::Builtin(..) | Expr::Code(_) => self.tree(e, d, sp),
+        }
+    }
+
+    pub(super) fn bin(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, d: Reg, sp: u16) {
+        if matches!(op, BinOp::And | BinOp::Or | BinOp::In) {
+            // Connectives are compiled by the caller and `in` is lowered to
+            // `Expr::In`; whatever else is left to the tree.
+            return self.tree(e, d, sp);
+        }
+        // A constant right operand is folded into the operation.
+        if let Expr::Const(k) = *b {
+            let op = match op {
+                BinOp::Add => Some(BOp::AddK { d, a: 0, k, sp }),
+                BinOp::Sub if k != Val::MIN => Some(BOp::AddK { d, a: 0, k: -k, sp }),
+                BinOp::Eq => Some(BOp::EqK { d, a: 0, k }),
+                BinOp::Ne => Some(BOp::NeK { d, a: 0, k }),
+                BinOp::Lt => Some(BOp::LtK { d, a: 0, k }),
+                BinOp::Gt => Some(BOp::GtK { d, a: 0, k }),
+                BinOp::Le if k != Val::MAX => Some(BOp::LtK { d, a: 0, k: k + 1 }),
+                BinOp::Ge if k != Val::MIN => Some(BOp::GtK { d, a: 0, k: k - 1 }),
+                _ => None,
+            };
+            if let Some(mut op) = op {
+                let r = self.expr(a, sp);
+                match &mut op {
+                    BOp::AddK { a, .. } | BOp::EqK { a, .. } | BOp::NeK { a, .. } | BOp::LtK { a, .. } | BOp::GtK { a, .. } => *a = r,
+                    _ => {}
+                }
+                self.emit(op);
+                return;
+            }
+        }
+        let x = self.expr(a, sp);
+        let y = self.expr(b, sp);
+        let op = match op {
+            BinOp::Add => BOp::Add { d, a: x, b: y, sp },
+            BinOp::Sub => BOp::Sub { d, a: x, b: y, sp },
+            BinOp::Mul => BOp::Mul { d, a: x, b: y, sp },
+            BinOp::Div => BOp::Div { d, a: x, b: y, sp },
+            BinOp::Rem => BOp::Rem { d, a: x, b: y, sp },
+            BinOp::Eq => BOp::Eq { d, a: x, b: y },
+            BinOp::Ne => BOp::Ne { d, a: x, b: y },
+            BinOp::Lt => BOp::Lt { d, a: x, b: y },
+            BinOp::Le => BOp::Le { d, a: x, b: y },
+            BinOp::Gt => BOp::Lt { d, a: y, b: x },
+            BinOp::Ge => BOp::Le { d, a: y, b: x },
+            BinOp::And | BinOp::Or | BinOp::In => return self.tree(e, d, sp),
+        };
+        self.emit(op);
+    }
+
+    /// The zone a reference names, into `d`.
+    pub(super) fn zone(&mut self, z: &ZoneRef, d: Reg, sp: u16) {
+        let (dim, x, n) = match &z.index {
+            ZIndex::Global => (ZDim::Global, None, 0),
+            ZIndex::Player(x) => (ZDim::Player, Some(x), 0),
+            ZIndex::Node(x) => (ZDim::Node, Some(x), 0),
+            ZIndex::Edge(x) => (ZDim::Edge, Some(x), 0),
+            ZIndex::At(x, n) => (ZDim::At, Some(x), *n),
+            ZIndex::Value(x) => (ZDim::Value, Some(x), 0),
+        };
+        let i = x.map_or(d, |x| self.expr(x, sp));
+        self.emit(BOp::Zone { d, base: z.base, i, dim, n, sp });
+    }
+}

@@ -1,0 +1,298 @@
+//! The `bytecode` pass: every expression a body evaluates (function bodies,
+//! the statements of procedures, actions, `setup` and `play`, action
+//! requirements, scores, tiebreaks, the team rule and invariants) is
+//! compiled to a flat register program (`ir/bytecode.rs`) and replaced by an
+//! [`Expr::Code`] naming it. The tree evaluator then pays one call per
+//! expression instead of one per node, and the bytecode machine
+//! (`eval/code.rs`) one dispatch per operation.
+//!
+//! A program's registers are slots of the frame of the body it runs in:
+//! locals stay where they are, and temporaries get the slots above the
+//! body's locals, whose count (`nlocals`) this pass raises. It is the last
+//! pass, so no later pass renumbers a local under a program. A block
+//! reached from two bodies (none is today) is left to the tree evaluator,
+//! since its temporaries could not be placed above both frames.
+//!
+//! What the machine has no operation for (a collection sorted or made
+//! distinct, `random`, positions in a list, …) stays a tree inside the
+//! program, evaluated by the tree evaluator in the same frame.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `mod.rs` | the driver: which expressions of which frame are compiled, and which functions may be inlined |
+//! | `comp.rs` | `Comp`: expressions, conditions as jumps, calls compiled in place |
+//! | `colls.rs` | collections, aggregates and key lookups |
+
+use crate::ir::walk::walk_e;
+use crate::ir::*;
+
+mod colls;
+mod comp;
+
+use comp::Comp;
+
+/// Programs of at most this many operations (the `Ret` included) stay trees.
+const MIN_OPS: usize = 3;
+
+/// Compiles every body's expressions.
+pub(super) fn run(g: &mut Game) {
+    let shared = shared_blocks(g);
+    let inl = Inlinable::of(g);
+    for f in 0..g.fns.len() {
+        let nl = g.fns[f].nlocals;
+        let mut frame = Frame::new(nl);
+        let mut body = std::mem::replace(&mut g.fns[f].body, Expr::Const(0));
+        frame.root(g, &mut body, &inl);
+        g.fns[f].body = body;
+        g.fns[f].nlocals = frame.top;
+    }
+    for a in 0..g.actions.len() {
+        let mut frame = Frame::new(g.actions[a].nlocals);
+        let mut pre = std::mem::take(&mut g.actions[a].pre);
+        for (e, _, _) in pre.iter_mut() {
+            frame.root(g, e, &inl);
+        }
+        g.actions[a].pre = pre;
+        let mut params = std::mem::take(&mut g.actions[a].params);
+        for prm in params.iter_mut() {
+            frame.root_coll(g, &mut prm.domain, &inl);
+        }
+        g.actions[a].params = params;
+        frame.blocks(g, g.actions[a].body, &shared, &inl);
+        g.actions[a].nlocals = frame.top;
+    }
+    for p in 0..g.procs.len() {
+        let mut frame = Frame::new(g.procs[p].nlocals);
+        frame.blocks(g, g.procs[p].body, &shared, &inl);
+        g.procs[p].nlocals = frame.top;
+    }
+    if let Some((b, nl)) = g.setup {
+        let mut frame = Frame::new(nl);
+        frame.blocks(g, b, &shared, &inl);
+        g.setup = Some((b, frame.top));
+    }
+    let (b, nl) = g.play;
+    let mut frame = Frame::new(nl);
+    frame.blocks(g, b, &shared, &inl);
+    g.play = (b, frame.top);
+    // Bodies of one player (local 0): the score, tiebreaks, team, invariants.
+    let mut player_rules: Vec<(Expr, u16)> = vec![];
+    if let Some((e, nl, _)) = &mut g.score {
+        player_rules.push((std::mem::replace(e, Expr::Const(0)), *nl));
+    }
+    for (e, nl) in g.tiebreaks.iter_mut() {
+        player_rules.push((std::mem::replace(e, Expr::Const(0)), *nl));
+    }
+    if let Some((e, nl)) = &mut g.team {
+        player_rules.push((std::mem::replace(e, Expr::Const(0)), *nl));
+    }
+    for (_, e, nl, _) in g.invariants.iter_mut() {
+        player_rules.push((std::mem::replace(e, Expr::Const(0)), *nl));
+    }
+    let done: Vec<(Expr, u16)> = player_rules
+        .into_iter()
+        .map(|(mut e, nl)| {
+            let mut frame = Frame::new(nl);
+            frame.root(g, &mut e, &inl);
+            (e, frame.top)
+        })
+        .collect();
+    let mut done = done.into_iter();
+    let mut next = || done.next().expect("one compiled rule per rule taken");
+    if let Some(s) = &mut g.score {
+        (s.0, s.1) = next();
+    }
+    for t in g.tiebreaks.iter_mut() {
+        *t = next();
+    }
+    if let Some(t) = &mut g.team {
+        *t = next();
+    }
+    for inv in g.invariants.iter_mut() {
+        (inv.1, inv.2) = next();
+    }
+}
+
+/// One body's frame: its own locals, and the highest slot a program placed
+/// in it uses.
+struct Frame {
+    locals: u16,
+    top: u16,
+}
+
+impl Frame {
+    fn new(locals: u16) -> Frame {
+        Frame { locals, top: locals }
+    }
+
+    /// Compiles one expression of this frame in place.
+    fn root(&mut self, g: &mut Game, e: &mut Expr, inl: &Inlinable) {
+        if matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) | Expr::Code(_)) {
+            return;
+        }
+        let mut out = vec![];
+        let base_id = g.programs.len() as u32;
+        let Some(top) = compile(g, inl, e, self.locals as u32, base_id, &mut out) else { return };
+        let Ok(top) = u16::try_from(top) else { return };
+        // A program of one or two operations is not worth its call: the
+        // tree evaluator answers such an expression in a call or two too
+        // (measured: compiling them made rulesets of many small expressions
+        // slower). Key lookups and calls are the exception: the machine
+        // runs their values and arguments without the tree.
+        let root = out.last().expect("the root program is compiled last");
+        if root.ops.len() <= MIN_OPS && !root.ops.iter().any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. })) {
+            return;
+        }
+        self.top = self.top.max(top);
+        *e = Expr::Code(base_id + out.len() as u32 - 1);
+        g.programs.extend(out);
+    }
+
+    /// Compiles one collection of this frame in place: a filter or a map,
+    /// whose test or value runs per element (other collections are listed
+    /// by the tree evaluator in one call).
+    fn root_coll(&mut self, g: &mut Game, c: &mut Coll, inl: &Inlinable) {
+        if !matches!(c, Coll::Filter(..) | Coll::Map(..)) {
+            return;
+        }
+        let mut out = vec![];
+        let base_id = g.programs.len() as u32;
+        let Some(top) = compile_listing(g, inl, c, self.locals as u32, base_id, &mut out) else { return };
+        let Ok(top) = u16::try_from(top) else { return };
+        self.top = self.top.max(top);
+        *c = Coll::Code(base_id + out.len() as u32 - 1);
+        g.programs.extend(out);
+    }
+
+    /// Compiles the statements of `root` and the blocks nested in it, unless
+    /// a block is shared with another body.
+    fn blocks(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
+        for b in nested(g, root, shared) {
+            let mut stmts = std::mem::take(&mut g.blocks[b as usize]);
+            for st in stmts.iter_mut() {
+                match &mut st.s {
+                    Instr::Let(_, e) | Instr::Assign(_, _, e) | Instr::If(e, _, _) | Instr::While(e, _) | Instr::Require(e) | Instr::Reveal(e, _) => self.root(g, e, inl),
+                    Instr::Act { player, .. } => self.root(g, player, inl),
+                    Instr::Choose { player, from, .. } => {
+                        self.root(g, player, inl);
+                        self.root_coll(g, from, inl);
+                    }
+                    Instr::Call(_, args) => args.iter_mut().for_each(|a| self.root(g, a, inl)),
+                    Instr::Move(MoveWhat::One(e), _, _) => self.root(g, e, inl),
+                    Instr::Move(MoveWhat::All(c), _, _) | Instr::For(_, c, _) => self.root_coll(g, c, inl),
+                    Instr::Move(MoveWhat::N(e, c), _, _) => {
+                        self.root(g, e, inl);
+                        self.root_coll(g, c, inl);
+                    }
+                    Instr::Shuffle(_) | Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
+                }
+            }
+            g.blocks[b as usize] = stmts;
+        }
+    }
+}
+
+/// The blocks nested in `root` (itself included) that no other body reaches.
+fn nested(g: &Game, root: BlockId, shared: &[bool]) -> Vec<BlockId> {
+    let mut out = crate::ir::walk::nested_blocks(g, root);
+    out.retain(|b| !shared[*b as usize]);
+    out
+}
+
+/// Blocks that two statements name (the checker makes a block per use, so
+/// this finds none; it keeps the pass safe should that change).
+fn shared_blocks(g: &Game) -> Vec<bool> {
+    let mut uses = vec![0u32; g.blocks.len()];
+    let mut roots: Vec<BlockId> = vec![g.play.0];
+    roots.extend(g.setup.map(|s| s.0));
+    roots.extend(g.procs.iter().map(|p| p.body));
+    roots.extend(g.actions.iter().map(|a| a.body));
+    for r in roots {
+        uses[r as usize] += 1;
+    }
+    for b in &g.blocks {
+        for st in b {
+            match &st.s {
+                Instr::If(_, t, e) => {
+                    uses[*t as usize] += 1;
+                    if let Some(e) = e {
+                        uses[*e as usize] += 1;
+                    }
+                }
+                Instr::While(_, b) | Instr::For(_, _, b) | Instr::Act { els: Some(b), .. } => uses[*b as usize] += 1,
+                _ => {}
+            }
+        }
+    }
+    uses.iter().map(|&u| u > 1).collect()
+}
+
+/// Compiles `e` for a frame whose temporaries start at slot `temps`: the
+/// programs go to `out` (key lookup values first, the root last, numbered
+/// from `base_id`); returns the highest slot used plus one, or `None` when a
+/// table would outgrow its index.
+fn compile(g: &Game, inl: &Inlinable, e: &Expr, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+    let mut c = Comp::new(g, inl, temps, base_id);
+    let d = c.expr(e, CALLER_SPAN);
+    c.emit(BOp::Ret { s: d });
+    c.finish(e.clone(), out)
+}
+
+/// Calls compiled in place inside each other at most this deep.
+const MAX_INLINED: u32 = 3;
+/// Functions whose bodies have more nodes than this are called, not inlined.
+const MAX_INLINED_NODES: usize = 48;
+
+/// Which functions a call may compile in place: those that cannot reach
+/// themselves through calls and are small, with their bodies as the rules
+/// wrote them (before this pass compiled them) and their parameter and
+/// local counts.
+struct Inlinable {
+    bodies: Vec<(Expr, u16, u16)>,
+    ok: Vec<bool>,
+}
+
+impl Inlinable {
+    fn of(g: &Game) -> Inlinable {
+        let n = g.fns.len();
+        let mut calls: Vec<Vec<u16>> = vec![vec![]; n];
+        let mut size = vec![0usize; n];
+        for (f, fd) in g.fns.iter().enumerate() {
+            walk_e(&mut fd.body.clone(), &mut |x: &mut Expr| {
+                size[f] += 1;
+                if let Expr::Call { func, .. } = x {
+                    calls[f].push(*func);
+                }
+            });
+        }
+        let ok = (0..n)
+            .map(|f| {
+                // Whether `f` reaches itself: a search over the call graph.
+                let mut seen = vec![false; n];
+                let mut stack: Vec<u16> = calls[f].clone();
+                while let Some(c) = stack.pop() {
+                    if c as usize == f {
+                        return false;
+                    }
+                    if !std::mem::replace(&mut seen[c as usize], true) {
+                        stack.extend(&calls[c as usize]);
+                    }
+                }
+                size[f] <= MAX_INLINED_NODES
+            })
+            .collect();
+        Inlinable { bodies: g.fns.iter().map(|f| (f.body.clone(), f.nparams, f.nlocals)).collect(), ok }
+    }
+}
+
+/// Compiles a collection to a program that pushes its elements (the
+/// caller counts them against the budget, as the tree's `coll` does).
+fn compile_listing(g: &Game, inl: &Inlinable, c: &Coll, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+    let mut comp = Comp::new(g, inl, temps, base_id);
+    let m = comp.temp();
+    comp.emit(BOp::Mark { d: m });
+    comp.elements(c, m, CALLER_SPAN);
+    comp.emit(BOp::Ret { s: m });
+    comp.p.listed = Some(c.clone());
+    comp.finish(Expr::Const(0), out)
+}
