@@ -9,18 +9,10 @@
 //! budget. The `bytecode` pass can be switched off, and `tests/passes.rs`
 //! plays every ruleset both ways.
 
-use super::expr::{fail, overflow, Exec, R};
+use super::expr::{fail, overflow, Exec, DEPTH_LIMIT, R};
 use crate::diag::Span;
 use crate::ir::*;
-/// How the depth limit's error begins (see [`Exec::run_code`]).
-const DEPTH_LIMIT: &str = "functions call each other too deeply";
-
 impl<'a> Exec<'a> {
-    #[inline(always)]
-    fn rd(&self, r: Reg) -> Val {
-        self.st.locals[self.base + r as usize]
-    }
-
     /// A field read while a view is being rendered: a piece the viewer may
     /// not see marks the answer as a peek (as the tree evaluator does).
     #[cold]
@@ -267,17 +259,14 @@ impl<'a> Exec<'a> {
                     }
                 }
                 BOp::Call { d, func, args, n, sp } => {
-                    let v = self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp), fp)?;
+                    let v = self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
                 BOp::CallEnter { sp } => {
                     let s = at!(sp);
                     self.charge(1, s)?;
-                    self.st.depth += 1;
-                    if self.st.depth > 200 {
-                        return Err(fail(s, "functions call each other too deeply (endless recursion?)"));
-                    }
+                    self.depth_up(s)?;
                 }
                 BOp::CallLeave => self.st.depth -= 1,
                 BOp::Builtin { d, b, x, y, sp } => {
@@ -513,39 +502,17 @@ impl<'a> Exec<'a> {
     /// A call with its arguments already in registers (as
     /// [`Exec::call`] does it after evaluating them).
     #[inline(always)]
-    fn call_regs(&mut self, func: u16, args: &[Reg], span: Span, fp: *mut Val) -> R<Val> {
-        let f = &self.g.fns[func as usize];
-        let mut vals = [0; 8];
-        let direct = args.len() <= vals.len();
-        if direct {
-            for (k, &a) in args.iter().enumerate() {
-                // Safety: as in `run_code`, before `locals` grows.
-                vals[k] = unsafe { *fp.add(a as usize) };
-            }
-        }
+    fn call_regs(&mut self, func: u16, args: &[Reg], span: Span) -> R<Val> {
         let new_base = self.st.locals.len();
-        self.st.locals.resize(new_base + (f.nlocals as usize).max(args.len()), 0);
-        if direct {
-            self.st.locals[new_base..new_base + args.len()].copy_from_slice(&vals[..args.len()]);
-        } else {
-            for (k, &a) in args.iter().enumerate() {
-                self.st.locals[new_base + k] = self.rd(a);
-            }
+        let nlocals = self.g.fns[func as usize].nlocals as usize;
+        self.st.locals.resize(new_base + nlocals.max(args.len()), 0);
+        // The caller's frame lies below `new_base`; `locals` may have moved,
+        // so the arguments are read through it, not the frame pointer.
+        for (k, &a) in args.iter().enumerate() {
+            let v = self.st.locals[self.base + a as usize];
+            self.st.locals[new_base + k] = v;
         }
-        self.charge(1, span)?;
-        self.st.depth += 1;
-        if self.st.depth > 200 {
-            return Err(fail(span, "functions call each other too deeply (endless recursion?)"));
-        }
-        let old = std::mem::replace(&mut self.base, new_base);
-        let r = match f.body {
-            Expr::Code(id) => self.run_code(id, span),
-            ref body => self.eval(body, span),
-        };
-        self.base = old;
-        self.st.depth -= 1;
-        self.st.locals.truncate(new_base);
-        r
+        self.enter(func, new_base, span)
     }
 
     /// A key lookup within all nodes (`adj` is `None`) or the neighbours of

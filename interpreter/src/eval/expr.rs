@@ -13,6 +13,9 @@ use rand::Rng;
 /// this is the interpreter's hottest return type.
 pub(crate) type R<T> = Result<T, Box<RunError>>;
 
+/// How the call-depth error begins (`eval/code.rs` recognises it).
+pub(crate) const DEPTH_LIMIT: &str = "functions call each other too deeply";
+
 pub(crate) struct Exec<'a> {
     pub g: &'a Game,
     pub st: &'a mut State,
@@ -307,17 +310,35 @@ impl<'a> Exec<'a> {
         if f.nlocals as usize > args.len() {
             self.st.locals.resize(new_base + f.nlocals as usize, 0);
         }
+        self.enter(func, new_base, span)
+    }
+
+    /// The rest of a call once its frame is laid out at `new_base`
+    /// (arguments, then zeroed locals): one step, the depth check, the body,
+    /// and the frame dropped. Shared by the tree's calls and the bytecode's.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, func: u16, new_base: usize, span: Span) -> R<Val> {
         self.charge(1, span)?;
-        self.st.depth += 1;
-        if self.st.depth > 200 {
-            return Err(fail(span, "functions call each other too deeply (endless recursion?)"));
-        }
+        self.depth_up(span)?;
         let old = std::mem::replace(&mut self.base, new_base);
-        let r = self.eval(&f.body, span);
+        let r = match self.g.fns[func as usize].body {
+            Expr::Code(id) => self.run_code(id, span),
+            ref body => self.eval(body, span),
+        };
         self.base = old;
         self.st.depth -= 1;
         self.st.locals.truncate(new_base);
         r
+    }
+
+    /// Raises the call depth; past the limit the match stops (and the depth
+    /// stays raised, which `run_code` relies on when it puts it back).
+    pub(crate) fn depth_up(&mut self, span: Span) -> R<()> {
+        self.st.depth += 1;
+        if self.st.depth > 200 {
+            return Err(fail(span, format!("{DEPTH_LIMIT} (endless recursion?)")));
+        }
+        Ok(())
     }
 
     /// A key lookup (see `opt/board_index.rs`). The collection is listed
