@@ -20,16 +20,18 @@ fn load(rel: &str) -> Arc<regel::ir::Game> {
     Arc::new(g)
 }
 
-/// Games out of `games` that MCTS with `iters` iterations wins outright
-/// against one random bot, sitting first in even games and second in odd ones.
-fn mcts_wins(rel: &str, games: u64, iters: u32) -> u64 {
+/// Games out of `games` that MCTS (`mcts:ITER` or `mcts:ITER:DEPTH`) wins
+/// outright against one random bot, sitting first in even games and second
+/// in odd ones.
+fn mcts_wins(rel: &str, games: u64, mcts: &str) -> u64 {
+    let mcts = SeatKind::parse(mcts).unwrap();
     let game = load(rel);
     (0..games)
         .into_par_iter()
         .map(|seed| {
             let me = (seed % 2) as usize;
             let mut kinds = vec![SeatKind::Random; 2];
-            kinds[me] = SeatKind::Mcts(iters);
+            kinds[me] = mcts;
             let r = play_bots(&game, &Setup::new(2, seed), &kinds, false, false);
             assert!(r.error.is_none(), "{rel} seed {seed}: {:?}", r.error);
             (r.winners == vec![me]) as u64
@@ -39,12 +41,15 @@ fn mcts_wins(rel: &str, games: u64, iters: u32) -> u64 {
 
 #[test]
 fn mcts_beats_random_in_every_shipped_game() {
-    for (rel, games, iters, least) in [
-        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", 20, 100, 18),
-        ("rulesets/hasp/hasp.rules", 20, 100, 18),
-        ("rulesets/hansa/hansa.rules", 8, 50, 7),
+    for (rel, games, mcts, least) in [
+        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", 20, "mcts:100", 18),
+        ("rulesets/hasp/hasp.rules", 20, "mcts:100", 18),
+        ("rulesets/hansa/hansa.rules", 8, "mcts:50", 7),
+        // Random games of Hansa Teutonica last about 10,000 decisions; its
+        // playouts are cut off early and judged by the score (HT-12).
+        ("rulesets/hansa-teutonica/hansa-teutonica.rules", 4, "mcts:20:50", 4),
     ] {
-        let w = mcts_wins(rel, games, iters);
+        let w = mcts_wins(rel, games, mcts);
         assert!(w >= least, "{rel}: MCTS won {w} of {games}, expected at least {least}");
     }
 }
@@ -52,7 +57,7 @@ fn mcts_beats_random_in_every_shipped_game() {
 #[test]
 fn mcts_is_the_same_bot_under_the_same_seed() {
     let game = load("rulesets/hasp/hasp.rules");
-    let kinds = [SeatKind::Mcts(30), SeatKind::Random, SeatKind::Mcts(30)];
+    let kinds = [SeatKind::mcts(30), SeatKind::Random, SeatKind::mcts(30)];
     let a = play_bots(&game, &Setup::new(3, 5), &kinds, false, true);
     let b = play_bots(&game, &Setup::new(3, 5), &kinds, false, true);
     assert!(a.error.is_none());
@@ -87,16 +92,28 @@ fn a_sample_looks_the_same_to_the_seat_and_deals_the_rest_again() {
 }
 
 /// The slowest decision of a game at the default strength, per shipped game at
-/// 4 players: `cargo test --release --test bots -- --ignored --nocapture`.
+/// 4 players, every seat MCTS: `cargo test --release --test bots -- --ignored
+/// --nocapture`. Hansa Teutonica is timed over its first 300 decisions (a
+/// whole game of four MCTS seats takes about an hour); `REGEL_TIME_GAME`
+/// picks one game by a part of its path.
 #[test]
 #[ignore]
 fn default_strength_decides_in_under_a_second() {
-    for rel in ["rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", "rulesets/hasp/hasp.rules", "rulesets/hansa/hansa.rules"] {
+    let only = std::env::var("REGEL_TIME_GAME").unwrap_or_default();
+    for (rel, most) in [
+        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", u32::MAX),
+        ("rulesets/hasp/hasp.rules", u32::MAX),
+        ("rulesets/hansa/hansa.rules", u32::MAX),
+        ("rulesets/hansa-teutonica/hansa-teutonica.rules", 300),
+    ] {
+        if !rel.contains(&only) {
+            continue;
+        }
         let game = load(rel);
         let mut m = Match::new(game.clone(), &Setup::new(4, 1)).unwrap();
         let mut b = bot::make(SeatKind::parse("mcts").unwrap(), 7);
         let (mut worst, mut total, mut n) = (0f64, 0f64, 0);
-        while m.pending().is_some() {
+        while m.pending().is_some() && n < most {
             let t = std::time::Instant::now();
             let i = b.choose(&m);
             let s = t.elapsed().as_secs_f64();

@@ -130,6 +130,9 @@ fn compare_and_simulate_refuse_bad_arguments() {
     let r = cli(&["simulate", &path(HANSA), "--players", "2", "--seat", "mcts:0"]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("positive number of iterations"), "{}", r.err);
+    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--seat", "mcts:10:x"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("`mcts:10:x`: write the playout depth as a positive number of decisions, as `mcts:10:200`"), "{}", r.err);
     let r = cli(&["play", &path(HANSA), "--players", "2", "--bot", "wizard"]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("`wizard` is not a kind of seat: use `human`, `random`, `mcts`"), "{}", r.err);
@@ -144,6 +147,10 @@ fn mcts_seats_play_in_simulate_and_play() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("north (mcts:20 bot), east (random bot)"), "{}", r.out);
     assert!(r.out.contains("final standings"), "{}", r.out);
+    // A depth other than the default is part of the bot's name.
+    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "2", "--seat", "mcts:10:5"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("bots: white mcts:10:5, grey random"), "{}", r.out);
 }
 
 #[test]

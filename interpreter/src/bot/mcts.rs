@@ -3,8 +3,10 @@
 //!
 //! Each iteration deals the hidden pieces again ([`super::sample`]), walks
 //! one shared tree down from the root choosing by UCB among the options that
-//! this deal allows, adds one node, plays the rest of the game at random and
-//! credits every seat on the way with its own result. Options are told apart
+//! this deal allows, adds one node, plays on at random and credits every
+//! seat on the way with its own result. A playout stops after `depth`
+//! decisions; a game not over by then is judged by its score at that point:
+//! each seat's margin over the best other team (see [`Outcome`]). Options are told apart
 //! by their action and parameter values, not by their index, because the
 //! options of other seats differ from deal to deal. The bot takes the root
 //! option visited most. Its generator is its own and seeded, so a seed gives
@@ -34,7 +36,29 @@ struct Edge {
     visits: u32,
     /// How often this edge was among the options of a deal (ISMCTS's availability count).
     avail: u32,
+    /// The sum of the rewards of the playouts through it that finished the game.
     reward: f64,
+    /// The sum of the score margins of the playouts through it that were cut off.
+    margin: f64,
+}
+
+impl Edge {
+    /// The mean reward in 0..=1. A cut-off playout counts 0.5 plus its margin
+    /// over `2 * spread`, so that a typical lead is worth about 0.75: a score
+    /// has no fixed scale, and this one is the search's own.
+    fn value(&self, spread: f64) -> f64 {
+        let v = self.visits.max(1) as f64;
+        (self.reward / v + self.margin / (2.0 * spread * v)).clamp(0.0, 1.0)
+    }
+}
+
+/// What a playout brings back, per seat.
+enum Outcome {
+    /// The game ended: mostly whether the seat won, partly its rank.
+    Finished(Vec<f64>),
+    /// The playout was cut off: the seat's team's score less the best other
+    /// team's (scores oriented so that more is better).
+    Cut(Vec<f64>),
 }
 
 #[derive(Default)]
@@ -46,12 +70,13 @@ struct Node {
 
 pub struct Mcts {
     iterations: u32,
+    depth: u32,
     rng: ChaCha8Rng,
 }
 
 impl Mcts {
-    pub fn new(iterations: u32, seed: u64) -> Mcts {
-        Mcts { iterations, rng: ChaCha8Rng::seed_from_u64(seed) }
+    pub fn new(iterations: u32, depth: u32, seed: u64) -> Mcts {
+        Mcts { iterations, depth, rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 }
 
@@ -67,6 +92,8 @@ impl Bot for Mcts {
         let mut keys: Vec<Key> = vec![];
         let mut fresh: Vec<usize> = vec![];
         let mut seen: Vec<u32> = vec![];
+        // The mean size of a cut-off playout's margin so far: the scale of a lead.
+        let (mut cuts, mut margins, mut spread) = (0.0f64, 0.0f64, 1.0f64);
         for _ in 0..self.iterations {
             let mut d = hidden.sample(m, &mut self.rng);
             path.clear();
@@ -99,7 +126,7 @@ impl Bot for Mcts {
                     let nd = &mut tree[node as usize];
                     let e = nd.edges.len() as u32;
                     nd.index.insert(keys[i].clone(), e);
-                    nd.edges.push(Edge { key: keys[i].clone(), child, visits: 0, avail: 1, reward: 0.0 });
+                    nd.edges.push(Edge { key: keys[i].clone(), child, visits: 0, avail: 1, reward: 0.0, margin: 0.0 });
                     tree.push(Node::default());
                     path.push((node, e, player));
                     ok = d.apply(i).is_ok();
@@ -111,7 +138,7 @@ impl Bot for Mcts {
                 for &e in &seen {
                     let ed = &nd.edges[e as usize];
                     let v = ed.visits.max(1) as f64;
-                    let u = ed.reward / v + EXPLORE * ((ed.avail as f64).ln() / v).sqrt();
+                    let u = ed.value(spread) + EXPLORE * ((ed.avail as f64).ln() / v).sqrt();
                     if u > best.0 {
                         best = (u, e);
                     }
@@ -126,16 +153,28 @@ impl Bot for Mcts {
                 }
             }
             // Simulation and backpropagation.
-            let rewards = if ok && d.playout(&mut self.rng).is_ok() { rewards(&mut d) } else { None };
+            let outcome = if ok && d.playout_at_most(&mut self.rng, self.depth).is_ok() { outcome(&mut d) } else { None };
+            if let Some(Outcome::Cut(m)) = &outcome {
+                cuts += m.len() as f64;
+                margins += m.iter().map(|x| x.abs()).sum::<f64>();
+                spread = (margins / cuts).max(1.0);
+            }
             for &(nd, e, player) in &path {
                 let ed = &mut tree[nd as usize].edges[e as usize];
                 ed.visits += 1;
-                ed.reward += rewards.as_ref().and_then(|r| r.get(player).copied()).unwrap_or(0.0);
+                match &outcome {
+                    Some(Outcome::Finished(r)) => ed.reward += r.get(player).copied().unwrap_or(0.0),
+                    Some(Outcome::Cut(m)) => {
+                        ed.reward += 0.5;
+                        ed.margin += m.get(player).copied().unwrap_or(0.0);
+                    }
+                    None => {}
+                }
             }
         }
         // The root's options are the real ones: take the most visited.
         let root = &tree[0];
-        let best = root.edges.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.reward.total_cmp(&b.reward)).then(b.child.cmp(&a.child)));
+        let best = root.edges.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.value(spread).total_cmp(&b.value(spread))).then(b.child.cmp(&a.child)));
         match best {
             Some(ed) => (0..n).find(|&i| option_tuple(&m.state, i) == ed.key).unwrap_or(0),
             None => 0,
@@ -143,9 +182,23 @@ impl Bot for Mcts {
     }
 }
 
-/// Each seat's reward for a finished game: mostly whether it won, partly its rank.
-fn rewards(d: &mut Match) -> Option<Vec<f64>> {
+/// What the playout that left `d` where it is brings back to each seat.
+fn outcome(d: &mut Match) -> Option<Outcome> {
     let st = d.standings().ok()?;
-    let n = st.len().max(2) as f64;
-    Some(st.iter().map(|s| (1.0 - RANK_SHARE) * (s.winner as u8 as f64) + RANK_SHARE * (n - s.rank as f64) / (n - 1.0)).collect())
+    if d.is_over() {
+        let n = st.len().max(2) as f64;
+        return Some(Outcome::Finished(st.iter().map(|s| (1.0 - RANK_SHARE) * (s.winner as u8 as f64) + RANK_SHARE * (n - s.rank as f64) / (n - 1.0)).collect()));
+    }
+    let lowest = d.game.score.as_ref().is_some_and(|s| s.2);
+    let oriented = |s: &crate::eval::Standing| if lowest { -s.score } else { s.score } as f64;
+    // A team's score is its best member's, as in the standings.
+    let team_best = |t: i64| st.iter().filter(|s| s.team == t).map(oriented).fold(f64::NEG_INFINITY, f64::max);
+    Some(Outcome::Cut(
+        st.iter()
+            .map(|s| {
+                let other = st.iter().filter(|o| o.team != s.team).map(|o| team_best(o.team)).fold(f64::NEG_INFINITY, f64::max);
+                if other.is_finite() { team_best(s.team) - other } else { 0.0 }
+            })
+            .collect(),
+    ))
 }

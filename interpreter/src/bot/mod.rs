@@ -1,6 +1,6 @@
 //! Bots: who sits at a seat that no human takes. Entry: [`make`], which
 //! builds a bot from a seat's kind ([`SeatKind::parse`]: `random`, `mcts`,
-//! `mcts:ITER`).
+//! `mcts:ITER`, `mcts:ITER:DEPTH`).
 //!
 //! A bot is handed the match but promises to use only what its seat may
 //! know: the random bot looks at nothing but the number of options, and the
@@ -17,13 +17,21 @@ use rand_chacha::ChaCha8Rng;
 /// The default number of MCTS iterations per decision.
 pub const DEFAULT_ITERATIONS: u32 = 400;
 
+/// The default length of an MCTS playout, in decisions, before the position
+/// it reached is scored by the standings instead of played to the end. A game
+/// whose random playouts are long (thousands of decisions) would otherwise
+/// take seconds per decision; shorter games finish within it and are played
+/// out in full.
+pub const DEFAULT_DEPTH: u32 = 200;
+
 /// Who sits at a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatKind {
     Human,
     Random,
-    /// Information-set MCTS with this many iterations per decision.
-    Mcts(u32),
+    /// Information-set MCTS with this many iterations per decision, and
+    /// playouts cut off after `depth` decisions.
+    Mcts { iterations: u32, depth: u32 },
 }
 
 impl SeatKind {
@@ -32,16 +40,30 @@ impl SeatKind {
         match s {
             "human" => return Ok(SeatKind::Human),
             "random" | "bot" => return Ok(SeatKind::Random),
-            "mcts" => return Ok(SeatKind::Mcts(DEFAULT_ITERATIONS)),
+            "mcts" => return Ok(SeatKind::mcts(DEFAULT_ITERATIONS)),
             _ => {}
         }
-        if let Some(n) = s.strip_prefix("mcts:") {
-            return match n.parse::<u32>() {
-                Ok(k) if k > 0 => Ok(SeatKind::Mcts(k)),
-                _ => Err(format!("`{s}`: write MCTS with a positive number of iterations, as `mcts:{DEFAULT_ITERATIONS}`")),
+        if let Some(rest) = s.strip_prefix("mcts:") {
+            let (n, depth) = rest.split_once(':').unwrap_or((rest, ""));
+            let iterations = match n.parse::<u32>() {
+                Ok(k) if k > 0 => k,
+                _ => return Err(format!("`{s}`: write MCTS with a positive number of iterations, as `mcts:{DEFAULT_ITERATIONS}`")),
             };
+            let depth = match depth {
+                "" => DEFAULT_DEPTH,
+                d => match d.parse::<u32>() {
+                    Ok(k) if k > 0 => k,
+                    _ => return Err(format!("`{s}`: write the playout depth as a positive number of decisions, as `mcts:{iterations}:{DEFAULT_DEPTH}`")),
+                },
+            };
+            return Ok(SeatKind::Mcts { iterations, depth });
         }
-        Err(format!("`{s}` is not a kind of seat: use `human`, `random`, `mcts` or `mcts:ITERATIONS`"))
+        Err(format!("`{s}` is not a kind of seat: use `human`, `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH`"))
+    }
+
+    /// MCTS with `iterations` per decision and playouts of the default depth.
+    pub fn mcts(iterations: u32) -> SeatKind {
+        SeatKind::Mcts { iterations, depth: DEFAULT_DEPTH }
     }
 
     pub fn is_bot(self) -> bool {
@@ -53,7 +75,8 @@ impl SeatKind {
         match self {
             SeatKind::Human => "human".into(),
             SeatKind::Random => "random".into(),
-            SeatKind::Mcts(n) => format!("mcts:{n}"),
+            SeatKind::Mcts { iterations, depth: DEFAULT_DEPTH } => format!("mcts:{iterations}"),
+            SeatKind::Mcts { iterations, depth } => format!("mcts:{iterations}:{depth}"),
         }
     }
 }
@@ -89,7 +112,7 @@ impl Table {
             .iter()
             .enumerate()
             .map(|(s, k)| match *k {
-                SeatKind::Mcts(iters) => Some(Box::new(mcts::Mcts::new(iters, seed.wrapping_add(1 + s as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))) as Box<dyn Bot>),
+                SeatKind::Mcts { iterations, depth } => Some(Box::new(mcts::Mcts::new(iterations, depth, seed.wrapping_add(1 + s as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))) as Box<dyn Bot>),
                 _ => None,
             })
             .collect();
@@ -108,7 +131,7 @@ impl Table {
 /// A bot for one seat kind (a human seat gets a random bot).
 pub fn make(kind: SeatKind, seed: u64) -> Box<dyn Bot> {
     match kind {
-        SeatKind::Mcts(iters) => Box::new(mcts::Mcts::new(iters, seed)),
+        SeatKind::Mcts { iterations, depth } => Box::new(mcts::Mcts::new(iterations, depth, seed)),
         _ => Box::new(RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }),
     }
 }

@@ -83,7 +83,7 @@ pub enum Cmd {
         records: Option<PathBuf>,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
-        /// The bot at each seat in order: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        /// The bot at each seat in order: `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH` (400 iterations and playouts of 200 decisions by default; seats not named are random).
         #[arg(long = "seat", value_name = "BOT")]
         seats: Vec<String>,
         /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
@@ -100,10 +100,10 @@ pub enum Cmd {
         /// The seed of the game (default: a fresh one, printed so the game can be played again).
         #[arg(long)]
         seed: Option<u64>,
-        /// Who sits where, one per seat: `human`, `random`, `mcts` or `mcts:ITERATIONS` (default: seat 1 human, the rest random).
+        /// Who sits where, one per seat: `human`, `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
         seats: Vec<String>,
-        /// Shorthand: every seat but the first is this bot (`random`, `mcts`, `mcts:ITERATIONS`).
+        /// Shorthand: every seat but the first is this bot (`random`, `mcts`, `mcts:ITERATIONS`, `mcts:ITERATIONS:DEPTH`).
         #[arg(long)]
         bot: Option<String>,
         #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -144,7 +144,7 @@ pub enum Cmd {
         /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread, statistics).
         #[arg(long, default_value_t = 3.0)]
         precision: f64,
-        /// The bot at each seat in order, the same on both sides: `random`, `mcts` or `mcts:ITERATIONS` (seats not named are random).
+        /// The bot at each seat in order, the same on both sides: `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH` (seats not named are random).
         #[arg(long = "seat", value_name = "BOT")]
         seats: Vec<String>,
         /// Set an option on both sides: `--option name=value` (repeatable).

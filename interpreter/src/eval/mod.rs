@@ -619,4 +619,15 @@ impl Match {
         }
         Ok(self.state.decisions)
     }
+
+    /// Plays on at random with `rng` for at most `limit` decisions; the
+    /// match may not be over afterwards.
+    pub fn playout_at_most<Rn: rand::Rng>(&mut self, rng: &mut Rn, limit: u32) -> Result<(), RunError> {
+        for _ in 0..limit {
+            let Some((_, n)) = self.pending() else { break };
+            let i = rng.gen_range(0..n as u32) as usize;
+            self.apply(i)?;
+        }
+        Ok(())
+    }
 }
