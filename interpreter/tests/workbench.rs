@@ -201,6 +201,29 @@ fn why(file: &str, players: &str, seed: &str, decisions: &[&str]) -> String {
     r.err
 }
 
+/// `why` tells a seat no more than it may see: asked about `ask k` for every
+/// `k`, it gives the same answer (the asker's own coins), whichever cards the
+/// other player's hidden hand holds; a `require` that only hidden cards make
+/// false is not named.
+#[test]
+fn why_does_not_tell_what_the_seat_cannot_see() {
+    let secret = path("interpreter/tests/why/secret-ask.rules");
+    // Seed 1: the second player holds card 2, unseen by the first.
+    for k in 1..=4 {
+        let err = why(&secret, "2", "1", &[&format!("ask {k}")]);
+        assert!(err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"), "ask {k}: {err}");
+        let err = why(&secret, "2", "1", &[&format!("beg {k}")]);
+        assert!(err.contains("why: `require holds(next(actor), k) and actor.coins >= 1` failed: `actor.coins` is 0"), "beg {k}: {err}");
+    }
+    for k in [1, 3, 4] {
+        for action in ["peek", "plead"] {
+            let err = why(&secret, "2", "1", &[&format!("{action} {k}")]);
+            assert!(err.contains(&format!("why: a `require` of `{action}` that reads what first cannot see rules this instance out")), "{action} {k}: {err}");
+            assert!(!err.contains("holds(next(actor), k)` is false"), "{action} {k}: {err}");
+        }
+    }
+}
+
 // Seed 13, two players: grey has no taler left at decision 32, the ship
 // lies in Lübeck and grey holds no majority there (HANSA-8.6).
 const HANSA_BROKE: [&str; 32] = [

@@ -9,7 +9,7 @@
 //! Entry point: [`why_illegal`]. It works on a copy of the state and runs only
 //! when asked, so the normal enumeration of options pays nothing for it.
 
-use super::expr::Exec;
+use super::expr::{Exec, R};
 use super::view::Viewer;
 use super::{Match, OptGroup, PendingKind, State};
 use crate::ast::BinOp;
@@ -180,22 +180,66 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
     for (k, prm) in ad.params.iter().enumerate() {
         cx.set_local(prm.slot, found.vals[k]);
     }
+    // The answer names the first false `require` that reads only what the
+    // seat may see. Naming one that reads hidden things would tell the seat
+    // that it is false, which it could not know (another may be false too).
+    // A false one that reads hidden things may still be named when a part
+    // of its `and` that the seat may see is false: the seat can tell that.
     let mut answer = None;
+    let mut hidden_false = false;
     for (e, _, span) in &ad.pre {
-        match cx.eval(e, *span) {
-            Ok(0) => {
+        match seen(&mut cx, e, *span, actor) {
+            (Ok(0), false) => {
                 answer = Some(failed_require(&mut cx, ad, e, *span, actor, sources));
                 break;
             }
-            Ok(_) => {}
-            Err(err) => {
+            (Ok(0), true) => hidden_false = true,
+            (Ok(_), _) => {}
+            (Err(err), _) => {
                 answer = Some(Why { message: format!("`require {}` cannot be evaluated: {}", text(sources, *span), err.message), span: Some(*span) });
                 break;
             }
         }
     }
+    if answer.is_none() && hidden_false {
+        for (e, _, span) in &ad.pre {
+            if matches!(seen(&mut cx, e, *span, actor), (Ok(0), true)) && public_false_part(&mut cx, e, *span, actor) {
+                answer = Some(failed_require(&mut cx, ad, e, *span, actor, sources));
+                break;
+            }
+        }
+    }
     cx.st.locals.truncate(base);
-    answer.unwrap_or_else(|| Why { message: format!("every `require` of `{}` holds for this instance, but it is not offered now", ad.name), span: Some(ad.span) })
+    answer.unwrap_or_else(|| {
+        let message = if hidden_false {
+            format!("a `require` of `{}` that reads what {} cannot see rules this instance out", ad.name, g.seats[actor as usize])
+        } else {
+            format!("every `require` of `{}` holds for this instance, but it is not offered now", ad.name)
+        };
+        Why { message, span: Some(ad.span) }
+    })
+}
+
+/// Whether `e` is an `and` with a false part that reads only what `actor` may see.
+fn public_false_part(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> bool {
+    let e = match e {
+        Expr::Code(id) => &cx.g.programs[*id as usize].source,
+        e => e,
+    };
+    let mut parts = vec![];
+    chain(e, BinOp::And, &mut parts);
+    parts.len() > 1 && parts.into_iter().any(|part| matches!(seen(cx, part, span, actor), (Ok(0), false)))
+}
+
+/// `e`'s value, and whether computing it read something that `actor` may not see.
+fn seen(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> (R<Val>, bool) {
+    let saved = (cx.st.guard, cx.st.peeked);
+    cx.st.guard = Some(Viewer::Seat(actor as usize));
+    cx.st.peeked = false;
+    let v = cx.eval(e, span);
+    let peeked = cx.st.peeked;
+    (cx.st.guard, cx.st.peeked) = saved;
+    (v, peeked)
 }
 
 /// The source text of a span, on one line.
@@ -243,12 +287,20 @@ fn why_false(cx: &mut Exec, ad: &ActionDecl, e: &Expr, src: &str, span: Span, ac
             if pieces.len() != parts.len() {
                 return;
             }
+            // A false `and` is explained by its first false part that the
+            // seat may see: which hidden part is false is not for it to know.
+            // Every part of a false `or` is false, so each may be named, but
+            // a hidden one is not taken apart.
             for (part, piece) in parts.into_iter().zip(pieces) {
-                if matches!(cx.eval(part, span), Ok(0)) {
-                    why_false(cx, ad, part, &piece, span, actor, said);
-                    if *op == BinOp::And {
-                        return;
+                match seen(cx, part, span, actor) {
+                    (Ok(0), false) => {
+                        why_false(cx, ad, part, &piece, span, actor, said);
+                        if *op == BinOp::And {
+                            return;
+                        }
                     }
+                    (Ok(0), true) if *op == BinOp::Or => said.push(format!("`{}` is false", strip_parens(&piece))),
+                    _ => {}
                 }
             }
         }
@@ -308,12 +360,7 @@ fn strip_parens(s: &str) -> &str {
 /// what the seat may not see).
 fn side(cx: &mut Exec, e: &Expr, ty: Ty, span: Span, actor: Val) -> String {
     let viewer = Viewer::Seat(actor as usize);
-    let saved = (cx.st.guard, cx.st.peeked);
-    cx.st.guard = Some(viewer);
-    cx.st.peeked = false;
-    let v = cx.eval(e, span);
-    let peeked = cx.st.peeked;
-    (cx.st.guard, cx.st.peeked) = saved;
+    let (v, peeked) = seen(cx, e, span, actor);
     match v {
         Ok(_) if peeked => "hidden".into(),
         Ok(v) => cx.display(ty, v, viewer),
