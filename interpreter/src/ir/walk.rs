@@ -171,6 +171,10 @@ pub fn walk_game(g: &mut Game, v: &mut dyn Visit) {
         v.root();
         walk_e(e, v);
     }
+    if let Some((e, _)) = g.team.as_mut() {
+        v.root();
+        walk_e(e, v);
+    }
     for st in g.statistics.iter_mut() {
         v.root();
         walk_e(&mut st.expr, v);
