@@ -46,6 +46,9 @@ pub fn print(g: &Game) -> String {
     for (e, _) in &g.tiebreaks {
         let _ = writeln!(s, "tiebreak(l0) = {}", p.expr(e));
     }
+    if let Some((e, _)) = &g.team {
+        let _ = writeln!(s, "team(l0) = {}", p.expr(e));
+    }
     for (name, e, _, _) in &g.invariants {
         let _ = writeln!(s, "invariant {name:?} {}", p.expr(e));
     }
