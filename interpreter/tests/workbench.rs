@@ -215,7 +215,14 @@ fn why_does_not_tell_what_the_seat_cannot_see() {
         let err = why(&secret, "2", "1", &[&format!("beg {k}")]);
         assert!(err.contains("why: `require holds(next(actor), k) and actor.coins >= 1` failed: `actor.coins` is 0"), "beg {k}: {err}");
     }
+    // A domain's `where` that reads the hand is not named either.
+    for k in 1..=4 {
+        let err = why(&secret, "2", "1", &[&format!("claim {k}")]);
+        assert!(err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"), "claim {k}: {err}");
+    }
     for k in [1, 3, 4] {
+        let err = why(&secret, "2", "1", &[&format!("grab {k}")]);
+        assert!(err.contains("why: a `where` or `require` of `grab` that reads what first cannot see rules this instance out"), "grab {k}: {err}");
         for action in ["peek", "plead"] {
             let err = why(&secret, "2", "1", &[&format!("{action} {k}")]);
             assert!(err.contains(&format!("why: a `require` of `{action}` that reads what first cannot see rules this instance out")), "{action} {k}: {err}");

@@ -67,8 +67,9 @@ fn no_match(g: &Game, actions: &[u16], label: &str) -> Why {
 /// An action instance whose label is the one asked about.
 struct Found {
     vals: Vec<Val>,
-    /// The first parameter whose value lies outside its (filtered) domain.
-    outside: Option<usize>,
+    /// The first parameter whose value lies outside its (filtered) domain,
+    /// and whether that domain's `where` read what the seat may not see.
+    outside: Option<(usize, bool)>,
 }
 
 struct Search<'a> {
@@ -96,7 +97,7 @@ impl Search<'_> {
         r
     }
 
-    fn params(&mut self, cx: &mut Exec, a: u16, i: usize, vals: &mut Vec<Val>, outside: &mut Option<usize>) -> Option<Found> {
+    fn params(&mut self, cx: &mut Exec, a: u16, i: usize, vals: &mut Vec<Val>, outside: &mut Option<(usize, bool)>) -> Option<Found> {
         let ad = &self.g.actions[a as usize];
         if i == ad.params.len() {
             self.tried += 1;
@@ -107,13 +108,19 @@ impl Search<'_> {
         }
         let prm = &ad.params[i];
         let wide = elements(cx, unfiltered(cx.g, &prm.domain))?;
-        let legal = elements(cx, &prm.domain)?;
+        let saved = (cx.st.guard, cx.st.peeked);
+        cx.st.guard = Some(Viewer::Seat(self.actor as usize));
+        cx.st.peeked = false;
+        let legal = elements(cx, &prm.domain);
+        let peeked = cx.st.peeked;
+        (cx.st.guard, cx.st.peeked) = saved;
+        let legal = legal?;
         for v in wide {
             cx.set_local(prm.slot, v);
             vals.push(v);
             let was = *outside;
             if was.is_none() && !legal.contains(&v) {
-                *outside = Some(i);
+                *outside = Some((i, peeked));
             }
             let r = self.params(cx, a, i + 1, vals, outside);
             *outside = was;
@@ -166,7 +173,9 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
         let mut cx = Exec { g, st, base: 0 };
         cx.display(ad.params[k].ty, found.vals[k], Viewer::Seat(actor as usize))
     };
-    if let Some(k) = found.outside {
+    // A `where` that read hidden things is not named: the requires are
+    // explained instead, as when no part the seat sees is false.
+    if let Some((k, false)) = found.outside {
         let v = shown(st, k);
         return Why {
             message: format!("parameter `{}` of `{}` cannot be {v}: the value is not in its domain (its `where` condition is false)", ad.params[k].name, ad.name),
@@ -211,8 +220,11 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
     }
     cx.st.locals.truncate(base);
     answer.unwrap_or_else(|| {
-        let message = if hidden_false {
-            format!("a `require` of `{}` that reads what {} cannot see rules this instance out", ad.name, g.seats[actor as usize])
+        let seat = &g.seats[actor as usize];
+        let message = if matches!(found.outside, Some((_, true))) {
+            format!("a `where` or `require` of `{}` that reads what {seat} cannot see rules this instance out", ad.name)
+        } else if hidden_false {
+            format!("a `require` of `{}` that reads what {seat} cannot see rules this instance out", ad.name)
         } else {
             format!("every `require` of `{}` holds for this instance, but it is not offered now", ad.name)
         };
