@@ -4,7 +4,9 @@
 //! `where` filters and without the action's `require`s, each candidate's
 //! label is rendered and compared), then the first thing that rules it out —
 //! a parameter value outside its domain, or the first leading `require` that
-//! is false, with the values of its comparison's two sides.
+//! is false, with the values of its comparison's two sides. The answer
+//! tells the deciding seat nothing it may not see: a `where` or `require`
+//! made false by hidden pieces is not named (see [`seen`]).
 //!
 //! Entry point: [`why_illegal`]. It works on a copy of the state and runs only
 //! when asked, so the normal enumeration of options pays nothing for it.
