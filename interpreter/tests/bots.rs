@@ -126,3 +126,33 @@ fn default_strength_decides_in_under_a_second() {
         assert!(worst < 1.0);
     }
 }
+
+/// The slowest decision of a whole two-player game of Hansa Teutonica, MCTS
+/// at its default strength against a random bot (about three minutes):
+/// `cargo test --release --test bots -- --ignored --nocapture teutonica`.
+#[test]
+#[ignore]
+fn default_strength_decides_in_under_a_second_in_a_whole_game_of_hansa_teutonica() {
+    let game = load("rulesets/hansa-teutonica/hansa-teutonica.rules");
+    let mut m = Match::new(game.clone(), &Setup::new(2, 1)).unwrap();
+    let mut mcts = bot::make(SeatKind::parse("mcts").unwrap(), 7);
+    let mut random = bot::make(SeatKind::Random, 7);
+    let (mut worst, mut total, mut n) = (0f64, 0f64, 0);
+    while let Some((seat, options)) = m.pending() {
+        let i = if seat == 0 && options > 1 {
+            let t = std::time::Instant::now();
+            let i = mcts.choose(&m);
+            let s = t.elapsed().as_secs_f64();
+            worst = worst.max(s);
+            total += s;
+            n += 1;
+            i
+        } else {
+            random.choose(&m)
+        };
+        m.apply(i).unwrap();
+    }
+    let st = m.standings().unwrap();
+    println!("hansa teutonica, 2 players: {n} MCTS decisions with more than one option, mean {:.3} s, slowest {worst:.3} s; scores {} to {}", total / n as f64, st[0].score, st[1].score);
+    assert!(worst < 1.0);
+}
