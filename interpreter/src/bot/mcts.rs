@@ -190,14 +190,14 @@ fn outcome(d: &mut Match) -> Option<Outcome> {
         return Some(Outcome::Finished(st.iter().map(|s| (1.0 - RANK_SHARE) * (s.winner as u8 as f64) + RANK_SHARE * (n - s.rank as f64) / (n - 1.0)).collect()));
     }
     let lowest = d.game.score.as_ref().is_some_and(|s| s.2);
-    let oriented = |s: &crate::eval::Standing| if lowest { -s.score } else { s.score } as f64;
+    let oriented: Vec<f64> = st.iter().map(|s| if lowest { -s.score } else { s.score } as f64).collect();
     // A team's score is its best member's, as in the standings.
-    let team_best = |t: i64| st.iter().filter(|s| s.team == t).map(oriented).fold(f64::NEG_INFINITY, f64::max);
+    let best = |keep: &dyn Fn(i64) -> bool| (0..st.len()).filter(|&q| keep(st[q].team)).map(|q| oriented[q]).fold(f64::NEG_INFINITY, f64::max);
     Some(Outcome::Cut(
         st.iter()
             .map(|s| {
-                let other = st.iter().filter(|o| o.team != s.team).map(|o| team_best(o.team)).fold(f64::NEG_INFINITY, f64::max);
-                if other.is_finite() { team_best(s.team) - other } else { 0.0 }
+                let other = best(&|t| t != s.team);
+                if other.is_finite() { best(&|t| t == s.team) - other } else { 0.0 }
             })
             .collect(),
     ))

@@ -613,10 +613,7 @@ impl Match {
     /// Plays the match to its end choosing uniformly at random with `rng`
     /// (not the match's own generator). Returns the number of decisions.
     pub fn playout<Rn: rand::Rng>(&mut self, rng: &mut Rn) -> Result<u32, RunError> {
-        while let Some((_, n)) = self.pending() {
-            let i = rng.gen_range(0..n as u32) as usize;
-            self.apply(i)?;
-        }
+        self.playout_at_most(rng, u32::MAX)?;
         Ok(self.state.decisions)
     }
 

@@ -110,12 +110,7 @@ impl Search<'_> {
         }
         let prm = &ad.params[i];
         let wide = elements(cx, unfiltered(cx.g, &prm.domain))?;
-        let saved = (cx.st.guard, cx.st.peeked);
-        cx.st.guard = Some(Viewer::Seat(self.actor as usize));
-        cx.st.peeked = false;
-        let legal = elements(cx, &prm.domain);
-        let peeked = cx.st.peeked;
-        (cx.st.guard, cx.st.peeked) = saved;
+        let (legal, peeked) = guarded(cx, self.actor, |cx| elements(cx, &prm.domain));
         let legal = legal?;
         for v in wide {
             cx.set_local(prm.slot, v);
@@ -198,13 +193,19 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
     // of its `and` that the seat may see is false: the seat can tell that.
     let mut answer = None;
     let mut hidden_false = false;
+    let mut fallback = None;
     for (e, _, span) in &ad.pre {
         match seen(&mut cx, e, *span, actor) {
             (Ok(0), false) => {
                 answer = Some(failed_require(&mut cx, ad, e, *span, actor, sources));
                 break;
             }
-            (Ok(0), true) => hidden_false = true,
+            (Ok(0), true) => {
+                hidden_false = true;
+                if fallback.is_none() && public_false_part(&mut cx, e, *span, actor) {
+                    fallback = Some((e, *span));
+                }
+            }
             (Ok(_), _) => {}
             (Err(err), _) => {
                 answer = Some(Why { message: format!("`require {}` cannot be evaluated: {}", text(sources, *span), err.message), span: Some(*span) });
@@ -212,13 +213,8 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
             }
         }
     }
-    if answer.is_none() && hidden_false {
-        for (e, _, span) in &ad.pre {
-            if matches!(seen(&mut cx, e, *span, actor), (Ok(0), true)) && public_false_part(&mut cx, e, *span, actor) {
-                answer = Some(failed_require(&mut cx, ad, e, *span, actor, sources));
-                break;
-            }
-        }
+    if let (None, Some((e, span))) = (&answer, fallback) {
+        answer = Some(failed_require(&mut cx, ad, e, span, actor, sources));
     }
     cx.st.locals.truncate(base);
     answer.unwrap_or_else(|| {
@@ -247,10 +243,15 @@ fn public_false_part(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> bool {
 
 /// `e`'s value, and whether computing it read something that `actor` may not see.
 fn seen(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> (R<Val>, bool) {
+    guarded(cx, actor, |cx| cx.eval(e, span))
+}
+
+/// What `f` computes, and whether it read a piece that `actor` may not see.
+fn guarded<T>(cx: &mut Exec, actor: Val, f: impl FnOnce(&mut Exec) -> T) -> (T, bool) {
     let saved = (cx.st.guard, cx.st.peeked);
     cx.st.guard = Some(Viewer::Seat(actor as usize));
     cx.st.peeked = false;
-    let v = cx.eval(e, span);
+    let v = f(cx);
     let peeked = cx.st.peeked;
     (cx.st.guard, cx.st.peeked) = saved;
     (v, peeked)
