@@ -19,7 +19,10 @@ fn main() {
     let scratch = std::env::temp_dir().join(format!("regel-fuzz-profile-{}", std::process::id()));
     let corpus = Corpus::load(root, &scratch);
     quiet_panics();
-    let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
     let only: Option<usize> = std::env::var("KIND").ok().and_then(|k| k.parse().ok());
     let limits = Limits::default();
     let (mut count, mut secs) = ([0u64; 4], [0f64; 4]);
@@ -40,7 +43,11 @@ fn main() {
     for k in Kind::ALL {
         let (c, s) = (count[k as usize], secs[k as usize]);
         if c > 0 {
-            println!("{:10} {c:7} inputs {s:8.3} s {:8.3} ms each", k.name(), s * 1000.0 / c as f64);
+            println!(
+                "{:10} {c:7} inputs {s:8.3} s {:8.3} ms each",
+                k.name(),
+                s * 1000.0 / c as f64
+            );
         }
     }
     slow.sort_by(|a, b| b.0.total_cmp(&a.0));

@@ -22,10 +22,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use regel::ir::Game;
 use regel::cli::record::Record;
 use regel::diag::{render, Sources};
 use regel::eval::{Match, Setup};
+use regel::ir::Game;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Component, Path, PathBuf};
@@ -117,7 +117,12 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { time: Duration::from_secs(10), memory: 2 << 30, budget: 200_000, decisions: 200 }
+        Limits {
+            time: Duration::from_secs(10),
+            memory: 2 << 30,
+            budget: 200_000,
+            decisions: 200,
+        }
     }
 }
 /// Lexical normalisation (`a/b/../c` → `a/c`), so that the in-memory file
@@ -138,7 +143,9 @@ fn normal(p: &Path) -> String {
 
 fn files_in(root: &Path, dir: &str, ext: &str, depth: usize) -> Vec<String> {
     let mut out = vec![];
-    let Ok(rd) = std::fs::read_dir(root.join(dir)) else { return out };
+    let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+        return out;
+    };
     let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -169,7 +176,14 @@ fn copy_tree(from: &Path, to: &Path) {
 fn cli(args: &[&str], root: &Path) -> i32 {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = std::io::Cursor::new(Vec::new());
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(root.to_path_buf()), term: false };
+    let mut io = regel::cli::Io {
+        out: &mut out,
+        err: &mut err,
+        input: &mut input,
+        color: false,
+        root: Some(root.to_path_buf()),
+        term: false,
+    };
     let mut argv = vec!["regel".to_string()];
     argv.extend(args.iter().map(|s| s.to_string()));
     regel::cli::run(&argv, &mut io)
@@ -178,13 +192,19 @@ fn cli(args: &[&str], root: &Path) -> i32 {
 /// The checker's view of the in-memory file system: every corpus file by
 /// its normalised path, with `over` (a path and its mutated text) in place
 /// of the original.
-fn read_in<'a>(files: &'a BTreeMap<String, String>, over: &'a [(&'a str, &'a str)]) -> impl Fn(&Path) -> std::io::Result<String> + 'a {
+fn read_in<'a>(
+    files: &'a BTreeMap<String, String>,
+    over: &'a [(&'a str, &'a str)],
+) -> impl Fn(&Path) -> std::io::Result<String> + 'a {
     move |p: &Path| {
         let n = normal(p);
         if let Some((_, t)) = over.iter().find(|(o, _)| *o == n) {
             return Ok(t.to_string());
         }
-        files.get(&n).cloned().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+        files
+            .get(&n)
+            .cloned()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
     }
 }
 
@@ -219,14 +239,22 @@ impl Corpus {
                     games.push(rel.clone());
                 }
                 files.insert(rel.clone(), text.clone());
-                seeds.push(Seed { kind: Kind::Rules, path: rel, text });
+                seeds.push(Seed {
+                    kind: Kind::Rules,
+                    path: rel,
+                    text,
+                });
             }
         }
         for rel in files_in(root, "maps", ".toml", 0) {
             let text = std::fs::read_to_string(root.join(&rel)).unwrap();
             files.insert(rel.clone(), text.clone());
             if board_users.contains_key(&rel) {
-                seeds.push(Seed { kind: Kind::Board, path: rel, text });
+                seeds.push(Seed {
+                    kind: Kind::Board,
+                    path: rel,
+                    text,
+                });
             }
         }
         let _ = std::fs::remove_dir_all(scratch);
@@ -237,7 +265,11 @@ impl Corpus {
             for rel in files_in(root, dir, ".toml", 2) {
                 if rel.contains("/scenarios/") {
                     let text = std::fs::read_to_string(root.join(&rel)).unwrap();
-                    seeds.push(Seed { kind: Kind::Scenario, path: rel, text });
+                    seeds.push(Seed {
+                        kind: Kind::Scenario,
+                        path: rel,
+                        text,
+                    });
                 }
             }
         }
@@ -247,14 +279,38 @@ impl Corpus {
         let mut replayable = BTreeMap::new();
         for rel in games {
             let mut sources = Sources::default();
-            let Ok((game, _)) = regel::check::check(&mut sources, &read_in(&files, &[]), Path::new(&rel)) else { continue };
+            let Ok((game, _)) =
+                regel::check::check(&mut sources, &read_in(&files, &[]), Path::new(&rel))
+            else {
+                continue;
+            };
             let d = scratch.join("records").join(rel.replace('/', "_"));
             let f = scratch.join(&rel).display().to_string();
-            cli(&["simulate", &f, "--players", &game.min_players.to_string(), "--games", "1", "--threads", "1", "--records", &d.display().to_string()], scratch);
+            cli(
+                &[
+                    "simulate",
+                    &f,
+                    "--players",
+                    &game.min_players.to_string(),
+                    "--games",
+                    "1",
+                    "--threads",
+                    "1",
+                    "--records",
+                    &d.display().to_string(),
+                ],
+                scratch,
+            );
             let game = Arc::new(game);
-            for p in files_in(scratch, &d.strip_prefix(scratch).unwrap().display().to_string(), ".toml", 0) {
+            for p in files_in(
+                scratch,
+                &d.strip_prefix(scratch).unwrap().display().to_string(),
+                ".toml",
+                0,
+            ) {
                 let text = std::fs::read_to_string(scratch.join(&p)).unwrap();
-                let mut rec = Record::from_toml(&mut Sources::default(), &p, &text).expect("simulate writes valid records");
+                let mut rec = Record::from_toml(&mut Sources::default(), &p, &text)
+                    .expect("simulate writes valid records");
                 // A random game can be thousands of decisions long; its first
                 // ones are as good a seed and far cheaper to replay.
                 if rec.decisions.len() > RECORD_DECISIONS {
@@ -263,15 +319,33 @@ impl Corpus {
                     rec.scores = None;
                 }
                 let text = rec.to_toml();
-                replayable.insert(p.clone(), Replayable { ruleset: rec.ruleset, game: game.clone(), sources: sources.clone() });
-                seeds.push(Seed { kind: Kind::Record, path: p, text });
+                replayable.insert(
+                    p.clone(),
+                    Replayable {
+                        ruleset: rec.ruleset,
+                        game: game.clone(),
+                        sources: sources.clone(),
+                    },
+                );
+                seeds.push(Seed {
+                    kind: Kind::Record,
+                    path: p,
+                    text,
+                });
             }
         }
         let mut by_kind: [Vec<usize>; 4] = Default::default();
         for (i, s) in seeds.iter().enumerate() {
             by_kind[s.kind as usize].push(i);
         }
-        Corpus { seeds, by_kind, files, board_users, replayable, scratch: scratch.to_path_buf() }
+        Corpus {
+            seeds,
+            by_kind,
+            files,
+            board_users,
+            replayable,
+            scratch: scratch.to_path_buf(),
+        }
     }
 
     /// Input `i` of seed `seed`: a corpus file and its mutated text.
@@ -291,7 +365,11 @@ impl Corpus {
             mutate(&mut bytes, &mut rng, &self.seeds);
         }
         let full = rng.gen_ratio(1, FULL_REPLAY);
-        Input { seed: s.clone(), text: String::from_utf8_lossy(&bytes).into_owned(), full }
+        Input {
+            seed: s.clone(),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            full,
+        }
     }
 
     /// Runs one input. `Err` carries a panic's message.
@@ -303,15 +381,27 @@ impl Corpus {
             Kind::Record if !input.full => self.replay(seed, text, limits),
             Kind::Scenario | Kind::Record => self.command(seed, text),
         }));
-        r.map_err(|e| e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "a panic".into()))
+        r.map_err(|e| {
+            e.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into())
+        })
     }
 
     /// Runs `regel test` on a scenario or `regel replay` on a record, written
     /// beside the file it was mutated from.
     fn command(&self, seed: &Seed, text: &str) {
-        let (cmd, name) = if seed.kind == Kind::Scenario { ("test", "fuzz-scenario") } else { ("replay", "fuzz-record") };
+        let (cmd, name) = if seed.kind == Kind::Scenario {
+            ("test", "fuzz-scenario")
+        } else {
+            ("replay", "fuzz-record")
+        };
         let n = SCRATCH_NAME.with(|n| *n);
-        let p = self.scratch.join(Path::new(&seed.path).parent().unwrap()).join(format!("{name}-{n}.toml"));
+        let p = self
+            .scratch
+            .join(Path::new(&seed.path).parent().unwrap())
+            .join(format!("{name}-{n}.toml"));
         std::fs::write(&p, text).unwrap();
         cli(&[cmd, &p.display().to_string()], &self.scratch);
     }
@@ -330,10 +420,19 @@ impl Corpus {
                 return;
             }
         };
-        if rec.ruleset != r.ruleset || !rec.options.is_empty() || !(r.game.min_players..=r.game.max_players).contains(&rec.players) {
+        if rec.ruleset != r.ruleset
+            || !rec.options.is_empty()
+            || !(r.game.min_players..=r.game.max_players).contains(&rec.players)
+        {
             return self.command(seed, text);
         }
-        let setup = Setup { players: rec.players, seed: rec.seed, options: vec![], budget: limits.budget, log: false };
+        let setup = Setup {
+            players: rec.players,
+            seed: rec.seed,
+            options: vec![],
+            budget: limits.budget,
+            log: false,
+        };
         let mut m = match Match::new(r.game.clone(), &setup) {
             Ok(m) => m,
             Err(e) => {
@@ -369,7 +468,13 @@ impl Corpus {
         let game = Arc::new(game);
         let mut rng = ChaCha8Rng::seed_from_u64(sources.files.len() as u64);
         let players = rng.gen_range(game.min_players..=game.max_players);
-        let setup = Setup { players, seed: 0, options: vec![], budget: limits.budget, log: true };
+        let setup = Setup {
+            players,
+            seed: 0,
+            options: vec![],
+            budget: limits.budget,
+            log: true,
+        };
         let mut m = match Match::new(game, &setup) {
             Ok(m) => m,
             Err(e) => {
@@ -426,7 +531,11 @@ fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {
         }
         3 | 4 => {
             let t = TOKENS[rng.gen_range(0..TOKENS.len())].as_bytes();
-            let times = if rng.gen_ratio(1, 8) { rng.gen_range(1..400) } else { 1 };
+            let times = if rng.gen_ratio(1, 8) {
+                rng.gen_range(1..400)
+            } else {
+                1
+            };
             for _ in 0..times {
                 b.splice(at..at, t.iter().copied());
             }
@@ -449,7 +558,13 @@ fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {
         _ => {
             // A digit run replaced by a large or negative number.
             if let Some(i) = (at..len).find(|&i| b[i].is_ascii_digit()) {
-                let n = [b"65536".as_slice(), b"4294967296", b"-1", b"1000000000000", b"9223372036854775807"][rng.gen_range(0..5)];
+                let n = [
+                    b"65536".as_slice(),
+                    b"4294967296",
+                    b"-1",
+                    b"1000000000000",
+                    b"9223372036854775807",
+                ][rng.gen_range(0..5)];
                 b.splice(i..i + 1, n.iter().copied());
             }
         }
@@ -481,12 +596,18 @@ struct Slot {
 const IDLE: u64 = u64::MAX;
 
 fn rss_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/statm").ok().and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok()).map_or(0, |p| p * 4096)
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |p| p * 4096)
 }
 
 /// The calling thread's Linux thread id (0 elsewhere).
 fn own_tid() -> u64 {
-    std::fs::read_link("/proc/thread-self").ok().and_then(|p| p.file_name()?.to_str()?.parse().ok()).unwrap_or(0)
+    std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name()?.to_str()?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The CPU time thread `tid` of this process has used, in milliseconds
@@ -503,7 +624,14 @@ fn thread_cpu_ms(tid: u64) -> Option<u64> {
 impl Watchdog {
     /// A watchdog for `workers` threads fuzzing seed `seed`.
     pub fn start(limits: Limits, workers: usize, seed: u64) -> Watchdog {
-        let slots: Arc<Vec<Slot>> = Arc::new((0..workers).map(|_| Slot { input: AtomicU64::new(IDLE), tid: AtomicU64::new(0) }).collect());
+        let slots: Arc<Vec<Slot>> = Arc::new(
+            (0..workers)
+                .map(|_| Slot {
+                    input: AtomicU64::new(IDLE),
+                    tid: AtomicU64::new(0),
+                })
+                .collect(),
+        );
         let stop = Arc::new(AtomicBool::new(false));
         let (sl, st) = (slots.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -520,18 +648,28 @@ impl Watchdog {
                         continue;
                     }
                     let tid = slot.tid.load(Ordering::Relaxed);
-                    let now = thread_cpu_ms(tid).unwrap_or_else(|| epoch.elapsed().as_millis() as u64);
+                    let now =
+                        thread_cpu_ms(tid).unwrap_or_else(|| epoch.elapsed().as_millis() as u64);
                     if seen[k].0 != input {
                         seen[k] = (input, now);
                     } else if now.saturating_sub(seen[k].1) > limits.time.as_millis() as u64 {
-                        eprintln!("regel-fuzz: HANG (> {:?} of CPU time) on seed {seed} input {input}", limits.time);
+                        eprintln!(
+                            "regel-fuzz: HANG (> {:?} of CPU time) on seed {seed} input {input}",
+                            limits.time
+                        );
                         std::process::abort();
                     }
                 }
                 let rss = rss_bytes();
                 if rss > limits.memory {
-                    let running: Vec<u64> = sl.iter().map(|s| s.input.load(Ordering::Relaxed)).filter(|&i| i != IDLE).collect();
-                    eprintln!("regel-fuzz: MEMORY ({rss} bytes) on seed {seed}, inputs {running:?}");
+                    let running: Vec<u64> = sl
+                        .iter()
+                        .map(|s| s.input.load(Ordering::Relaxed))
+                        .filter(|&i| i != IDLE)
+                        .collect();
+                    eprintln!(
+                        "regel-fuzz: MEMORY ({rss} bytes) on seed {seed}, inputs {running:?}"
+                    );
                     std::process::abort();
                 }
             }
@@ -590,7 +728,16 @@ const WORKER_STACK: usize = 8 << 20;
 /// Fuzzes inputs `start..start + count` of `seed` on `threads` threads,
 /// stopping early after `time`. `on` is told when each input starts and ends.
 #[allow(clippy::too_many_arguments)]
-pub fn fuzz(corpus: &Corpus, seed: u64, start: u64, count: u64, time: Duration, limits: Limits, threads: usize, on: &(dyn Fn(Event) + Sync)) -> Report {
+pub fn fuzz(
+    corpus: &Corpus,
+    seed: u64,
+    start: u64,
+    count: u64,
+    time: Duration,
+    limits: Limits,
+    threads: usize,
+    on: &(dyn Fn(Event) + Sync),
+) -> Report {
     let threads = threads.max(1);
     let dog = Watchdog::start(limits, threads, seed);
     let t0 = Instant::now();

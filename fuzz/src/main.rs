@@ -23,22 +23,38 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 /// The workspace whose games are the corpus: `--workspace DIR`, or the one
 /// the fuzzer was built in.
 fn workspace(args: &[String]) -> PathBuf {
-    arg(args, "--workspace").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf())
+    arg(args, "--workspace")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .parent()
+                .unwrap()
+                .to_path_buf()
+        })
 }
 
 fn save(out: &Path, corpus: &Corpus, seed: u64, i: u64, why: &str) {
     let input = corpus.input(seed, i);
-    let ext = Path::new(&input.seed.path).extension().and_then(|e| e.to_str()).unwrap_or("txt");
+    let ext = Path::new(&input.seed.path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("txt");
     let _ = std::fs::create_dir_all(out);
     let f = out.join(format!("seed{seed}-input{i}.{ext}"));
     let _ = std::fs::write(&f, input.text);
-    println!("FOUND input {i} ({}) → {}: {why}", input.seed.path, f.display());
+    println!(
+        "FOUND input {i} ({}) → {}: {why}",
+        input.seed.path,
+        f.display()
+    );
 }
 
 /// The child: runs the inputs, and tells the parent on stdout when each one
@@ -47,13 +63,22 @@ fn save(out: &Path, corpus: &Corpus, seed: u64, i: u64, why: &str) {
 fn child(corpus: &Corpus, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize) {
     quiet_panics();
     let out = Mutex::new(BufWriter::new(std::io::stdout()));
-    let rep = fuzz(corpus, seed, start, inputs, Duration::from_secs(seconds), Limits::default(), threads, &|e| {
-        let mut o = out.lock().unwrap();
-        let _ = match e {
-            Event::Start(i) => writeln!(o, "s {i}").and_then(|_| o.flush()),
-            Event::Done(i, k) => writeln!(o, "d {i} {}", k as usize),
-        };
-    });
+    let rep = fuzz(
+        corpus,
+        seed,
+        start,
+        inputs,
+        Duration::from_secs(seconds),
+        Limits::default(),
+        threads,
+        &|e| {
+            let mut o = out.lock().unwrap();
+            let _ = match e {
+                Event::Start(i) => writeln!(o, "s {i}").and_then(|_| o.flush()),
+                Event::Done(i, k) => writeln!(o, "d {i} {}", k as usize),
+            };
+        },
+    );
     let mut o = out.lock().unwrap();
     for (i, _, msg) in &rep.panics {
         let _ = writeln!(o, "PANIC {i} {}", msg.replace('\n', " "));
@@ -80,7 +105,10 @@ struct Figures {
 impl Figures {
     fn text(&self, command: &str) -> String {
         let secs = self.t0.elapsed().as_secs_f64();
-        let kinds: Vec<String> = Kind::ALL.iter().map(|k| format!("{} {}", k.name(), self.by_kind[*k as usize])).collect();
+        let kinds: Vec<String> = Kind::ALL
+            .iter()
+            .map(|k| format!("{} {}", k.name(), self.by_kind[*k as usize]))
+            .collect();
         format!(
             "command: {command}\ninputs: {} ({})\nelapsed: {secs:.0} s, {:.1} inputs/s\nfindings: {}\npeak memory of a child: {} MB\n",
             self.done,
@@ -96,9 +124,34 @@ impl Figures {
 /// reports. Returns whether it ended normally and the inputs it started but
 /// did not finish.
 #[allow(clippy::too_many_arguments)]
-fn run_child(corpus: &Corpus, workspace: &Path, out: &Path, seed: u64, start: u64, inputs: u64, seconds: u64, threads: usize, fig: &mut Figures, progress: &mut dyn FnMut(&Figures)) -> (bool, BTreeSet<u64>, u64) {
+fn run_child(
+    corpus: &Corpus,
+    workspace: &Path,
+    out: &Path,
+    seed: u64,
+    start: u64,
+    inputs: u64,
+    seconds: u64,
+    threads: usize,
+    fig: &mut Figures,
+    progress: &mut dyn FnMut(&Figures),
+) -> (bool, BTreeSet<u64>, u64) {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--child", "--workspace", &workspace.display().to_string(), "--seed", &seed.to_string(), "--start", &start.to_string(), "--inputs", &inputs.to_string(), "--seconds", &seconds.to_string(), "--threads", &threads.to_string()])
+        .args([
+            "--child",
+            "--workspace",
+            &workspace.display().to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--start",
+            &start.to_string(),
+            "--inputs",
+            &inputs.to_string(),
+            "--seconds",
+            &seconds.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .expect("the fuzzer starts itself");
@@ -106,7 +159,10 @@ fn run_child(corpus: &Corpus, workspace: &Path, out: &Path, seed: u64, start: u6
     let mut running = BTreeSet::new();
     let mut last = start;
     let mut tick = Instant::now();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
+    for line in BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+    {
         if let Some(rest) = line.strip_prefix("s ") {
             if let Ok(i) = rest.parse::<u64>() {
                 running.insert(i);
@@ -120,7 +176,13 @@ fn run_child(corpus: &Corpus, workspace: &Path, out: &Path, seed: u64, start: u6
             fig.by_kind[k.min(3)] += 1;
         } else if let Some(rest) = line.strip_prefix("PANIC ") {
             let (i, msg) = rest.split_once(' ').unwrap_or((rest, ""));
-            save(out, corpus, seed, i.parse().unwrap_or(0), &format!("panic: {msg}"));
+            save(
+                out,
+                corpus,
+                seed,
+                i.parse().unwrap_or(0),
+                &format!("panic: {msg}"),
+            );
             fig.found += 1;
         }
         if tick.elapsed() > Duration::from_secs(10) {
@@ -156,11 +218,21 @@ fn main() {
         println!("{USAGE}");
         return;
     }
-    let seed: u64 = arg(&args, "--seed").and_then(|s| s.parse().ok()).unwrap_or(0);
-    let start: u64 = arg(&args, "--start").and_then(|s| s.parse().ok()).unwrap_or(0);
-    let inputs: u64 = arg(&args, "--inputs").and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
-    let seconds: u64 = arg(&args, "--seconds").and_then(|s| s.parse().ok()).unwrap_or(60);
-    let threads: usize = arg(&args, "--threads").and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seed: u64 = arg(&args, "--seed")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let start: u64 = arg(&args, "--start")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let inputs: u64 = arg(&args, "--inputs")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(u64::MAX);
+    let seconds: u64 = arg(&args, "--seconds")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let threads: usize = arg(&args, "--threads")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let out = PathBuf::from(arg(&args, "--out").unwrap_or_else(|| "fuzz-findings".into()));
     let progress_file = arg(&args, "--progress").map(PathBuf::from);
     let scratch = std::env::temp_dir().join(format!("regel-fuzz-{}", std::process::id()));
@@ -172,7 +244,13 @@ fn main() {
     }
     let ws = workspace(&args);
     let command = args.join(" ");
-    let mut fig = Figures { t0: Instant::now(), done: 0, by_kind: [0; 4], found: 0, peak: 0 };
+    let mut fig = Figures {
+        t0: Instant::now(),
+        done: 0,
+        by_kind: [0; 4],
+        found: 0,
+        peak: 0,
+    };
     let mut progress = |f: &Figures| {
         if let Some(p) = &progress_file {
             let _ = std::fs::write(p, f.text(&command));
@@ -182,7 +260,18 @@ fn main() {
     let mut next = start;
     while next < end && fig.t0.elapsed() < Duration::from_secs(seconds) {
         let left = seconds.saturating_sub(fig.t0.elapsed().as_secs()).max(1);
-        let (ok, running, last) = run_child(&corpus, &ws, &out, seed, next, end - next, left, threads, &mut fig, &mut progress);
+        let (ok, running, last) = run_child(
+            &corpus,
+            &ws,
+            &out,
+            seed,
+            next,
+            end - next,
+            left,
+            threads,
+            &mut fig,
+            &mut progress,
+        );
         if ok {
             break;
         }
@@ -193,9 +282,20 @@ fn main() {
         // Each input that was running when the child died is run again on
         // its own, so that the finding names the one that kills the process.
         for &i in &running {
-            let (alone, ..) = run_child(&corpus, &ws, &out, seed, i, 1, 60, 1, &mut fig, &mut |_| {});
+            let (alone, ..) =
+                run_child(&corpus, &ws, &out, seed, i, 1, 60, 1, &mut fig, &mut |_| {});
             if !alone || running.len() == 1 {
-                save(&out, &corpus, seed, i, if alone { "the process died (not when run alone)" } else { "the process died" });
+                save(
+                    &out,
+                    &corpus,
+                    seed,
+                    i,
+                    if alone {
+                        "the process died (not when run alone)"
+                    } else {
+                        "the process died"
+                    },
+                );
                 fig.found += 1;
                 fig.done += 1;
                 fig.by_kind[corpus.input(seed, i).seed.kind as usize] += 1;

@@ -16,10 +16,26 @@ fn fuzz_for_a_minute() {
     quiet_panics();
     // Both cores of a CI machine; the inputs run are the same on any number.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-    let rep = fuzz(&corpus, 0, 0, 20_000, Duration::from_secs(60), Limits::default(), threads, &|_| {});
+    let rep = fuzz(
+        &corpus,
+        0,
+        0,
+        20_000,
+        Duration::from_secs(60),
+        Limits::default(),
+        threads,
+        &|_| {},
+    );
     let _ = std::fs::remove_dir_all(&scratch);
     let _ = std::panic::take_hook();
-    println!("fuzzed {} inputs (rules, boards, scenarios, records: {:?})", rep.inputs, rep.by_kind);
-    assert!(rep.inputs > 100, "the fuzzer ran only {} inputs", rep.inputs);
+    println!(
+        "fuzzed {} inputs (rules, boards, scenarios, records: {:?})",
+        rep.inputs, rep.by_kind
+    );
+    assert!(
+        rep.inputs > 100,
+        "the fuzzer ran only {} inputs",
+        rep.inputs
+    );
     assert!(rep.panics.is_empty(), "panics (seed 0): {:#?}", rep.panics);
 }

@@ -8,9 +8,12 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use regel::{check::{self}, ir::Game};
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
+use regel::{
+    check::{self},
+    ir::Game,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -22,7 +25,10 @@ fn load(path: &str) -> Option<Arc<Game>> {
     match check::check(&mut sources, &regel::cli::read_file, &root.join(path)) {
         Ok((g, _)) => Some(Arc::new(g)),
         Err(d) => {
-            eprintln!("skipped: {path} does not check ({} problem(s); `regel check {path}`)", d.len());
+            eprintln!(
+                "skipped: {path} does not check ({} problem(s); `regel check {path}`)",
+                d.len()
+            );
             None
         }
     }

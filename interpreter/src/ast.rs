@@ -18,8 +18,16 @@ pub struct File {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum Header {
-    Game { name: String, span: Span },
-    Variant { name: String, base: String, base_span: Span, span: Span },
+    Game {
+        name: String,
+        span: Span,
+    },
+    Variant {
+        name: String,
+        base: String,
+        base_span: Span,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -110,31 +118,102 @@ pub struct ActionParam {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum ItemKind {
-    Players { min: i64, max: i64 },
+    Players {
+        min: i64,
+        max: i64,
+    },
     Seats(Vec<Ident>),
     /// `board "x.toml" [for MIN..MAX]`: the range limits the board to those player counts.
-    Board { path: String, players: Option<(i64, i64, Span)> },
-    Option { name: Ident, ty: TypeRef, value: Expr },
-    Const { name: Ident, value: Expr },
+    Board {
+        path: String,
+        players: Option<(i64, i64, Span)>,
+    },
+    Option {
+        name: Ident,
+        ty: TypeRef,
+        value: Expr,
+    },
+    Const {
+        name: Ident,
+        value: Expr,
+    },
     /// `shown` is how each member is written in labels and logs, when the
     /// declaration gives it (`full_house "full house"`).
-    Enum { name: Ident, members: Vec<Ident>, shown: Vec<Option<String>> },
-    Piece { name: Ident, per_player: bool, fields: Vec<Param>, start: Option<Ident>, label: Option<Template>, instances: Option<Vec<Instance>> },
+    Enum {
+        name: Ident,
+        members: Vec<Ident>,
+        shown: Vec<Option<String>>,
+    },
+    Piece {
+        name: Ident,
+        per_player: bool,
+        fields: Vec<Param>,
+        start: Option<Ident>,
+        label: Option<Template>,
+        instances: Option<Vec<Instance>>,
+    },
     /// `scope` is `Global`, a single `per player`/`node`/`edge`, or `Indexed` (see `dims`).
-    Zone { name: Ident, scope: Scope, dims: Vec<Dim>, kind: Option<Ident>, vis: Option<Visibility> },
-    Var { name: Ident, scope: Scope, dims: Vec<Dim>, ty: TypeRef, init: Option<Expr>, vis: Option<Visibility> },
-    Fn { name: Ident, params: Vec<Param>, ret: TypeRef, body: Expr },
-    Proc { name: Ident, params: Vec<Param>, body: Block },
-    Phase { name: Ident, body: Block },
-    Action { name: Ident, params: Vec<ActionParam>, label: Option<Template>, body: Block },
+    Zone {
+        name: Ident,
+        scope: Scope,
+        dims: Vec<Dim>,
+        kind: Option<Ident>,
+        vis: Option<Visibility>,
+    },
+    Var {
+        name: Ident,
+        scope: Scope,
+        dims: Vec<Dim>,
+        ty: TypeRef,
+        init: Option<Expr>,
+        vis: Option<Visibility>,
+    },
+    Fn {
+        name: Ident,
+        params: Vec<Param>,
+        ret: TypeRef,
+        body: Expr,
+    },
+    Proc {
+        name: Ident,
+        params: Vec<Param>,
+        body: Block,
+    },
+    Phase {
+        name: Ident,
+        body: Block,
+    },
+    Action {
+        name: Ident,
+        params: Vec<ActionParam>,
+        label: Option<Template>,
+        body: Block,
+    },
     Setup(Block),
     Play(Block),
-    Score { player: Ident, expr: Expr, lowest: bool },
-    Tiebreak { player: Ident, expr: Expr },
-    Team { player: Ident, expr: Expr },
+    Score {
+        player: Ident,
+        expr: Expr,
+        lowest: bool,
+    },
+    Tiebreak {
+        player: Ident,
+        expr: Expr,
+    },
+    Team {
+        player: Ident,
+        expr: Expr,
+    },
     /// `statistic NAME(p) = EXPR` (`player` bound per seat) or `statistic NAME = EXPR`.
-    Statistic { name: Ident, player: Option<Ident>, expr: Expr },
-    Invariant { text: String, expr: Expr },
+    Statistic {
+        name: Ident,
+        player: Option<Ident>,
+        expr: Expr,
+    },
+    Invariant {
+        text: String,
+        expr: Expr,
+    },
 }
 
 impl ItemKind {
@@ -143,7 +222,12 @@ impl ItemKind {
         match self {
             ItemKind::Players { .. } => ("players", String::new()),
             ItemKind::Seats(_) => ("seats", String::new()),
-            ItemKind::Board { players, .. } => ("board", players.map(|(a, b, _)| format!("for {a}..{b}")).unwrap_or_default()),
+            ItemKind::Board { players, .. } => (
+                "board",
+                players
+                    .map(|(a, b, _)| format!("for {a}..{b}"))
+                    .unwrap_or_default(),
+            ),
             ItemKind::Option { name, .. } => ("option", name.name.clone()),
             ItemKind::Const { name, .. } => ("const", name.name.clone()),
             ItemKind::Enum { name, .. } => ("enum", name.name.clone()),
@@ -212,24 +296,58 @@ pub struct Stmt {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum StmtKind {
-    Let { name: Ident, value: Expr },
-    Choose { name: Ident, player: Expr, from: Expr, label: Option<Template> },
-    Assign { place: Expr, op: AssignOp, value: Expr },
-    If { cond: Expr, then: Block, els: Option<Block> },
-    For { name: Ident, coll: Expr, body: Block },
-    While { cond: Expr, body: Block },
+    Let {
+        name: Ident,
+        value: Expr,
+    },
+    Choose {
+        name: Ident,
+        player: Expr,
+        from: Expr,
+        label: Option<Template>,
+    },
+    Assign {
+        place: Expr,
+        op: AssignOp,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        els: Option<Block>,
+    },
+    For {
+        name: Ident,
+        coll: Expr,
+        body: Block,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
     Break,
     Continue,
     Return,
-    Move { what: MoveWhat, to: Expr, pos: MovePos },
+    Move {
+        what: MoveWhat,
+        to: Expr,
+        pos: MovePos,
+    },
     Shuffle(Expr),
-    Act { player: Expr, actions: Vec<Ident>, els: Option<Block> },
+    Act {
+        player: Expr,
+        actions: Vec<Ident>,
+        els: Option<Block>,
+    },
     Log(Template),
     EndGame,
     Reveal(Expr),
     Hide(Expr),
     Require(Expr),
-    Call { name: Ident, args: Vec<Expr> },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
@@ -290,7 +408,12 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     Call(Ident, Vec<Expr>),
     /// `name(x in coll: body)`
-    Agg { func: Ident, binder: Ident, coll: Box<Expr>, body: Option<Box<Expr>> },
+    Agg {
+        func: Ident,
+        binder: Ident,
+        coll: Box<Expr>,
+        body: Option<Box<Expr>>,
+    },
     List(Vec<Expr>),
     Neg(Box<Expr>),
     Not(Box<Expr>),

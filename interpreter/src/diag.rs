@@ -21,11 +21,19 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: u32, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -41,7 +49,11 @@ pub struct SourceFile {
 
 impl SourceFile {
     fn line_starts(&self) -> &[usize] {
-        self.lines.get_or_init(|| std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect())
+        self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
     }
     /// The byte range of the line holding `offset` (without its newline).
     fn line_of(&self, offset: usize) -> (usize, std::ops::Range<usize>) {
@@ -60,7 +72,11 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> u32 {
-        self.files.push(Arc::new(SourceFile { name: name.into(), text: text.into(), lines: OnceLock::new() }));
+        self.files.push(Arc::new(SourceFile {
+            name: name.into(),
+            text: text.into(),
+            lines: OnceLock::new(),
+        }));
         (self.files.len() - 1) as u32
     }
     pub fn get(&self, id: u32) -> &SourceFile {
@@ -103,10 +119,20 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), primary: None, labels: vec![], help: None }
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: None,
+            labels: vec![],
+            help: None,
+        }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
     }
     pub fn at(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
         if self.primary.is_none() {
@@ -157,7 +183,9 @@ impl miette::Diagnostic for MietteView<'_> {
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
@@ -165,29 +193,53 @@ impl miette::Diagnostic for MietteView<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
         let file = self.diag.primary?.file;
-        Some(Box::new(self.diag.labels.iter().filter(move |(s, _)| s.file == file).map(|(s, l)| {
-            LabeledSpan::new(Some(l.clone()), s.start as usize, (s.end - s.start) as usize)
-        })))
+        Some(Box::new(
+            self.diag
+                .labels
+                .iter()
+                .filter(move |(s, _)| s.file == file)
+                .map(|(s, l)| {
+                    LabeledSpan::new(
+                        Some(l.clone()),
+                        s.start as usize,
+                        (s.end - s.start) as usize,
+                    )
+                }),
+        ))
     }
 }
 
 /// Renders diagnostics in rustc's style. `color` is off for snapshots and pipes;
 /// the width is fixed so that snapshots do not depend on the terminal.
 pub fn render(sources: &Sources, diags: &[Diagnostic], color: bool, width: usize) -> String {
-    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_links(false);
     let mut out = String::new();
     // Many diagnostics: the first ones are shown, the rest counted, so that
     // rendering stays linear in the size of the input.
     for d in diags.iter().take(MAX_RENDERED_DIAGNOSTICS) {
-        let wide = d.primary.is_some_and(|p| d.labels.iter().any(|(s, _)| s.file == p.file && too_wide(sources.get(s.file), *s)));
+        let wide = d.primary.is_some_and(|p| {
+            d.labels
+                .iter()
+                .any(|(s, _)| s.file == p.file && too_wide(sources.get(s.file), *s))
+        });
         let (source, help) = if wide {
             // A line too wide to draw (the renderer pads to the column, and
             // widths above 65,535 panic): name the places instead.
-            let places: Vec<String> = d.labels.iter().map(|(s, l)| {
-                let (line, col) = sources.line_col(s.file, s.start);
-                format!("{}:{line}:{col}: {l}", sources.get(s.file).name)
-            }).collect();
+            let places: Vec<String> = d
+                .labels
+                .iter()
+                .map(|(s, l)| {
+                    let (line, col) = sources.line_col(s.file, s.start);
+                    format!("{}:{line}:{col}: {l}", sources.get(s.file).name)
+                })
+                .collect();
             let help = match &d.help {
                 Some(h) => format!("{}\n{h}", places.join("\n")),
                 None => places.join("\n"),
@@ -200,11 +252,18 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], color: bool, width: usize
             });
             (source, d.help.clone())
         };
-        let view = MietteView { diag: d, source, help };
+        let view = MietteView {
+            diag: d,
+            source,
+            help,
+        };
         let _ = handler.render_report(&mut out, &view);
     }
     if diags.len() > MAX_RENDERED_DIAGNOSTICS {
-        out.push_str(&format!("… and {} more problem(s) not shown\n", diags.len() - MAX_RENDERED_DIAGNOSTICS));
+        out.push_str(&format!(
+            "… and {} more problem(s) not shown\n",
+            diags.len() - MAX_RENDERED_DIAGNOSTICS
+        ));
     }
     out
 }
@@ -267,7 +326,13 @@ pub fn to_json<'a>(sources: &'a Sources, d: &'a Diagnostic) -> JsonDiagnostic<'a
             .iter()
             .map(|(s, m)| {
                 let (line, column) = sources.line_col(s.file, s.start);
-                JsonLabel { message: m, line, column, start: s.start, end: s.end }
+                JsonLabel {
+                    message: m,
+                    line,
+                    column,
+                    start: s.start,
+                    end: s.end,
+                }
             })
             .collect(),
         help: d.help.as_deref(),

@@ -6,14 +6,14 @@
 //! then [`eval`] runs a [`eval::Match`] that pauses at explicit decisions.
 //! [`cli`] is the command line as a library function.
 
-pub mod board;
-pub mod diag;
-pub mod limits;
 pub mod ast;
-pub mod syntax;
-pub mod ir;
-pub mod check;
-pub mod opt;
-pub mod eval;
+pub mod board;
 pub mod bot;
+pub mod check;
 pub mod cli;
+pub mod diag;
+pub mod eval;
+pub mod ir;
+pub mod limits;
+pub mod opt;
+pub mod syntax;

@@ -37,7 +37,6 @@ pub const MAX_PER_KIND: usize = 10_000;
 /// costs a few words of memory in every position.
 pub const MAX_PIECES: u64 = 1_000_000;
 
-
 /// The most variable cells and zones a position may hold (E0707): a
 /// per-node declaration takes one per node, so a big board and many such
 /// declarations could otherwise take gigabytes in every position.

@@ -12,7 +12,14 @@ fn main() {
     let mut err = std::io::stderr();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color, root: None, term: std::io::stdout().is_terminal() };
+    let mut io = regel::cli::Io {
+        out: &mut out,
+        err: &mut err,
+        input: &mut input,
+        color,
+        root: None,
+        term: std::io::stdout().is_terminal(),
+    };
     let code = regel::cli::run(&args, &mut io);
     std::process::exit(code);
 }

@@ -11,7 +11,10 @@ fn map(name: &str) -> Board {
     let file = sources.add(name, text);
     match build(&sources, file) {
         Ok(board) => board,
-        Err(diags) => panic!("{name} failed:\n{}", regel::diag::render(&sources, &diags, false, 100)),
+        Err(diags) => panic!(
+            "{name} failed:\n{}",
+            regel::diag::render(&sources, &diags, false, 100)
+        ),
     }
 }
 
@@ -42,7 +45,9 @@ fn primary_text<'a>(text: &'a str, d: &Diagnostic) -> &'a str {
 }
 
 fn ids(b: &Board, list: &[u32]) -> Vec<String> {
-    list.iter().map(|&n| b.nodes[n as usize].id.clone()).collect()
+    list.iter()
+        .map(|&n| b.nodes[n as usize].id.clone())
+        .collect()
 }
 
 #[test]
@@ -74,9 +79,22 @@ fn auf_heller_und_pfennig_market() {
     assert_eq!(tiles.len(), 21);
     assert_eq!(tiles.iter().map(|g| g.count).sum::<u32>(), 22);
     let count = |kind: &str| -> u32 {
-        tiles.iter().filter(|g| g.fields["kind"].0 == AttrValue::Str(kind.into())).map(|g| g.count).sum()
+        tiles
+            .iter()
+            .filter(|g| g.fields["kind"].0 == AttrValue::Str(kind.into()))
+            .map(|g| g.count)
+            .sum()
     };
-    assert_eq!([count("buyer"), count("rogue"), count("gold"), count("fire"), count("eye")], [12, 6, 1, 2, 1]);
+    assert_eq!(
+        [
+            count("buyer"),
+            count("rogue"),
+            count("gold"),
+            count("fire"),
+            count("eye")
+        ],
+        [12, 6, 1, 2, 1]
+    );
     let value_sum = |kind: &str| -> i64 {
         tiles
             .iter()
@@ -90,7 +108,9 @@ fn auf_heller_und_pfennig_market() {
     assert_eq!(value_sum("buyer"), 2 * 21);
     assert_eq!(value_sum("rogue"), 21);
     assert_eq!(tiles[0].fields["name"].0, AttrValue::Str("Knecht".into()));
-    assert!(tiles.iter().all(|g| g.fields.keys().collect::<Vec<_>>() == ["kind", "value", "name", "short"]));
+    assert!(tiles
+        .iter()
+        .all(|g| g.fields.keys().collect::<Vec<_>>() == ["kind", "value", "name", "short"]));
 }
 
 #[test]
@@ -100,7 +120,10 @@ fn tic_tac_toe_and_connect_four() {
     assert_eq!(t.edges.len(), 12 + 8);
     let centre = t.node_index["r2c2"];
     assert_eq!(t.neighbors(centre).len(), 8);
-    assert_eq!(ids(&t, t.neighbors(t.node_index["r1c1"])), ["r1c2", "r2c1", "r2c2"]);
+    assert_eq!(
+        ids(&t, t.neighbors(t.node_index["r1c1"])),
+        ["r1c2", "r2c1", "r2c2"]
+    );
 
     let c = map("connect-four.toml");
     assert_eq!(c.nodes.len(), 42);
@@ -116,7 +139,10 @@ fn board_8x8_with_diagonals() {
     assert_eq!(b.nodes.len(), 64);
     assert_eq!(b.edges.len(), 2 * 8 * 7 + 2 * 7 * 7);
     assert_eq!(b.neighbors(b.node_index["r4c5"]).len(), 8);
-    assert_eq!(ids(&b, b.neighbors(b.node_index["r8c8"])), ["r7c7", "r7c8", "r8c7"]);
+    assert_eq!(
+        ids(&b, b.neighbors(b.node_index["r8c8"])),
+        ["r7c7", "r7c8", "r8c7"]
+    );
 }
 
 const DIRECTED: &str = r#"
@@ -157,18 +183,27 @@ fn directed_graph_queries() {
     assert_ne!(b.successors(a), b.predecessors(a));
     assert_eq!(b.neighbors(a), [bb, c]);
     assert_eq!(b.out_edges(bb), [1]);
-    assert_eq!(b.edges.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["a-b", "bc", "c-a"]);
+    assert_eq!(
+        b.edges.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+        ["a-b", "bc", "c-a"]
+    );
     assert_eq!(b.edge_between(a, bb), Some(0));
     assert_eq!(b.edge_between(bb, a), None);
     assert_eq!(b.edge_between(c, a), Some(2));
     assert_eq!(b.graph.edge_count(), 3);
-    assert_eq!(b.edge_attrs["cost"].values, [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]);
+    assert_eq!(
+        b.edge_attrs["cost"].values,
+        [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]
+    );
     // Out-of-range indices answer "nothing" instead of panicking.
     assert!(b.successors(99).is_empty());
 
     let dot = b.to_dot();
     assert!(dot.starts_with("digraph \"one way\" {\n"), "{dot}");
-    assert!(dot.contains("  n0 -> n1 [label=\"a-b\\ncost=2\"];"), "{dot}");
+    assert!(
+        dot.contains("  n0 -> n1 [label=\"a-b\\ncost=2\"];"),
+        "{dot}"
+    );
     assert_eq!(dot, board(DIRECTED).unwrap().to_dot());
 }
 
@@ -192,8 +227,14 @@ port = false
     assert_eq!(b.name, "test");
     assert_eq!(b.edge_between(0, 1), Some(0));
     assert_eq!(b.edge_between(1, 0), Some(0));
-    assert_eq!(b.node_attrs["warehouses"].values, [AttrValue::Int(2), AttrValue::Int(0)]);
-    assert_eq!(b.node_attrs["port"].values, [AttrValue::Bool(true), AttrValue::Bool(false)]);
+    assert_eq!(
+        b.node_attrs["warehouses"].values,
+        [AttrValue::Int(2), AttrValue::Int(0)]
+    );
+    assert_eq!(
+        b.node_attrs["port"].values,
+        [AttrValue::Bool(true), AttrValue::Bool(false)]
+    );
     assert_eq!(b.successors(1), [0]);
     assert_eq!(b.predecessors(1), [0]);
 }
@@ -216,8 +257,14 @@ to = "bb"
 count = 0
 "#;
     let diags = board(text).unwrap_err();
-    let got: Vec<_> = diags.iter().map(|d| (d.code, primary_text(text, d))).collect();
-    assert_eq!(got, [("E0503", "\"yes\""), ("E0507", "\"bb\""), ("E0511", "0")]);
+    let got: Vec<_> = diags
+        .iter()
+        .map(|d| (d.code, primary_text(text, d)))
+        .collect();
+    assert_eq!(
+        got,
+        [("E0503", "\"yes\""), ("E0507", "\"bb\""), ("E0511", "0")]
+    );
     assert_eq!(diags[1].help.as_deref(), Some("did you mean `b`?"));
 }
 
@@ -226,7 +273,10 @@ fn a_broken_grid_does_not_cascade() {
     // The cell ids are unknown when the grid is invalid, so edges to them are not judged.
     let text = "[grid]\nrows = \"five\"\ncols = 3\n[[node]]\nid = \"x\"\n[[edge]]\nfrom = \"x\"\nto = \"r1c1\"\n";
     let diags = board(text).unwrap_err();
-    let got: Vec<_> = diags.iter().map(|d| (d.code, primary_text(text, d))).collect();
+    let got: Vec<_> = diags
+        .iter()
+        .map(|d| (d.code, primary_text(text, d)))
+        .collect();
     assert_eq!(got, [("E0503", "\"five\"")]);
 }
 
@@ -241,26 +291,65 @@ fn toml_syntax_error_stops_with_its_span() {
 
 #[test]
 fn each_problem_has_its_code() {
-    assert_eq!(codes("[boards]\nname = \"x\"\n[grid]\nrows = 1\ncols = 1\n"), ["E0502"]);
-    assert_eq!(codes("[grid]\nrows = 1\ncols = 1\nwide = true\n"), ["E0502"]);
+    assert_eq!(
+        codes("[boards]\nname = \"x\"\n[grid]\nrows = 1\ncols = 1\n"),
+        ["E0502"]
+    );
+    assert_eq!(
+        codes("[grid]\nrows = 1\ncols = 1\nwide = true\n"),
+        ["E0502"]
+    );
     assert_eq!(codes("[grid]\nrows = 0\ncols = 1001\n"), ["E0504", "E0504"]);
-    assert_eq!(codes("[grid]\nrows = 2\ncols = 2\nid = \"cell{row}\"\n"), ["E0505"]);
-    assert_eq!(codes("[grid]\nrows = 11\ncols = 11\nid = \"{row}{col}\"\n"), ["E0505"]);
-    assert_eq!(codes("[grid]\nrows = 2\ncols = 2\nid = \"{r}\"\n"), ["E0505"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\n[[node]]\nid = \"a\"\n"), ["E0506"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\nx = 1\n[[node]]\nid = \"b\"\nx = \"s\"\n"), ["E0508"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\nx = 1\n[[node]]\nid = \"b\"\n"), ["E0509"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\nx = 1.5\ny = [1]\nz = {a = 1}\nw = 1979-05-27\n"), ["E0510"; 4]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\n[[pieces.t]]\ncount = \"two\"\n"), ["E0511"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\n[[edge]]\nfrom = \"a\"\nto = \"a\"\n"), ["E0512"]);
+    assert_eq!(
+        codes("[grid]\nrows = 2\ncols = 2\nid = \"cell{row}\"\n"),
+        ["E0505"]
+    );
+    assert_eq!(
+        codes("[grid]\nrows = 11\ncols = 11\nid = \"{row}{col}\"\n"),
+        ["E0505"]
+    );
+    assert_eq!(
+        codes("[grid]\nrows = 2\ncols = 2\nid = \"{r}\"\n"),
+        ["E0505"]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\n[[node]]\nid = \"a\"\n"),
+        ["E0506"]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\nx = 1\n[[node]]\nid = \"b\"\nx = \"s\"\n"),
+        ["E0508"]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\nx = 1\n[[node]]\nid = \"b\"\n"),
+        ["E0509"]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\nx = 1.5\ny = [1]\nz = {a = 1}\nw = 1979-05-27\n"),
+        ["E0510"; 4]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\n[[pieces.t]]\ncount = \"two\"\n"),
+        ["E0511"]
+    );
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\n[[edge]]\nfrom = \"a\"\nto = \"a\"\n"),
+        ["E0512"]
+    );
     assert_eq!(
         codes("[[node]]\nid = \"a\"\n[[node]]\nid = \"b\"\n[[edge]]\nfrom = \"a\"\nto = \"b\"\n[[edge]]\nfrom = \"b\"\nto = \"a\"\nid = \"a-b\"\n"),
         ["E0513"]
     );
-    assert_eq!(codes("[[node]]\nid = \"a\"\n[defaults.node]\nid = \"x\"\n"), ["E0514"]);
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\n[defaults.node]\nid = \"x\"\n"),
+        ["E0514"]
+    );
     assert_eq!(codes("[[node]]\nx = 1\n"), ["E0515"]);
     assert_eq!(codes("[board]\nname = \"empty\"\n"), ["E0516"]);
-    assert_eq!(codes("[[node]]\nid = \"a\"\n\"two words\" = 1\n"), ["E0517"]);
+    assert_eq!(
+        codes("[[node]]\nid = \"a\"\n\"two words\" = 1\n"),
+        ["E0517"]
+    );
 }
 
 #[test]
@@ -273,7 +362,10 @@ fn errors_point_at_the_right_text() {
 
     let text = "[grid]\nrows = 2\ncols = 2\n[[node]]\nid = \"x\"\nlabel = \"X\"\n";
     let diags = board(text).unwrap_err();
-    let got: Vec<_> = diags.iter().map(|d| (d.code, d.message.as_str(), primary_text(text, d))).collect();
+    let got: Vec<_> = diags
+        .iter()
+        .map(|d| (d.code, d.message.as_str(), primary_text(text, d)))
+        .collect();
     assert_eq!(
         got,
         [
@@ -291,7 +383,10 @@ fn errors_point_at_the_right_text() {
     let text = "[grid]\nrows = 1\ncols = 2\n[[node]]\nid = \"x\"\n[[edge]]\nfrom = \"r1c2\"\nto = \"x\"\n[defaults.node]\nrow = 0\ncol = 0\n";
     let b = board(text).unwrap();
     assert_eq!(b.nodes.len(), 3);
-    assert_eq!(b.node_attrs["row"].values, [AttrValue::Int(1), AttrValue::Int(1), AttrValue::Int(0)]);
+    assert_eq!(
+        b.node_attrs["row"].values,
+        [AttrValue::Int(1), AttrValue::Int(1), AttrValue::Int(0)]
+    );
     assert_eq!(ids(&b, b.neighbors(1)), ["r1c1", "x"]);
 }
 
@@ -325,11 +420,26 @@ fn readme_example_builds() {
     let path = format!("{}/../maps/README.md", env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(path).unwrap();
     let example = readme.split("## A complete small example").nth(1).unwrap();
-    let toml = example.split("```toml\n").nth(1).unwrap().split("```").next().unwrap();
+    let toml = example
+        .split("```toml\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let b = board(toml).unwrap();
     assert_eq!(b.name, "Three ports");
-    assert_eq!(b.node_attrs["warehouses"].values, [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]);
-    assert_eq!(b.edge_attrs["cost"].values, [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]);
+    assert_eq!(
+        b.node_attrs["warehouses"].values,
+        [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]
+    );
+    assert_eq!(
+        b.edge_attrs["cost"].values,
+        [AttrValue::Int(2), AttrValue::Int(1), AttrValue::Int(1)]
+    );
     assert_eq!(b.pieces["good"][0].count, 4);
-    assert_eq!(b.successors(b.node_index["riga"]), [b.node_index["luebeck"]]);
+    assert_eq!(
+        b.successors(b.node_index["riga"]),
+        [b.node_index["luebeck"]]
+    );
 }

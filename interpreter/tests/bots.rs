@@ -16,7 +16,8 @@ use std::sync::Arc;
 fn load(rel: &str) -> Arc<regel::ir::Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
+        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 
@@ -42,15 +43,28 @@ fn mcts_wins(rel: &str, games: u64, mcts: &str) -> u64 {
 #[test]
 fn mcts_beats_random_in_every_shipped_game() {
     for (rel, games, mcts, least) in [
-        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", 20, "mcts:100", 18),
+        (
+            "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+            20,
+            "mcts:100",
+            18,
+        ),
         ("rulesets/hasp/hasp.rules", 20, "mcts:100", 18),
         ("rulesets/hansa/hansa.rules", 8, "mcts:50", 7),
         // Random games of Hansa Teutonica last about 10,000 decisions; its
         // playouts are cut off early and judged by the score (HT-12).
-        ("rulesets/hansa-teutonica/hansa-teutonica.rules", 4, "mcts:20:50", 4),
+        (
+            "rulesets/hansa-teutonica/hansa-teutonica.rules",
+            4,
+            "mcts:20:50",
+            4,
+        ),
     ] {
         let w = mcts_wins(rel, games, mcts);
-        assert!(w >= least, "{rel}: MCTS won {w} of {games}, expected at least {least}");
+        assert!(
+            w >= least,
+            "{rel}: MCTS won {w} of {games}, expected at least {least}"
+        );
     }
 }
 
@@ -77,18 +91,30 @@ fn a_sample_looks_the_same_to_the_seat_and_deals_the_rest_again() {
     let mut differs = 0;
     for _ in 0..20 {
         let d = hidden.sample(&m, &mut rng);
-        assert_eq!(serde_json::to_string(&d.view(Some(seat))).unwrap(), mine, "the seat sees the same position");
+        assert_eq!(
+            serde_json::to_string(&d.view(Some(seat))).unwrap(),
+            mine,
+            "the seat sees the same position"
+        );
         for z in 0..d.state.zones.start.len() - 1 {
-            assert_eq!(d.state.zones.len(z as u32), m.state.zones.len(z as u32), "zone sizes stay");
+            assert_eq!(
+                d.state.zones.len(z as u32),
+                m.state.zones.len(z as u32),
+                "zone sizes stay"
+            );
             for &p in d.state.zones.slice(z as u32) {
                 assert_eq!(d.state.zones.zone_of[p as usize], z as u32);
             }
         }
-        differs += (serde_json::to_string(&d.view(Some(other))).unwrap() != serde_json::to_string(&m.view(Some(other))).unwrap()) as u32;
+        differs += (serde_json::to_string(&d.view(Some(other))).unwrap()
+            != serde_json::to_string(&m.view(Some(other))).unwrap()) as u32;
         // The options of the seat to decide stay the same.
         assert_eq!(d.option_labels(), m.option_labels());
     }
-    assert!(differs >= 18, "another seat's hand is dealt again ({differs} of 20)");
+    assert!(
+        differs >= 18,
+        "another seat's hand is dealt again ({differs} of 20)"
+    );
 }
 
 /// The slowest decision of a game at the default strength, per shipped game at
@@ -101,7 +127,10 @@ fn a_sample_looks_the_same_to_the_seat_and_deals_the_rest_again() {
 fn default_strength_decides_in_under_a_second() {
     let only = std::env::var("REGEL_TIME_GAME").unwrap_or_default();
     for (rel, most) in [
-        ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", u32::MAX),
+        (
+            "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+            u32::MAX,
+        ),
         ("rulesets/hasp/hasp.rules", u32::MAX),
         ("rulesets/hansa/hansa.rules", u32::MAX),
         ("rulesets/hansa-teutonica/hansa-teutonica.rules", 300),
@@ -122,7 +151,11 @@ fn default_strength_decides_in_under_a_second() {
             n += 1;
             m.apply(i).unwrap();
         }
-        println!("{rel}: {n} decisions, mean {:.3} s, slowest {:.3} s", total / n as f64, worst);
+        println!(
+            "{rel}: {n} decisions, mean {:.3} s, slowest {:.3} s",
+            total / n as f64,
+            worst
+        );
         assert!(worst < 1.0);
     }
 }

@@ -19,10 +19,21 @@ fn cli(args: &[&str], input: &str) -> Run {
     let mut err = Vec::new();
     let mut inp = Cursor::new(input.as_bytes().to_vec());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(root()), term: false };
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            input: &mut inp,
+            color: false,
+            root: Some(root()),
+            term: false,
+        };
         run(&argv, &mut io)
     };
-    Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
+    Run {
+        code,
+        out: String::from_utf8(out).unwrap(),
+        err: String::from_utf8(err).unwrap(),
+    }
 }
 
 fn root() -> PathBuf {
@@ -30,11 +41,20 @@ fn root() -> PathBuf {
 }
 
 fn ahup(file: &str) -> String {
-    root().join("rulesets/auf-heller-und-pfennig").join(file).display().to_string()
+    root()
+        .join("rulesets/auf-heller-und-pfennig")
+        .join(file)
+        .display()
+        .to_string()
 }
 
 const BASE: &str = "auf-heller-und-pfennig.rules";
-const VARIANTS: [&str; 4] = ["auf-heller-und-pfennig.rules", "open-ended.rules", "open-tiles.rules", "open-ended-open-tiles.rules"];
+const VARIANTS: [&str; 4] = [
+    "auf-heller-und-pfennig.rules",
+    "open-ended.rules",
+    "open-tiles.rules",
+    "open-ended-open-tiles.rules",
+];
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("regel-cli-{}-{name}", std::process::id()));
@@ -49,7 +69,10 @@ fn ones(n: usize) -> String {
 
 /// The scores of a final standings table (`rank seat score [winner]`), by seat order of appearance.
 fn table_scores(out: &str) -> Vec<(String, i64)> {
-    let start = out.lines().position(|l| l.starts_with("rank")).expect("a standings table");
+    let start = out
+        .lines()
+        .position(|l| l.starts_with("rank"))
+        .expect("a standings table");
     out.lines()
         .skip(start + 1)
         .map_while(|l| {
@@ -70,7 +93,13 @@ fn a_human_typing_1_finishes_every_variant_for_2_3_and_4_players() {
             let f = ahup(v);
             let n = players.to_string();
             let r = cli(&["play", &f, "--players", &n, "--seed", "11"], &ones(3000));
-            assert_eq!(r.code, 0, "{v} with {players}: {}\n{}", r.err, &r.out[r.out.len().saturating_sub(2000)..]);
+            assert_eq!(
+                r.code,
+                0,
+                "{v} with {players}: {}\n{}",
+                r.err,
+                &r.out[r.out.len().saturating_sub(2000)..]
+            );
             assert!(r.out.contains("final standings"), "{v} {players}");
             assert!(r.out.contains("winner"), "{v} {players}");
             assert_eq!(table_scores(&r.out).len(), players, "{v} {players}");
@@ -88,16 +117,34 @@ fn a_human_typing_1_finishes_every_variant_for_2_3_and_4_players() {
 /// goods stacks only as hidden.
 #[test]
 fn a_human_finishes_hasp_and_hansa_for_2_3_and_4_players() {
-    for (game, first_seat, secret) in [("hasp", "north", "hidden card"), ("hansa", "grey", "hidden goods")] {
+    for (game, first_seat, secret) in [
+        ("hasp", "north", "hidden card"),
+        ("hansa", "grey", "hidden goods"),
+    ] {
         for players in 2..=4 {
-            let f = root().join(format!("rulesets/{game}/{game}.rules")).display().to_string();
+            let f = root()
+                .join(format!("rulesets/{game}/{game}.rules"))
+                .display()
+                .to_string();
             let n = players.to_string();
             let r = cli(&["play", &f, "--players", &n, "--seed", "5"], &ones(5000));
-            assert_eq!(r.code, 0, "{game} with {players}: {}\n{}", r.err, &r.out[r.out.len().saturating_sub(2000)..]);
+            assert_eq!(
+                r.code,
+                0,
+                "{game} with {players}: {}\n{}",
+                r.err,
+                &r.out[r.out.len().saturating_sub(2000)..]
+            );
             assert!(r.out.contains("final standings"), "{game} {players}");
             assert_eq!(table_scores(&r.out).len(), players, "{game} {players}");
-            assert!(r.out.contains(&format!("{first_seat}> ")), "the human was asked");
-            assert!(r.out.contains(secret), "{game} {players}: the human's view hides {secret}");
+            assert!(
+                r.out.contains(&format!("{first_seat}> ")),
+                "the human was asked"
+            );
+            assert!(
+                r.out.contains(secret),
+                "{game} {players}: the human's view hides {secret}"
+            );
         }
     }
 }
@@ -105,12 +152,18 @@ fn a_human_finishes_hasp_and_hansa_for_2_3_and_4_players() {
 #[test]
 fn bad_input_gets_a_message_and_the_same_question_again() {
     let f = ahup(BASE);
-    let r = cli(&["play", &f, "--players", "2", "--seed", "4"], "xyz\n0\n999\n\n?\nquit\n");
+    let r = cli(
+        &["play", &f, "--players", "2", "--seed", "4"],
+        "xyz\n0\n999\n\n?\nquit\n",
+    );
     assert_eq!(r.code, 3, "{}", r.err);
     assert!(r.out.contains("`xyz` is not an option here"), "{}", r.out);
     assert!(r.out.contains("there is no option 0"), "{}", r.out);
     assert!(r.out.contains("there is no option 999"), "{}", r.out);
-    assert!(r.out.contains("Type the number of an option"), "help is printed");
+    assert!(
+        r.out.contains("Type the number of an option"),
+        "help is printed"
+    );
     // One question, asked again after each bad answer: the decision number does not move.
     assert_eq!(r.out.matches("══ decision").count(), 1, "{}", r.out);
     assert!(r.out.matches("white> ").count() >= 6, "{}", r.out);
@@ -131,7 +184,10 @@ fn quit_and_end_of_input_exit_with_3() {
 fn a_label_is_an_answer_too() {
     let f = ahup(BASE);
     // The first question of white: `draw` is always legal at the start.
-    let r = cli(&["play", &f, "--players", "2", "--seed", "4"], &format!("draw\n{}", ones(3000)));
+    let r = cli(
+        &["play", &f, "--players", "2", "--seed", "4"],
+        &format!("draw\n{}", ones(3000)),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("put "), "drawing asks where to put the tile");
 }
@@ -141,14 +197,21 @@ fn bad_seats_and_files_are_clear_errors() {
     let f = ahup(BASE);
     let r = cli(&["play", &f, "--players", "2", "--seat", "wizard"], "");
     assert_eq!(r.code, 2);
-    assert!(r.err.contains("`wizard` is not a kind of seat"), "{}", r.err);
+    assert!(
+        r.err.contains("`wizard` is not a kind of seat"),
+        "{}",
+        r.err
+    );
     let r = cli(&["play", &f, "--players", "9"], "");
     assert_eq!(r.code, 2);
     assert!(r.err.contains("2..4 players"), "{}", r.err);
     let r = cli(&["play", "no/such/game.rules", "--players", "2"], "");
     assert_eq!(r.code, 1);
     assert!(r.err.contains("no/such/game.rules"), "{}", r.err);
-    let r = cli(&["play", &f, "--players", "2", "--option", "nonsense=1"], "");
+    let r = cli(
+        &["play", &f, "--players", "2", "--option", "nonsense=1"],
+        "",
+    );
     assert_eq!(r.code, 2);
     assert!(r.err.contains("no option `nonsense`"), "{}", r.err);
 }
@@ -156,17 +219,39 @@ fn bad_seats_and_files_are_clear_errors() {
 #[test]
 fn play_record_then_replay_gives_the_same_scores() {
     let d = tmp("record");
-    for (v, players) in [("auf-heller-und-pfennig.rules", "3"), ("open-tiles.rules", "2"), ("open-ended.rules", "4")] {
+    for (v, players) in [
+        ("auf-heller-und-pfennig.rules", "3"),
+        ("open-tiles.rules", "2"),
+        ("open-ended.rules", "4"),
+    ] {
         let rec = d.join(format!("{v}-{players}.toml"));
         let rec_s = rec.display().to_string();
-        let r = cli(&["play", &ahup(v), "--players", players, "--seed", "5", "--record", &rec_s], &ones(3000));
+        let r = cli(
+            &[
+                "play",
+                &ahup(v),
+                "--players",
+                players,
+                "--seed",
+                "5",
+                "--record",
+                &rec_s,
+            ],
+            &ones(3000),
+        );
         assert_eq!(r.code, 0, "{}", r.err);
         let played = table_scores(&r.out);
         let text = std::fs::read_to_string(&rec).unwrap();
         assert!(text.starts_with("# A Regel game record"));
-        assert!(text.contains("# 1 "), "decisions are numbered and annotated:\n{text}");
+        assert!(
+            text.contains("# 1 "),
+            "decisions are numbered and annotated:\n{text}"
+        );
         let record: Record = toml::from_str(&text).unwrap();
-        let scores = record.scores.clone().expect("a finished game's record has its scores");
+        let scores = record
+            .scores
+            .clone()
+            .expect("a finished game's record has its scores");
         let by_seat: Vec<i64> = ["white", "grey", "black", "yellow"]
             .iter()
             .take(scores.len())
@@ -178,8 +263,16 @@ fn play_record_then_replay_gives_the_same_scores() {
         assert_eq!(r.code, 0, "{}", r.err);
         let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
         assert_eq!(j["ok"], true);
-        assert_eq!(j["decisions"].as_u64().unwrap() as usize, record.decisions.len());
-        let replayed: Vec<i64> = j["standings"].as_array().unwrap().iter().map(|s| s["score"].as_i64().unwrap()).collect();
+        assert_eq!(
+            j["decisions"].as_u64().unwrap() as usize,
+            record.decisions.len()
+        );
+        let replayed: Vec<i64> = j["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["score"].as_i64().unwrap())
+            .collect();
         assert_eq!(replayed, scores);
 
         let r = cli(&["replay", &rec_s], "");
@@ -193,7 +286,19 @@ fn a_tampered_record_fails_at_its_step() {
     let d = tmp("tamper");
     let rec = d.join("game.toml");
     let rec_s = rec.display().to_string();
-    let r = cli(&["play", &ahup(BASE), "--players", "2", "--seed", "8", "--record", &rec_s], &ones(3000));
+    let r = cli(
+        &[
+            "play",
+            &ahup(BASE),
+            "--players",
+            "2",
+            "--seed",
+            "8",
+            "--record",
+            &rec_s,
+        ],
+        &ones(3000),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let mut record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
 
@@ -206,11 +311,27 @@ fn a_tampered_record_fails_at_its_step() {
     assert_eq!(r.code, 1);
     assert!(r.err.contains("E0902"), "{}", r.err);
     assert!(r.err.contains("step 3"), "{}", r.err);
-    assert!(r.err.contains("`stall 9 at r9c9` is not a legal option"), "{}", r.err);
+    assert!(
+        r.err.contains("`stall 9 at r9c9` is not a legal option"),
+        "{}",
+        r.err
+    );
     assert!(r.err.contains("this rule asked"), "{}", r.err);
-    assert!(r.err.contains("auf-heller-und-pfennig.rules:"), "names the rule's file: {}", r.err);
+    assert!(
+        r.err.contains("auf-heller-und-pfennig.rules:"),
+        "names the rule's file: {}",
+        r.err
+    );
     assert!(r.err.contains("legal options"), "{}", r.err);
-    let r = cli(&["replay", &bad_path.display().to_string(), "--format", "json"], "");
+    let r = cli(
+        &[
+            "replay",
+            &bad_path.display().to_string(),
+            "--format",
+            "json",
+        ],
+        "",
+    );
     assert_eq!(r.code, 1);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["ok"], false);
@@ -223,7 +344,11 @@ fn a_tampered_record_fails_at_its_step() {
     std::fs::write(&short_path, short.to_toml()).unwrap();
     let r = cli(&["replay", &short_path.display().to_string()], "");
     assert_eq!(r.code, 1);
-    assert!(r.err.contains("the record ends after 10 decision(s)"), "{}", r.err);
+    assert!(
+        r.err.contains("the record ends after 10 decision(s)"),
+        "{}",
+        r.err
+    );
 
     // Wrong scores.
     record.scores = Some(vec![1, 2]);
@@ -235,13 +360,20 @@ fn a_tampered_record_fails_at_its_step() {
 
     // Not TOML of a record: the error points into the file.
     let broken = d.join("broken.toml");
-    std::fs::write(&broken, "ruleset = \"x.rules\"\ngame = \"g\"\nplayers = \"two\"\nseed = 1\ndecisions = []\n").unwrap();
+    std::fs::write(
+        &broken,
+        "ruleset = \"x.rules\"\ngame = \"g\"\nplayers = \"two\"\nseed = 1\ndecisions = []\n",
+    )
+    .unwrap();
     let r = cli(&["replay", &broken.display().to_string()], "");
     assert_eq!(r.code, 1);
     assert!(r.err.contains("E0903"), "{}", r.err);
     assert!(r.err.contains("broken.toml:3:"), "{}", r.err);
 
-    let r = cli(&["replay", &d.join("missing.toml").display().to_string()], "");
+    let r = cli(
+        &["replay", &d.join("missing.toml").display().to_string()],
+        "",
+    );
     assert_eq!(r.code, 1);
     assert!(r.err.contains("missing.toml"), "{}", r.err);
 }
@@ -250,11 +382,30 @@ fn a_tampered_record_fails_at_its_step() {
 fn simulate_records_replay() {
     let d = tmp("simulate");
     let f = ahup("open-ended-open-tiles.rules");
-    let r = cli(&["simulate", &f, "--players", "3", "--games", "3", "--seed", "20", "--threads", "1", "--records", &d.display().to_string()], "");
+    let r = cli(
+        &[
+            "simulate",
+            &f,
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "20",
+            "--threads",
+            "1",
+            "--records",
+            &d.display().to_string(),
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     for seed in 20..23 {
         let p = d.join(format!("game-{seed}.toml"));
-        let r = cli(&["replay", &p.display().to_string(), "--format", "json"], "");
+        let r = cli(
+            &["replay", &p.display().to_string(), "--format", "json"],
+            "",
+        );
         assert_eq!(r.code, 0, "{}", r.err);
         let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
         assert_eq!(j["ok"], true);
@@ -268,11 +419,44 @@ fn bots_only_play_is_simulate_s_game() {
     // decisions `simulate` takes.
     let d = tmp("bots");
     let f = ahup(BASE);
-    let r = cli(&["simulate", &f, "--players", "3", "--games", "1", "--seed", "9", "--records", &d.display().to_string()], "");
+    let r = cli(
+        &[
+            "simulate",
+            &f,
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--seed",
+            "9",
+            "--records",
+            &d.display().to_string(),
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
-    let sim: Record = toml::from_str(&std::fs::read_to_string(d.join("game-9.toml")).unwrap()).unwrap();
+    let sim: Record =
+        toml::from_str(&std::fs::read_to_string(d.join("game-9.toml")).unwrap()).unwrap();
     let rec = d.join("play.toml");
-    let r = cli(&["play", &f, "--players", "3", "--seed", "9", "--seat", "random", "--seat", "random", "--seat", "random", "--record", &rec.display().to_string()], "");
+    let r = cli(
+        &[
+            "play",
+            &f,
+            "--players",
+            "3",
+            "--seed",
+            "9",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+            "--record",
+            &rec.display().to_string(),
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let played: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(sim.decisions, played.decisions);
@@ -285,14 +469,40 @@ fn a_record_finds_its_ruleset_beside_itself() {
     std::fs::create_dir_all(d.join("rulesets/g")).unwrap();
     std::fs::create_dir_all(d.join("maps")).unwrap();
     std::fs::copy(ahup(BASE), d.join("rulesets/g/game.rules")).unwrap();
-    std::fs::copy(root().join("maps/auf-heller-und-pfennig.toml"), d.join("maps/auf-heller-und-pfennig.toml")).unwrap();
+    std::fs::copy(
+        root().join("maps/auf-heller-und-pfennig.toml"),
+        d.join("maps/auf-heller-und-pfennig.toml"),
+    )
+    .unwrap();
     let rec = d.join("rulesets/g/rec.toml");
-    let r = cli(&["play", &d.join("rulesets/g/game.rules").display().to_string(), "--players", "2", "--seed", "2", "--record", &rec.display().to_string(), "--root", &d.display().to_string()], &ones(3000));
+    let r = cli(
+        &[
+            "play",
+            &d.join("rulesets/g/game.rules").display().to_string(),
+            "--players",
+            "2",
+            "--seed",
+            "2",
+            "--record",
+            &rec.display().to_string(),
+            "--root",
+            &d.display().to_string(),
+        ],
+        &ones(3000),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let mut record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     record.ruleset = "game.rules".into();
     std::fs::write(&rec, record.to_toml()).unwrap();
-    let r = cli(&["replay", &rec.display().to_string(), "--root", &d.display().to_string()], "");
+    let r = cli(
+        &[
+            "replay",
+            &rec.display().to_string(),
+            "--root",
+            &d.display().to_string(),
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
 }
 
@@ -302,7 +512,16 @@ fn board_shows_dot() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("graph"), "{}", r.out);
     assert!(r.out.contains("r1c1") && r.out.contains("r5c6"));
-    let r = cli(&["board", &root().join("maps/auf-heller-und-pfennig.toml").display().to_string()], "");
+    let r = cli(
+        &[
+            "board",
+            &root()
+                .join("maps/auf-heller-und-pfennig.toml")
+                .display()
+                .to_string(),
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("graph") && r.out.contains("r1c1"));
     let r = cli(&["board", "no/such/board.toml"], "");
@@ -331,16 +550,54 @@ fn moves_lists_the_options_of_the_deciding_seat() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("to decide"), "{}", r.out);
     assert!(r.out.contains(") draw"), "{}", r.out);
-    let r = cli(&["moves", &f, "--players", "3", "--seed", "1", "--decide", "draw", "--format", "json"], "");
+    let r = cli(
+        &[
+            "moves",
+            &f,
+            "--players",
+            "3",
+            "--seed",
+            "1",
+            "--decide",
+            "draw",
+            "--format",
+            "json",
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
-    let opts: Vec<&str> = j["options"].as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
-    assert!(opts.iter().all(|o| o.starts_with("put ")), "after a draw the tile is put: {opts:?}");
+    let opts: Vec<&str> = j["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert!(
+        opts.iter().all(|o| o.starts_with("put ")),
+        "after a draw the tile is put: {opts:?}"
+    );
     assert!(j["seat"].is_string());
     assert!(j["view"]["zones"].is_array());
-    let r = cli(&["moves", &f, "--players", "3", "--seed", "1", "--decide", "fly away"], "");
+    let r = cli(
+        &[
+            "moves",
+            &f,
+            "--players",
+            "3",
+            "--seed",
+            "1",
+            "--decide",
+            "fly away",
+        ],
+        "",
+    );
     assert_eq!(r.code, 1);
-    assert!(r.err.contains("step 1") && r.err.contains("fly away"), "{}", r.err);
+    assert!(
+        r.err.contains("step 1") && r.err.contains("fly away"),
+        "{}",
+        r.err
+    );
 }
 
 #[test]
@@ -349,7 +606,11 @@ fn trace_prints_the_log_and_standings() {
     let r = cli(&["trace", &f, "--players", "2", "--seed", "3"], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("round 1:"), "{}", r.out);
-    assert!(r.out.contains("put "), "the log names drawn tiles: {}", r.out);
+    assert!(
+        r.out.contains("put "),
+        "the log names drawn tiles: {}",
+        r.out
+    );
     assert!(r.out.contains("rank"));
     assert_eq!(table_scores(&r.out).len(), 2);
     // Deterministic.
@@ -364,16 +625,28 @@ fn trace_prints_the_log_and_standings() {
 /// bot's action. The human answers `2` to everything (mostly: place pieces).
 #[test]
 fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
-    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
+    let f = root()
+        .join("rulesets/hansa-teutonica/hansa-teutonica.rules")
+        .display()
+        .to_string();
     let answers = "2\n".repeat(40_000);
     for players in 2..=5 {
         let n = players.to_string();
         let r = cli(&["play", &f, "--players", &n, "--seed", "5"], &answers);
         assert_eq!(r.code, 0, "{players} players: {}", r.err);
-        assert!(r.out.contains("final standings"), "{players} players: the game ended");
+        assert!(
+            r.out.contains("final standings"),
+            "{players} players: the game ended"
+        );
         assert_eq!(table_scores(&r.out).len(), players, "{players} players");
-        assert!(r.out.contains("red> red chose: relocate "), "{players} players: the human relocated a displaced piece");
-        assert!(r.out.contains("hidden token"), "{players} players: the face-down tokens are hidden from the human");
+        assert!(
+            r.out.contains("red> red chose: relocate "),
+            "{players} players: the human relocated a displaced piece"
+        );
+        assert!(
+            r.out.contains("hidden token"),
+            "{players} players: the face-down tokens are hidden from the human"
+        );
     }
 }
 
@@ -399,21 +672,37 @@ fn screens<'a>(out: &'a str, prompt: &str) -> Vec<(usize, &'a str)> {
 /// cell each, the posts listed by route, the unchanged office rows folded).
 #[test]
 fn the_hansa_teutonica_screen_fits_40_by_100_at_4_and_5_players() {
-    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
+    let f = root()
+        .join("rulesets/hansa-teutonica/hansa-teutonica.rules")
+        .display()
+        .to_string();
     for players in [4usize, 5] {
-        let r = cli(&["play", &f, "--players", &players.to_string(), "--seed", "1"], &"2\n".repeat(40_000));
+        let r = cli(
+            &["play", &f, "--players", &players.to_string(), "--seed", "1"],
+            &"2\n".repeat(40_000),
+        );
         assert_eq!(r.code, 0, "{}", r.err);
         let all = screens(&r.out, "red> ");
         assert!(all.len() > 1000, "{players} players: {} screens", all.len());
         for (n, screen) in &all {
             let rows = screen.lines().count();
-            assert!(rows <= 38, "{players} players, decision {n}: {rows} rows:\n{screen}");
+            assert!(
+                rows <= 38,
+                "{players} players, decision {n}: {rows} rows:\n{screen}"
+            );
             for l in screen.lines() {
-                assert!(l.chars().count() <= 100, "{players} players, decision {n}: {} columns: {l}", l.chars().count());
+                assert!(
+                    l.chars().count() <= 100,
+                    "{players} players, decision {n}: {} columns: {l}",
+                    l.chars().count()
+                );
             }
         }
         let (n, mid) = all[all.len() / 2];
-        insta::assert_snapshot!(format!("hansa-teutonica-screen-{players}p"), format!("decision {n}\n{mid}"));
+        insta::assert_snapshot!(
+            format!("hansa-teutonica-screen-{players}p"),
+            format!("decision {n}\n{mid}")
+        );
     }
 }
 
@@ -423,25 +712,51 @@ fn the_hansa_teutonica_screen_fits_40_by_100_at_4_and_5_players() {
 /// relocation it chose.
 #[test]
 fn a_displaced_human_reads_its_relocation_in_the_course_of_the_game() {
-    let f = root().join("rulesets/hansa-teutonica/hansa-teutonica.rules").display().to_string();
-    let r = cli(&["play", &f, "--players", "4", "--seed", "1"], &"2\n".repeat(40_000));
+    let f = root()
+        .join("rulesets/hansa-teutonica/hansa-teutonica.rules")
+        .display()
+        .to_string();
+    let r = cli(
+        &["play", &f, "--players", "4", "--seed", "1"],
+        &"2\n".repeat(40_000),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let decisions: Vec<&str> = r.out.split("\n══ decision ").collect();
     let mut seen = 0;
     for (k, d) in decisions.iter().enumerate() {
-        let Some(chosen) = d.lines().find_map(|l| l.strip_prefix("red> red chose: relocate ")) else { continue };
+        let Some(chosen) = d
+            .lines()
+            .find_map(|l| l.strip_prefix("red> red chose: relocate "))
+        else {
+            continue;
+        };
         let (course, _) = d.split_once("\n──\n").unwrap();
         // The question came inside another seat's displacement of red's piece.
-        let displacer = course.lines().rev().find_map(|l| l.trim().split_once(": displace ").filter(|(_, what)| what.starts_with("red ")).map(|(who, _)| who.to_string()));
+        let displacer = course.lines().rev().find_map(|l| {
+            l.trim()
+                .split_once(": displace ")
+                .filter(|(_, what)| what.starts_with("red "))
+                .map(|(who, _)| who.to_string())
+        });
         let Some(displacer) = displacer else { continue };
         assert_ne!(displacer, "red", "{course}");
         // The next screen's course begins with what red chose.
-        let next = decisions.get(k + 1).expect("a decision after the relocation");
+        let next = decisions
+            .get(k + 1)
+            .expect("a decision after the relocation");
         let first = next.lines().nth(1).unwrap_or("");
-        assert_eq!(first, format!("  red: relocate {chosen}"), "decision {}", next.lines().next().unwrap_or(""));
+        assert_eq!(
+            first,
+            format!("  red: relocate {chosen}"),
+            "decision {}",
+            next.lines().next().unwrap_or("")
+        );
         seen += 1;
     }
-    assert!(seen >= 2, "{seen} relocations by red inside another seat's action");
+    assert!(
+        seen >= 2,
+        "{seen} relocations by red inside another seat's action"
+    );
 }
 
 /// Issue 12: `play` without `--seed` takes a fresh seed and prints it; that
@@ -450,15 +765,56 @@ fn a_displaced_human_reads_its_relocation_in_the_course_of_the_game() {
 fn play_takes_a_fresh_seed_and_prints_it() {
     let f = ahup(BASE);
     let seed_of = |out: &str| -> u64 {
-        let l = out.lines().find(|l| l.starts_with("seed ")).expect("the seed is printed");
+        let l = out
+            .lines()
+            .find(|l| l.starts_with("seed "))
+            .expect("the seed is printed");
         l.split_whitespace().nth(1).unwrap().parse().unwrap()
     };
-    let a = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random"], "");
-    let b = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random"], "");
+    let a = cli(
+        &[
+            "play",
+            &f,
+            "--players",
+            "2",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+        ],
+        "",
+    );
+    let b = cli(
+        &[
+            "play",
+            &f,
+            "--players",
+            "2",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+        ],
+        "",
+    );
     assert_eq!(a.code, 0, "{}", a.err);
     let (sa, sb) = (seed_of(&a.out), seed_of(&b.out));
     assert_ne!(sa, sb, "two games, two seeds");
-    let again = cli(&["play", &f, "--players", "2", "--seat", "random", "--seat", "random", "--seed", &sa.to_string()], "");
+    let again = cli(
+        &[
+            "play",
+            &f,
+            "--players",
+            "2",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+            "--seed",
+            &sa.to_string(),
+        ],
+        "",
+    );
     assert_eq!(again.out, a.out, "the printed seed plays the same game");
 }
 
@@ -472,14 +828,52 @@ fn simulate_checks_invariants_by_default_and_fails_on_a_broken_one() {
     std::fs::write(&rules, nim.replace("== 12", "== 11")).unwrap();
     let r = rules.display().to_string();
     // The broken copy lives in a temporary folder, outside the workspace root.
-    let out = cli(&["simulate", &r, "--players", "2", "--games", "5", "--root", "/"], "");
+    let out = cli(
+        &[
+            "simulate",
+            &r,
+            "--players",
+            "2",
+            "--games",
+            "5",
+            "--root",
+            "/",
+        ],
+        "",
+    );
     assert_eq!(out.code, 1, "{}", out.out);
     assert!(out.out.contains("invariant broken"), "{}", out.out);
     assert!(out.out.contains("errors: 5"), "{}", out.out);
-    let out = cli(&["simulate", &r, "--players", "2", "--games", "5", "--no-invariants", "--root", "/"], "");
+    let out = cli(
+        &[
+            "simulate",
+            &r,
+            "--players",
+            "2",
+            "--games",
+            "5",
+            "--no-invariants",
+            "--root",
+            "/",
+        ],
+        "",
+    );
     assert_eq!(out.code, 0, "{}", out.out);
     // The old switch is still accepted.
-    let out = cli(&["simulate", &r, "--players", "2", "--games", "5", "--invariants", "--root", "/"], "");
+    let out = cli(
+        &[
+            "simulate",
+            &r,
+            "--players",
+            "2",
+            "--games",
+            "5",
+            "--invariants",
+            "--root",
+            "/",
+        ],
+        "",
+    );
     assert_eq!(out.code, 1, "{}", out.out);
 }
 
@@ -492,18 +886,39 @@ fn a_record_names_its_ruleset_relative_to_itself() {
     std::fs::create_dir_all(&d).unwrap();
     let rec = d.join("game.toml");
     let rec_s = rec.display().to_string();
-    let r = cli(&["play", &ahup(BASE), "--players", "2", "--seed", "5", "--record", &rec_s], &ones(3000));
+    let r = cli(
+        &[
+            "play",
+            &ahup(BASE),
+            "--players",
+            "2",
+            "--seed",
+            "5",
+            "--record",
+            &rec_s,
+        ],
+        &ones(3000),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     let record: Record = toml::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert!(record.ruleset.starts_with("../"), "{}", record.ruleset);
-    assert!(record.ruleset.ends_with("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules"), "{}", record.ruleset);
+    assert!(
+        record
+            .ruleset
+            .ends_with("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules"),
+        "{}",
+        record.ruleset
+    );
     // The path is taken from the record's folder.
     assert!(d.join(&record.ruleset).exists(), "{}", record.ruleset);
     let r = cli(&["replay", &rec_s], "");
     assert_eq!(r.code, 0, "{}", r.err);
     // An old record: the path as given on the command line, from this folder.
     let old = d.join("old.toml");
-    let text = std::fs::read_to_string(&rec).unwrap().replace(&record.ruleset, "../rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules");
+    let text = std::fs::read_to_string(&rec).unwrap().replace(
+        &record.ruleset,
+        "../rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+    );
     std::fs::write(&old, text).unwrap();
     let r = cli(&["replay", &old.display().to_string()], "");
     assert_eq!(r.code, 0, "{}", r.err);

@@ -26,14 +26,28 @@ use std::sync::{Arc, Mutex};
 const MAX_DECISIONS: u32 = 100_000;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .canonicalize()
+        .unwrap()
 }
 
 /// The value of a `# key: N` line in the file's leading comments.
 fn directive(text: &str, key: &str) -> Option<u64> {
     text.lines()
         .take_while(|l| l.starts_with('#'))
-        .find_map(|l| l.trim_start_matches('#').trim().strip_prefix(key)?.trim_start().strip_prefix(':')?.trim().replace('_', "").parse().ok())
+        .find_map(|l| {
+            l.trim_start_matches('#')
+                .trim()
+                .strip_prefix(key)?
+                .trim_start()
+                .strip_prefix(':')?
+                .trim()
+                .replace('_', "")
+                .parse()
+                .ok()
+        })
 }
 
 /// Checks and, if the check passes, runs one corpus file. Returns the
@@ -52,14 +66,23 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
         Err(diags) => return (sources, diags),
     };
     let mut diags = warnings;
-    let players = directive(text, "players").map(|n| n as usize).unwrap_or(game.min_players);
+    let players = directive(text, "players")
+        .map(|n| n as usize)
+        .unwrap_or(game.min_players);
     let budget = directive(text, "budget").unwrap_or(regel::eval::DEFAULT_BUDGET);
     if let Some(games) = directive(text, "coverage") {
         let game = Arc::new(game);
         let mut total: Option<regel::eval::Coverage> = None;
         for seed in 0..games {
-            let setup = Setup { players, seed, options: vec![], budget, log: false };
-            let mut m = Match::new_with_coverage(game.clone(), &setup).expect("a coverage case runs");
+            let setup = Setup {
+                players,
+                seed,
+                options: vec![],
+                budget,
+                log: false,
+            };
+            let mut m =
+                Match::new_with_coverage(game.clone(), &setup).expect("a coverage case runs");
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while let Some((_, n)) = m.pending() {
                 let i = rng.gen_range(0..n);
@@ -71,11 +94,22 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
                 None => total = Some(*c),
             }
         }
-        let (warnings, _) = regel::cli::coverage::report(&game.for_players(players), &total.unwrap(), &sources, games);
+        let (warnings, _) = regel::cli::coverage::report(
+            &game.for_players(players),
+            &total.unwrap(),
+            &sources,
+            games,
+        );
         diags.extend(warnings);
         return (sources, diags);
     }
-    let setup = Setup { players, seed: 0, options: vec![], budget, log: false };
+    let setup = Setup {
+        players,
+        seed: 0,
+        options: vec![],
+        budget,
+        log: false,
+    };
     let mut m = match Match::new(Arc::new(game), &setup) {
         Ok(m) => m,
         Err(e) => {
@@ -108,29 +142,53 @@ fn error_corpus() {
         let (sources, diags) = match result {
             Ok(r) => r,
             Err(e) => {
-                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-                problems.lock().unwrap().push(format!("{}: Regel panicked: {msg}", rel.display()));
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                problems
+                    .lock()
+                    .unwrap()
+                    .push(format!("{}: Regel panicked: {msg}", rel.display()));
                 return;
             }
         };
         let coverage = directive(&text, "coverage").is_some();
         if coverage && !diags.iter().any(|d| d.code.starts_with("W01")) {
-            problems.lock().unwrap().push(format!("{}: produced no coverage warning", rel.display()));
+            problems
+                .lock()
+                .unwrap()
+                .push(format!("{}: produced no coverage warning", rel.display()));
         } else if !coverage && !diags.iter().any(|d| d.severity == Severity::Error) {
-            problems.lock().unwrap().push(format!("{}: produced no error", rel.display()));
+            problems
+                .lock()
+                .unwrap()
+                .push(format!("{}: produced no error", rel.display()));
         }
         let mut out = format!("----- {} -----\n{text}", rel.display());
         let board = path.with_extension("toml");
         if board.exists() {
             let board_text = std::fs::read_to_string(&board).unwrap();
-            out += &format!("----- {} -----\n{board_text}", board.strip_prefix(&root).unwrap().display());
+            out += &format!(
+                "----- {} -----\n{board_text}",
+                board.strip_prefix(&root).unwrap().display()
+            );
         }
         out += "----- diagnostics -----\n";
         out += &render(&sources, &diags, false, 80);
         // Trailing spaces from the renderer are noise in a snapshot file.
-        let out: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
+        let out: String = out
+            .lines()
+            .map(|l| l.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n");
         insta::assert_snapshot!(out);
     });
     let problems = problems.into_inner().unwrap();
-    assert!(problems.is_empty(), "corpus problems:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "corpus problems:\n{}",
+        problems.join("\n")
+    );
 }

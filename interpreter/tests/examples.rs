@@ -7,10 +7,10 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use regel::ir::Game;
 use regel::cli::simulate::{bot_seed, play_random};
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
+use regel::ir::Game;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -25,14 +25,23 @@ const EXAMPLES: &[&str] = &[
 ];
 
 fn load(rel: &str) -> Arc<Game> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(rel);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(rel);
     let mut sources = Sources::default();
     match regel::check::check(&mut sources, &regel::cli::read_file, &path) {
         Ok((g, warnings)) => {
-            assert!(warnings.is_empty(), "{rel} has warnings:\n{}", regel::diag::render(&sources, &warnings, false, 100));
+            assert!(
+                warnings.is_empty(),
+                "{rel} has warnings:\n{}",
+                regel::diag::render(&sources, &warnings, false, 100)
+            );
             Arc::new(g)
         }
-        Err(d) => panic!("{rel} does not check:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "{rel} does not check:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     }
 }
 
@@ -41,15 +50,30 @@ fn play(rel: &str, labels: &[&str]) -> Match {
     let mut m = Match::new(load(rel), &Setup::new(2, 1)).expect("the match starts");
     for l in labels {
         assert!(!m.is_over(), "{rel}: the game ended before `{l}`");
-        m.apply_label(l).unwrap_or_else(|e| panic!("{rel}: `{l}`: {} ({})", e.message, e.help.unwrap_or_default()));
+        m.apply_label(l).unwrap_or_else(|e| {
+            panic!(
+                "{rel}: `{l}`: {} ({})",
+                e.message,
+                e.help.unwrap_or_default()
+            )
+        });
     }
     m
 }
 
 /// The seats that won, by name.
 fn winners(m: &mut Match) -> Vec<String> {
-    assert!(m.is_over(), "the game is not over; options: {:?}", m.option_labels());
-    m.standings().expect("standings").into_iter().filter(|s| s.winner).map(|s| s.seat).collect()
+    assert!(
+        m.is_over(),
+        "the game is not over; options: {:?}",
+        m.option_labels()
+    );
+    m.standings()
+        .expect("standings")
+        .into_iter()
+        .filter(|s| s.winner)
+        .map(|s| s.seat)
+        .collect()
 }
 
 #[test]
@@ -67,8 +91,15 @@ fn examples_play_500_random_games_per_player_count() {
             let mut finished = 0;
             for seed in 0..500u64 {
                 let r = play_random(&game, &Setup::new(players, seed), true, false);
-                assert!(r.error.is_none(), "{rel}, {players} players, seed {seed}: {}", r.error.unwrap());
-                assert!(!r.winners.is_empty(), "{rel}, seed {seed}: nobody placed first");
+                assert!(
+                    r.error.is_none(),
+                    "{rel}, {players} players, seed {seed}: {}",
+                    r.error.unwrap()
+                );
+                assert!(
+                    !r.winners.is_empty(),
+                    "{rel}, seed {seed}: nobody placed first"
+                );
                 finished += 1;
             }
             assert_eq!(finished, 500);
@@ -78,7 +109,10 @@ fn examples_play_500_random_games_per_player_count() {
 
 #[test]
 fn tic_tac_toe_x_wins_on_a_row() {
-    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r2c1", "X r1c2", "O r2c2", "X r1c3"]);
+    let mut m = play(
+        "tic-tac-toe/tic-tac-toe.rules",
+        &["X r1c1", "O r2c1", "X r1c2", "O r2c2", "X r1c3"],
+    );
     assert_eq!(winners(&mut m), vec!["X"]);
     let st = m.standings().unwrap();
     assert_eq!((st[0].score, st[0].rank), (1, 1));
@@ -87,7 +121,10 @@ fn tic_tac_toe_x_wins_on_a_row() {
 
 #[test]
 fn tic_tac_toe_o_wins_on_a_diagonal() {
-    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r1c3", "X r1c2", "O r2c2", "X r3c3", "O r3c1"]);
+    let mut m = play(
+        "tic-tac-toe/tic-tac-toe.rules",
+        &["X r1c1", "O r1c3", "X r1c2", "O r2c2", "X r3c3", "O r3c1"],
+    );
     assert_eq!(winners(&mut m), vec!["O"]);
 }
 
@@ -95,8 +132,17 @@ fn tic_tac_toe_o_wins_on_a_diagonal() {
 fn tic_tac_toe_full_grid_is_a_draw() {
     // X r1c1 O r1c2 X r1c3 / X r2c1 O r2c2 O r2c3 / O r3c1 X r3c2 X r3c3: no line.
     // The ninth move has one option, so it is taken automatically.
-    let mut m = play("tic-tac-toe/tic-tac-toe.rules", &["X r1c1", "O r1c2", "X r1c3", "O r2c2", "X r2c1", "O r2c3", "X r3c2", "O r3c1"]);
-    assert_eq!(winners(&mut m), vec!["X", "O"], "a draw is a shared first place");
+    let mut m = play(
+        "tic-tac-toe/tic-tac-toe.rules",
+        &[
+            "X r1c1", "O r1c2", "X r1c3", "O r2c2", "X r2c1", "O r2c3", "X r3c2", "O r3c1",
+        ],
+    );
+    assert_eq!(
+        winners(&mut m),
+        vec!["X", "O"],
+        "a draw is a shared first place"
+    );
     assert!(m.standings().unwrap().iter().all(|s| s.score == 0));
 }
 
@@ -110,24 +156,44 @@ fn tic_tac_toe_a_taken_cell_is_not_offered() {
 
 #[test]
 fn connect_four_vertical_four_wins() {
-    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1"]);
+    let mut m = play(
+        "connect-four/connect-four.rules",
+        &[
+            "drop 1", "drop 2", "drop 1", "drop 2", "drop 1", "drop 2", "drop 1",
+        ],
+    );
     assert_eq!(winners(&mut m), vec!["red"]);
 }
 
 #[test]
 fn connect_four_diagonal_four_wins() {
     // red: r6c1 r5c2 r4c3 r3c4 on the rising diagonal.
-    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 2", "drop 2", "drop 3", "drop 3", "drop 4", "drop 3", "drop 4", "drop 4", "drop 7", "drop 4"]);
+    let mut m = play(
+        "connect-four/connect-four.rules",
+        &[
+            "drop 1", "drop 2", "drop 2", "drop 3", "drop 3", "drop 4", "drop 3", "drop 4",
+            "drop 4", "drop 7", "drop 4",
+        ],
+    );
     assert_eq!(winners(&mut m), vec!["red"]);
 }
 
 #[test]
 fn connect_four_three_is_not_enough_and_full_columns_close() {
-    let m = play("connect-four/connect-four.rules", &["drop 1", "drop 1", "drop 1", "drop 1", "drop 1", "drop 1"]);
+    let m = play(
+        "connect-four/connect-four.rules",
+        &["drop 1", "drop 1", "drop 1", "drop 1", "drop 1", "drop 1"],
+    );
     assert!(!m.is_over());
     let labels = m.option_labels();
-    assert_eq!(labels, vec!["drop 2", "drop 3", "drop 4", "drop 5", "drop 6", "drop 7"]);
-    let mut m = play("connect-four/connect-four.rules", &["drop 1", "drop 7", "drop 2", "drop 7", "drop 3", "drop 6"]);
+    assert_eq!(
+        labels,
+        vec!["drop 2", "drop 3", "drop 4", "drop 5", "drop 6", "drop 7"]
+    );
+    let mut m = play(
+        "connect-four/connect-four.rules",
+        &["drop 1", "drop 7", "drop 2", "drop 7", "drop 3", "drop 6"],
+    );
     assert!(!m.is_over(), "three in a row is not a win");
     m.apply_label("drop 4").unwrap();
     assert_eq!(winners(&mut m), vec!["red"], "four across wins");
@@ -152,7 +218,10 @@ fn nim_misere_taking_the_last_stick_loses() {
 #[test]
 fn nim_offers_only_what_a_heap_holds() {
     let m = play("nim/nim.rules", &["heap 2"]);
-    assert_eq!(m.option_labels(), vec!["take 1", "take 2", "take 3", "take 4"]);
+    assert_eq!(
+        m.option_labels(),
+        vec!["take 1", "take 2", "take 3", "take 4"]
+    );
     let mut setup = Setup::new(2, 1);
     setup.options.push(("max_take".into(), 2));
     let mut m = Match::new(load("nim/nim.rules"), &setup).unwrap();
@@ -166,20 +235,43 @@ fn example_scenarios_pass() {
     let mut files = vec![];
     for game in std::fs::read_dir(&root).unwrap() {
         if let Ok(entries) = std::fs::read_dir(game.unwrap().path().join("scenarios")) {
-            files.extend(entries.map(|e| e.unwrap().path()).filter(|p| p.extension().and_then(|x| x.to_str()) == Some("toml")));
+            files.extend(
+                entries
+                    .map(|e| e.unwrap().path())
+                    .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("toml")),
+            );
         }
     }
     files.sort();
-    assert!(files.len() >= 17, "expected the Breakthrough, Reversi and Yacht scenarios, found {}", files.len());
+    assert!(
+        files.len() >= 17,
+        "expected the Breakthrough, Reversi and Yacht scenarios, found {}",
+        files.len()
+    );
     let mut argv: Vec<String> = vec!["regel".into(), "test".into()];
     argv.extend(files.iter().map(|f| f.display().to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = std::io::Cursor::new(Vec::new());
-    let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")), term: false };
+    let mut io = regel::cli::Io {
+        out: &mut out,
+        err: &mut err,
+        input: &mut input,
+        color: false,
+        root: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")),
+        term: false,
+    };
     let code = regel::cli::run(&argv, &mut io);
     let out = String::from_utf8_lossy(&out);
-    assert_eq!(code, 0, "scenarios failed:\n{out}\n{}", String::from_utf8_lossy(&err));
-    assert!(out.contains(&format!("{} passed, 0 failed", files.len())), "{out}");
+    assert_eq!(
+        code,
+        0,
+        "scenarios failed:\n{out}\n{}",
+        String::from_utf8_lossy(&err)
+    );
+    assert!(
+        out.contains(&format!("{} passed, 0 failed", files.len())),
+        "{out}"
+    );
 }
 
 /// The mean number of plies of `games` seeded random games, counted as RBG
@@ -194,7 +286,8 @@ fn mean_plies(rel: &str, games: u64) -> f64 {
         let mut setup = Setup::new(2, seed);
         setup.log = true;
         let mut m = Match::new(game.clone(), &setup).expect("the match starts");
-        m.playout(&mut ChaCha8Rng::seed_from_u64(bot_seed(seed))).unwrap_or_else(|e| panic!("{rel}, seed {seed}: {}", e.message));
+        m.playout(&mut ChaCha8Rng::seed_from_u64(bot_seed(seed)))
+            .unwrap_or_else(|e| panic!("{rel}, seed {seed}: {}", e.message));
         let passes = m.take_log().iter().filter(|l| l.contains("passes")).count() as u64;
         plies += (m.state.decisions + m.state.forced) as u64 + passes;
     }
@@ -215,7 +308,10 @@ const PEER_LENGTHS: &[(&str, f64)] = &[
 fn classic_games_last_as_long_as_the_peers() {
     for (rel, peer) in PEER_LENGTHS {
         let mean = mean_plies(rel, 2000);
-        assert!((mean - peer).abs() <= 0.02 * peer, "{rel}: {mean:.2} plies on average, the peers {peer}");
+        assert!(
+            (mean - peer).abs() <= 0.02 * peer,
+            "{rel}: {mean:.2} plies on average, the peers {peer}"
+        );
     }
 }
 
@@ -225,7 +321,10 @@ fn classic_games_last_as_long_as_the_peers() {
 fn classic_game_lengths_over_10000_games() {
     for (rel, peer) in PEER_LENGTHS {
         let mean = mean_plies(rel, 10_000);
-        println!("{rel}: {mean:.3} plies over 10000 games (peers {peer}, {:+.2} %)", (mean / peer - 1.0) * 100.0);
+        println!(
+            "{rel}: {mean:.3} plies over 10000 games (peers {peer}, {:+.2} %)",
+            (mean / peer - 1.0) * 100.0
+        );
     }
 }
 
@@ -239,9 +338,15 @@ fn yacht_fills_every_box_once_and_scores_the_sheet() {
     let mut boxes: Vec<Vec<String>> = vec![vec![], vec![]];
     while let Some((seat, n)) = m.pending() {
         let labels: Vec<String> = (0..n).map(|i| m.option_label(i)).collect();
-        let i = labels.iter().position(|l| l.contains(": ")).expect("a box is always offered");
+        let i = labels
+            .iter()
+            .position(|l| l.contains(": "))
+            .expect("a box is always offered");
         let (name, points) = labels[i].split_once(": ").unwrap();
-        assert!(!boxes[seat].iter().any(|b| b == name), "{name} offered twice to seat {seat}");
+        assert!(
+            !boxes[seat].iter().any(|b| b == name),
+            "{name} offered twice to seat {seat}"
+        );
         boxes[seat].push(name.to_string());
         entered[seat] += points.parse::<i64>().unwrap();
         m.apply(i).unwrap();
@@ -250,5 +355,8 @@ fn yacht_fills_every_box_once_and_scores_the_sheet() {
     assert_eq!(turns, 24);
     assert!(boxes.iter().all(|b| b.len() == 12));
     let standings = m.standings().unwrap();
-    assert_eq!(standings.iter().map(|s| s.score).collect::<Vec<_>>(), entered);
+    assert_eq!(
+        standings.iter().map(|s| s.score).collect::<Vec<_>>(),
+        entered
+    );
 }

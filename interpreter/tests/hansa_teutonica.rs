@@ -7,10 +7,13 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use regel::{check::{self}, ir::Game};
 use regel::cli::simulate::play_random;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
+use regel::{
+    check::{self},
+    ir::Game,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -19,7 +22,8 @@ const RULES: &str = "rulesets/hansa-teutonica/hansa-teutonica.rules";
 fn load(rel: &str) -> Arc<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
+        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 
@@ -29,19 +33,32 @@ fn load(rel: &str) -> Arc<Game> {
 fn soak_1000_games_per_player_count() {
     let game = load(RULES);
     for players in 2..=5 {
-        let results: Vec<_> = (0..1000u64).into_par_iter().map(|seed| play_random(&game, &Setup::new(players, seed), true, false)).collect();
+        let results: Vec<_> = (0..1000u64)
+            .into_par_iter()
+            .map(|seed| play_random(&game, &Setup::new(players, seed), true, false))
+            .collect();
         let failures: Vec<String> = results
             .iter()
             .filter_map(|r| match &r.error {
                 Some(e) => Some(format!("{players} players, seed {}: {e}", r.seed)),
-                None if r.winners.is_empty() => Some(format!("{players} players, seed {}: no winner", r.seed)),
+                None if r.winners.is_empty() => {
+                    Some(format!("{players} players, seed {}: no winner", r.seed))
+                }
                 None => None,
             })
             .collect();
-        assert!(failures.is_empty(), "{} failures, first: {:?}", failures.len(), &failures[..failures.len().min(3)]);
+        assert!(
+            failures.is_empty(),
+            "{} failures, first: {:?}",
+            failures.len(),
+            &failures[..failures.len().min(3)]
+        );
         let longest = results.iter().max_by_key(|r| r.decisions).unwrap();
         let mean = results.iter().map(|r| r.decisions as f64).sum::<f64>() / results.len() as f64;
-        eprintln!("hansa teutonica, {players} players: mean {mean:.0} decisions, longest {} (seed {})", longest.decisions, longest.seed);
+        eprintln!(
+            "hansa teutonica, {players} players: mean {mean:.0} decisions, longest {} (seed {})",
+            longest.decisions, longest.seed
+        );
     }
 }
 
@@ -49,17 +66,27 @@ fn soak_1000_games_per_player_count() {
 #[test]
 fn prestige_never_falls() {
     let game = load(RULES);
-    let prestige = game.vars.iter().find(|v| v.name == "prestige").expect("a per-player prestige variable").base as usize;
+    let prestige = game
+        .vars
+        .iter()
+        .find(|v| v.name == "prestige")
+        .expect("a per-player prestige variable")
+        .base as usize;
     for players in 2..=5 {
         for seed in 0..40u64 {
             let mut m = Match::new(game.clone(), &Setup::new(players, seed)).unwrap();
-            let track = |m: &Match| -> Vec<i64> { (0..players).map(|p| m.state.vars[prestige + p]).collect() };
+            let track = |m: &Match| -> Vec<i64> {
+                (0..players).map(|p| m.state.vars[prestige + p]).collect()
+            };
             let mut bot = ChaCha8Rng::seed_from_u64(seed);
             let mut last = track(&m);
             while let Some((_, n)) = m.pending() {
                 m.apply(bot.gen_range(0..n)).unwrap();
                 let now = track(&m);
-                assert!(now.iter().zip(&last).all(|(a, b)| a >= b), "{players} players, seed {seed}: prestige fell from {last:?} to {now:?}");
+                assert!(
+                    now.iter().zip(&last).all(|(a, b)| a >= b),
+                    "{players} players, seed {seed}: prestige fell from {last:?} to {now:?}"
+                );
                 last = now;
             }
         }
@@ -81,7 +108,12 @@ fn face_down_tokens_are_hidden_from_every_view() {
                     for z in &m.view(Some(seat)).zones {
                         if z.zone == "pile" || z.zone.ends_with(".plate") {
                             for p in &z.pieces {
-                                assert!(p.starts_with("hidden "), "{} players, seed {seed}: seat {seat} sees `{p}` in {}", players, z.zone);
+                                assert!(
+                                    p.starts_with("hidden "),
+                                    "{} players, seed {seed}: seat {seat} sees `{p}` in {}",
+                                    players,
+                                    z.zone
+                                );
                                 checked += 1;
                             }
                         }
@@ -92,7 +124,10 @@ fn face_down_tokens_are_hidden_from_every_view() {
             }
         }
     }
-    assert!(checked > 5_000, "only {checked} face-down tokens were checked");
+    assert!(
+        checked > 5_000,
+        "only {checked} face-down tokens were checked"
+    );
 }
 
 /// HT-3.11: 2–3 players use the back (32 routes), 4–5 the front (34 routes).
@@ -103,7 +138,12 @@ fn the_board_side_follows_the_player_count() {
         let m = Match::new(game.clone(), &Setup::new(players, 1)).unwrap();
         assert_eq!(m.game.board.edges.len(), routes, "{players} players");
         let row = m.game.zones.iter().find(|z| z.name == "row").unwrap();
-        let filled: usize = (0..row.count).map(|i| m.state.zones.slice(row.base + i).len()).sum();
-        assert_eq!(filled, offices, "{players} players: every office of the side is on its city");
+        let filled: usize = (0..row.count)
+            .map(|i| m.state.zones.slice(row.base + i).len())
+            .sum();
+        assert_eq!(
+            filled, offices,
+            "{players} players: every office of the side is on its city"
+        );
     }
 }

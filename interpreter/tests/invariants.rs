@@ -4,16 +4,20 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use regel::{check::{self}, ir::Game};
 use regel::diag::Sources;
 use regel::eval::{Match, PendingKind, Setup, State};
+use regel::{
+    check::{self},
+    ir::Game,
+};
 use std::path::Path;
 use std::sync::Arc;
 
 fn load(rel: &str) -> Arc<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
+        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 
@@ -38,14 +42,32 @@ fn a_match_paused_inside_a_loop_resumes_identically_after_clone_and_serde() {
     // that the next one belongs to a player who is not `current`.
     m.apply(3).unwrap();
     let (decider, _) = m.pending().unwrap();
-    assert_ne!(decider as i64, m.state.vars[current_var], "the decider is not the active player");
-    assert!(matches!(m.state.pending.as_ref().unwrap().kind, PendingKind::Choose { .. }), "paused inside `choose`");
-    assert!(m.state.frames.iter().any(|f| matches!(f.kind, regel::eval::FrameKind::Loop { .. })), "paused inside a loop");
+    assert_ne!(
+        decider as i64, m.state.vars[current_var],
+        "the decider is not the active player"
+    );
+    assert!(
+        matches!(
+            m.state.pending.as_ref().unwrap().kind,
+            PendingKind::Choose { .. }
+        ),
+        "paused inside `choose`"
+    );
+    assert!(
+        m.state
+            .frames
+            .iter()
+            .any(|f| matches!(f.kind, regel::eval::FrameKind::Loop { .. })),
+        "paused inside a loop"
+    );
 
     let cloned = m.clone();
     let json = serde_json::to_string(&m.state).unwrap();
     let restored: State = serde_json::from_str(&json).unwrap();
-    let resumed = Match { game: game.clone(), state: restored };
+    let resumed = Match {
+        game: game.clone(),
+        state: restored,
+    };
     assert_eq!(resumed.option_labels(), m.option_labels());
 
     let mut results = vec![];
@@ -54,7 +76,10 @@ fn a_match_paused_inside_a_loop_resumes_identically_after_clone_and_serde() {
         results.push(finish(&mut x, &mut bot));
     }
     assert_eq!(results[0], results[1], "a clone ends identically");
-    assert_eq!(results[0], results[2], "a serialised and restored match ends identically");
+    assert_eq!(
+        results[0], results[2],
+        "a serialised and restored match ends identically"
+    );
 }
 
 /// DESIGN.md invariant 4: same rules, seed and decisions give the same game.
@@ -62,7 +87,14 @@ fn a_match_paused_inside_a_loop_resumes_identically_after_clone_and_serde() {
 fn same_seed_and_decisions_give_the_same_game() {
     let game = load(BASE);
     let play = |seed| {
-        let mut m = Match::new(game.clone(), &Setup { log: true, ..Setup::new(3, seed) }).unwrap();
+        let mut m = Match::new(
+            game.clone(),
+            &Setup {
+                log: true,
+                ..Setup::new(3, seed)
+            },
+        )
+        .unwrap();
         let mut bot = ChaCha8Rng::seed_from_u64(9);
         m.playout(&mut bot).unwrap();
         (m.take_log(), m.standings().unwrap())
@@ -88,17 +120,30 @@ fn no_view_ever_shows_another_seats_hidden_tile() {
                     let owner = z.zone.split('.').next().unwrap();
                     let private = z.zone.ends_with(".private") || z.zone.ends_with(".drawn");
                     if (private && owner != me) || z.zone == "pool" {
-                        assert!(z.pieces.iter().all(|p| p == "hidden tile"), "seat {me} sees {} in {}: {:?}", z.pieces.join(","), z.zone, z.pieces);
+                        assert!(
+                            z.pieces.iter().all(|p| p == "hidden tile"),
+                            "seat {me} sees {} in {}: {:?}",
+                            z.pieces.join(","),
+                            z.zone,
+                            z.pieces
+                        );
                     }
                     if private && owner == me {
-                        assert!(z.pieces.iter().all(|p| p != "hidden tile"), "seat {me} cannot see its own {}", z.zone);
+                        assert!(
+                            z.pieces.iter().all(|p| p != "hidden tile"),
+                            "seat {me} cannot see its own {}",
+                            z.zone
+                        );
                     }
                 }
                 checked += 1;
             }
             // Every option has a label, as the decider sees it.
             for i in 0..n {
-                assert!(!m.option_label(i).is_empty(), "option {i} of seat {decider} has no label");
+                assert!(
+                    !m.option_label(i).is_empty(),
+                    "option {i} of seat {decider} has no label"
+                );
             }
             let i = bot.gen_range(0..n);
             m.apply(i).unwrap();
@@ -117,7 +162,11 @@ fn other_seats_see_a_drawn_tile_as_hidden_in_labels() {
     for seed in 0..20 {
         let mut m = Match::new(game.clone(), &Setup::new(3, seed)).unwrap();
         while let Some((decider, n)) = m.pending() {
-            if matches!(m.state.pending.as_ref().unwrap().kind, PendingKind::Choose { .. }) && m.option_label(0).starts_with("put ") {
+            if matches!(
+                m.state.pending.as_ref().unwrap().kind,
+                PendingKind::Choose { .. }
+            ) && m.option_label(0).starts_with("put ")
+            {
                 let mine = m.option_label(0);
                 let theirs = m.option_label_for(0, (decider + 1) % 3);
                 assert!(!mine.contains("hidden"), "{mine}");
@@ -153,10 +202,16 @@ fn assert_secret(rel: &str, players: usize, games: u64, secret: &dyn Fn(&str, &s
                     if !secret(&z.zone, me) {
                         continue;
                     }
-                    let id = (0..game.nzones).find(|&id| game.zone_name(id) == z.zone).unwrap();
+                    let id = (0..game.nzones)
+                        .find(|&id| game.zone_name(id) == z.zone)
+                        .unwrap();
                     for (k, &piece) in m.state.zones.slice(id).iter().enumerate() {
                         let shown = !z.pieces[k].starts_with("hidden ");
-                        assert_eq!(shown, m.state.revealed[piece as usize], "{rel}: {me} sees `{}` in {} (seed {seed})", z.pieces[k], z.zone);
+                        assert_eq!(
+                            shown, m.state.revealed[piece as usize],
+                            "{rel}: {me} sees `{}` in {} (seed {seed})",
+                            z.pieces[k], z.zone
+                        );
                         checked += 1;
                     }
                 }
@@ -165,7 +220,10 @@ fn assert_secret(rel: &str, players: usize, games: u64, secret: &dyn Fn(&str, &s
             m.apply(bot.gen_range(0..n)).unwrap();
         }
     }
-    assert!(checked > 1000, "{rel}: only {checked} secret pieces were checked");
+    assert!(
+        checked > 1000,
+        "{rel}: only {checked} secret pieces were checked"
+    );
 }
 
 /// HASP-14: a hand is seen only by its owner (bar cards shown by a prediction);
@@ -174,7 +232,9 @@ fn assert_secret(rel: &str, players: usize, games: u64, secret: &dyn Fn(&str, &s
 fn hasp_no_seat_sees_another_hand_or_the_deck() {
     for players in 2..=4 {
         assert_secret("rulesets/hasp/hasp.rules", players, 8, &|zone, me| {
-            zone == "deck" || zone == "aside" || (zone.ends_with(".hand") && !zone.starts_with(&format!("{me}.")))
+            zone == "deck"
+                || zone == "aside"
+                || (zone.ends_with(".hand") && !zone.starts_with(&format!("{me}.")))
         });
     }
 }
@@ -183,6 +243,8 @@ fn hasp_no_seat_sees_another_hand_or_the_deck() {
 #[test]
 fn hansa_goods_stacks_are_hidden_from_everyone() {
     for players in 2..=4 {
-        assert_secret("rulesets/hansa/hansa.rules", players, 3, &|zone, _| zone.starts_with("stack"));
+        assert_secret("rulesets/hansa/hansa.rules", players, 3, &|zone, _| {
+            zone.starts_with("stack")
+        });
     }
 }

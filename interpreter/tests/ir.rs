@@ -17,11 +17,16 @@ const EXAMPLES: &[(&str, &str)] = &[
 ];
 
 fn program(rel: &str, passes: &Passes) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(rel);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(rel);
     let mut sources = Sources::default();
     match regel::check::check_with(&mut sources, &regel::cli::read_file, &path, passes) {
         Ok((g, _)) => regel::ir::print::print(&g),
-        Err(d) => panic!("{rel} does not check:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "{rel} does not check:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     }
 }
 
@@ -40,7 +45,8 @@ fn programs_before_and_after_the_passes() {
 /// picks what runs.
 #[test]
 fn the_ir_command_takes_passes() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/connect-four/connect-four.rules");
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/connect-four/connect-four.rules");
     let run = |args: &[&str]| {
         let mut out = vec![];
         let mut err = vec![];
@@ -49,17 +55,31 @@ fn the_ir_command_takes_passes() {
         all.extend(args);
         let argv: Vec<String> = all.iter().map(|s| s.to_string()).collect();
         let code = {
-            let mut io = regel::cli::Io { out: &mut out, err: &mut err, input: &mut input, color: false, root: Some("/".into()), term: false };
+            let mut io = regel::cli::Io {
+                out: &mut out,
+                err: &mut err,
+                input: &mut input,
+                color: false,
+                root: Some("/".into()),
+                term: false,
+            };
             regel::cli::run(&argv, &mut io)
         };
-        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
     };
     let (code, _, err) = run(&["--passes", "inlining"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown pass `inlining`"), "{err}");
     let (code, none, _) = run(&["--passes", "none"]);
     assert_eq!(code, 0);
-    assert!(none.contains("fn#2 step(") && !none.contains("node-by-key"), "{none}");
+    assert!(
+        none.contains("fn#2 step(") && !none.contains("node-by-key"),
+        "{none}"
+    );
     let (_, some, _) = run(&["--passes", "searches,board-index"]);
     assert!(some.contains("node-by-key[(row, col)"), "{some}");
 }

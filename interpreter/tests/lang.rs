@@ -22,13 +22,19 @@ fn run(rules: &str, board: &str) -> Vec<String> {
         } else if p == bp {
             Ok(board_text.clone())
         } else {
-            Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not served"))
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not served",
+            ))
         }
     };
     let mut sources = Sources::default();
     let game = match regel::check::check(&mut sources, &reader, &rules_path) {
         Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!("check failed:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "check failed:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     };
     let mut setup = Setup::new(2, 1);
     setup.log = true;
@@ -45,7 +51,9 @@ fn line_board(directed: bool) -> String {
         s.push_str(&format!("[[node]]\nid = \"{n}\"\n"));
     }
     for (f, t) in [("a", "b"), ("b", "c"), ("d", "e")] {
-        s.push_str(&format!("[[edge]]\nid = \"{f}{t}\"\nfrom = \"{f}\"\nto = \"{t}\"\n"));
+        s.push_str(&format!(
+            "[[edge]]\nid = \"{f}{t}\"\nfrom = \"{f}\"\nto = \"{t}\"\n"
+        ));
     }
     s.push_str("[[pieces.office]]\ncity = \"c\"\nroad = \"bc\"\n");
     s.push_str("[[pieces.office]]\ncount = 2\ncity = \"a\"\nroad = \"ab\"\n");
@@ -53,7 +61,10 @@ fn line_board(directed: bool) -> String {
 }
 
 fn lines(log: &[String]) -> Vec<&str> {
-    log.iter().map(|s| s.as_str()).filter(|s| !s.starts_with('#')).collect()
+    log.iter()
+        .map(|s| s.as_str())
+        .filter(|s| !s.starts_with('#'))
+        .collect()
 }
 
 #[test]
@@ -72,7 +83,15 @@ play {
 }
 "#;
     let log = run(rules, &line_board(false));
-    assert_eq!(lines(&log), ["office in c on bc from b", "office in a on ab from a", "office in a on ab from a", "2 in a"]);
+    assert_eq!(
+        lines(&log),
+        [
+            "office in c on bc from b",
+            "office in a on ab from a",
+            "office in a on ab from a",
+            "2 in a"
+        ]
+    );
 }
 
 const NETWORK: &str = r#"

@@ -12,20 +12,41 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .canonicalize()
+        .unwrap()
 }
 
 /// A match of the scenario helpers beside `game` (e.g. "hasp"), with `given`
 /// in place of `play`, after the `decisions` (by label).
-fn position(game: &str, players: usize, seed: u64, options: &[&str], given: &str, decisions: &[&str]) -> Match {
+fn position(
+    game: &str,
+    players: usize,
+    seed: u64,
+    options: &[&str],
+    given: &str,
+    decisions: &[&str],
+) -> Match {
     position_with(game, "", players, seed, options, given, decisions)
 }
 
 /// As [`position`], with extra declarations (`rules`) in the variant.
-fn position_with(game: &str, rules: &str, players: usize, seed: u64, options: &[&str], given: &str, decisions: &[&str]) -> Match {
+fn position_with(
+    game: &str,
+    rules: &str,
+    players: usize,
+    seed: u64,
+    options: &[&str],
+    given: &str,
+    decisions: &[&str],
+) -> Match {
     let dir = root().join("rulesets").join(game).join("scenarios");
     let path = dir.join("letter.scenario.rules");
-    let variant = format!("variant \"letter\" extends \"helpers.rules\"\n{rules}\noverride play {{\n{given}\n}}\n");
+    let variant = format!(
+        "variant \"letter\" extends \"helpers.rules\"\n{rules}\noverride play {{\n{given}\n}}\n"
+    );
     let vp = path.clone();
     let reader = move |p: &Path| -> std::io::Result<String> {
         if p == vp {
@@ -37,14 +58,24 @@ fn position_with(game: &str, rules: &str, players: usize, seed: u64, options: &[
     let mut sources = regel::diag::Sources::default();
     let g = match regel::check::check(&mut sources, &reader, &path) {
         Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!("does not check:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "does not check:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     };
     let opts: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let options = regel::cli::parse_options(&g, &opts).unwrap();
-    let setup = Setup { players, seed, options, budget: regel::eval::DEFAULT_BUDGET, log: true };
+    let setup = Setup {
+        players,
+        seed,
+        options,
+        budget: regel::eval::DEFAULT_BUDGET,
+        log: true,
+    };
     let mut m = Match::new(g, &setup).unwrap_or_else(|e| panic!("setup: {}", e.message));
     for d in decisions {
-        m.apply_label(d).unwrap_or_else(|e| panic!("`{d}`: {} {:?}", e.message, e.help));
+        m.apply_label(d)
+            .unwrap_or_else(|e| panic!("`{d}`: {} {:?}", e.message, e.help));
     }
     m
 }
@@ -58,11 +89,17 @@ fn view_of(m: &Match, name: &str) -> View {
 }
 
 fn var<'a>(v: &'a View, name: &str) -> Option<&'a str> {
-    v.vars.iter().find(|(k, _)| k == name).map(|(_, x)| x.as_str())
+    v.vars
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, x)| x.as_str())
 }
 
 fn zone<'a>(v: &'a View, name: &str) -> &'a regel::eval::view::ZoneView {
-    v.zones.iter().find(|z| z.zone == name).unwrap_or_else(|| panic!("no zone {name} in the view"))
+    v.zones
+        .iter()
+        .find(|z| z.zone == name)
+        .unwrap_or_else(|| panic!("no zone {name} in the view"))
 }
 
 // ------------------------------------------------------------------ Hasp
@@ -89,22 +126,44 @@ const HASP_TRICK: &str = r#"
 /// south's won trick as four hidden cards, south's own included.
 #[test]
 fn hasp_won_tricks_are_face_down_in_every_view() {
-    let m = position("hasp", 4, 0, &[], HASP_TRICK, &["play forest-4", "play river-1", "play prairie-6"]);
+    let m = position(
+        "hasp",
+        4,
+        0,
+        &[],
+        HASP_TRICK,
+        &["play forest-4", "play river-1", "play prairie-6"],
+    );
     for s in ["north", "east", "south", "west"] {
         let v = view_of(&m, s);
         let won = zone(&v, "south.won");
         assert_eq!(won.count, 4, "{s}");
-        assert!(won.pieces.iter().all(|p| p == "hidden card"), "{s} sees {:?}", won.pieces);
+        assert!(
+            won.pieces.iter().all(|p| p == "hidden card"),
+            "{s} sees {:?}",
+            won.pieces
+        );
     }
 }
 
 /// HASP-AMB-17 as the option `public_history`: the won trick stays readable.
 #[test]
 fn hasp_public_history_option_shows_won_tricks() {
-    let m = position("hasp", 4, 0, &["public_history=true"], HASP_TRICK, &["play forest-4", "play river-1", "play prairie-6"]);
+    let m = position(
+        "hasp",
+        4,
+        0,
+        &["public_history=true"],
+        HASP_TRICK,
+        &["play forest-4", "play river-1", "play prairie-6"],
+    );
     let v = view_of(&m, "north");
     let won = zone(&v, "south.won");
-    assert!(won.pieces.contains(&"river-1".to_string()), "{:?}", won.pieces);
+    assert!(
+        won.pieces.contains(&"river-1".to_string()),
+        "{:?}",
+        won.pieces
+    );
 }
 
 /// HASP-5.3: no trump is shown before the announcement; "no trump" after it;
@@ -116,8 +175,21 @@ fn hasp_view_shows_the_trump_only_once_announced() {
     let m = position("hasp", 2, 0, &[], given, &[]);
     let v = view_of(&m, "east");
     assert_eq!(var(&v, "trump"), Some(""), "{:?}", v.vars);
-    for hidden in ["trump_suit", "round_over", "north.played", "north.predicted", "north.did_minor", "north.did_major", "north.made"] {
-        assert_eq!(var(&v, hidden), None, "`{hidden}` is bookkeeping: {:?}", v.vars);
+    for hidden in [
+        "trump_suit",
+        "round_over",
+        "north.played",
+        "north.predicted",
+        "north.did_minor",
+        "north.did_major",
+        "north.made",
+    ] {
+        assert_eq!(
+            var(&v, hidden),
+            None,
+            "`{hidden}` is bookkeeping: {:?}",
+            v.vars
+        );
     }
     assert!(!v.to_text().contains("village"), "{}", v.to_text());
     let m = position("hasp", 2, 0, &[], given, &["no trump"]);
@@ -146,9 +218,19 @@ fn hasp_logs_a_prediction_and_a_sides_win_once() {
     let mut m = position("hasp", 4, 0, &[], given, &["found all"]);
     let log = m.take_log();
     let found: Vec<&String> = log.iter().filter(|l| l.contains("found all")).collect();
-    assert_eq!(found.iter().filter(|l| !l.contains("fails") && !l.contains("succeeds")).count(), 1, "{log:#?}");
+    assert_eq!(
+        found
+            .iter()
+            .filter(|l| !l.contains("fails") && !l.contains("succeeds"))
+            .count(),
+        1,
+        "{log:#?}"
+    );
     assert!(log.contains(&"north: found all".to_string()), "{log:#?}");
-    assert!(log.contains(&"the round is worth 3".to_string()), "{log:#?}");
+    assert!(
+        log.contains(&"the round is worth 3".to_string()),
+        "{log:#?}"
+    );
     // South's forest-6 wins: north's side takes the trick, the prediction holds.
     let scored: Vec<&String> = log.iter().filter(|l| l.contains(" score ")).collect();
     assert_eq!(scored, vec!["north and south score 3 (now 3)"], "{log:#?}");
@@ -160,13 +242,33 @@ fn hasp_logs_a_prediction_and_a_sides_win_once() {
 fn hasp_logs_the_first_dealer_and_the_tie_rule() {
     let mut m = position("hasp", 2, 3, &[], "", &[]);
     let log = m.take_log();
-    assert!(log.iter().any(|l| l.ends_with("deals first (drawn at random)")), "{log:#?}");
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("deals first (drawn at random)")),
+        "{log:#?}"
+    );
     // Card points 15/15, given directly as in AT-09a.
     let rules = "override fn card_total(s: int) -> int = 15";
-    let mut m = position_with("hasp", rules, 2, 0, &[], "start(north, village)\n  score_round()", &[]);
+    let mut m = position_with(
+        "hasp",
+        rules,
+        2,
+        0,
+        &[],
+        "start(north, village)\n  score_round()",
+        &[],
+    );
     let log = m.take_log();
-    assert!(log.contains(&"tie on card points: east announced the trump, so his side loses".to_string()), "{log:#?}");
-    assert!(log.contains(&"north scores 1 (now 1)".to_string()), "{log:#?}");
+    assert!(
+        log.contains(
+            &"tie on card points: east announced the trump, so his side loses".to_string()
+        ),
+        "{log:#?}"
+    );
+    assert!(
+        log.contains(&"north scores 1 (now 1)".to_string()),
+        "{log:#?}"
+    );
 }
 
 // ------------------------------------------------------------------ Hansa
@@ -190,19 +292,37 @@ const HANSA_SALE: &str = r#"
 /// view, Grey's own included; with `sold_face_up` (HANSA-AMB-19) they show.
 #[test]
 fn hansa_sold_goods_are_face_down_in_every_view() {
-    let d = ["sell orange", "sell orange 1+2+3", "also sell brown", "lose orange-1"];
+    let d = [
+        "sell orange",
+        "sell orange 1+2+3",
+        "also sell brown",
+        "lose orange-1",
+    ];
     let m = position("hansa", 3, 0, &["fixed_removal=true"], HANSA_SALE, &d);
     for s in ["grey", "yellow", "purple"] {
         let v = view_of(&m, s);
         let sold = zone(&v, "grey.sold");
         assert_eq!(sold.count, 5);
-        assert!(sold.pieces.iter().all(|p| p == "hidden goods"), "{s}: {:?}", sold.pieces);
+        assert!(
+            sold.pieces.iter().all(|p| p == "hidden goods"),
+            "{s}: {:?}",
+            sold.pieces
+        );
         for hidden in ["acted", "phase_over", "sell_last", "sell_done"] {
             assert_eq!(var(&v, hidden), None, "`{hidden}` is bookkeeping");
         }
     }
-    let m = position("hansa", 3, 0, &["fixed_removal=true", "sold_face_up=true"], HANSA_SALE, &d);
-    assert!(zone(&view_of(&m, "yellow"), "grey.sold").pieces.contains(&"orange-3".to_string()));
+    let m = position(
+        "hansa",
+        3,
+        0,
+        &["fixed_removal=true", "sold_face_up=true"],
+        HANSA_SALE,
+        &d,
+    );
+    assert!(zone(&view_of(&m, "yellow"), "grey.sold")
+        .pieces
+        .contains(&"orange-3".to_string()));
 }
 
 /// HANSA-8.8, HANSA-8.9: the sale is one line per question asked (a colour,
@@ -211,10 +331,18 @@ fn hansa_sold_goods_are_face_down_in_every_view() {
 /// once.
 #[test]
 fn hansa_logs_a_sale_once() {
-    let d = ["sell orange", "sell orange 1+2+3", "also sell brown", "lose orange-1"];
+    let d = [
+        "sell orange",
+        "sell orange 1+2+3",
+        "also sell brown",
+        "lose orange-1",
+    ];
     let mut m = position("hansa", 3, 0, &["fixed_removal=true"], HANSA_SALE, &d);
     let log = m.take_log();
-    let at = log.iter().position(|l| l == "grey: sell orange").unwrap_or_else(|| panic!("{log:#?}"));
+    let at = log
+        .iter()
+        .position(|l| l == "grey: sell orange")
+        .unwrap_or_else(|| panic!("{log:#?}"));
     let want = [
         "grey: sell orange",
         "grey: sell orange 1+2+3",
@@ -253,10 +381,21 @@ fn hansa_logs_money_refills_removed_colours_and_first_player() {
         "grey pays 1 to purple (grey has 4, purple has 4)",
         "grey pays 1 to the bank for the move (has 3, bank 12)",
     ] {
-        assert!(log.iter().any(|l| l == want), "missing `{want}` in {log:#?}");
+        assert!(
+            log.iter().any(|l| l == want),
+            "missing `{want}` in {log:#?}"
+        );
     }
-    assert!(log.iter().any(|l| l.ends_with("goes first (drawn at random)")), "{log:#?}");
-    assert!(log.iter().any(|l| l.starts_with("refill: red-1 from stack 1 to ")), "{log:#?}");
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("goes first (drawn at random)")),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("refill: red-1 from stack 1 to ")),
+        "{log:#?}"
+    );
 }
 
 /// HANSA-11.5: when the top score is tied, the log says how the tie was broken.
@@ -271,16 +410,33 @@ fn hansa_logs_the_tie_break() {
 "#;
     let mut m = position("hansa", 2, 0, &["fixed_removal=true"], given, &[]);
     let log = m.take_log();
-    assert!(log.contains(&"grey: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 9 stalls on the map".to_string()), "{log:#?}");
-    assert!(log.contains(&"yellow: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 7 stalls on the map".to_string()), "{log:#?}");
-    assert!(log.contains(&"highest score 8: a tie, broken by the most stalls on the map".to_string()), "{log:#?}");
+    assert!(
+        log.contains(
+            &"grey: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 9 stalls on the map"
+                .to_string()
+        ),
+        "{log:#?}"
+    );
+    assert!(
+        log.contains(
+            &"yellow: 0 unsold goods, 0 for 0 sold, 8 for cities = 8 points; 7 stalls on the map"
+                .to_string()
+        ),
+        "{log:#?}"
+    );
+    assert!(
+        log.contains(&"highest score 8: a tie, broken by the most stalls on the map".to_string()),
+        "{log:#?}"
+    );
     // The same points and stalls: a shared win (HANSA-AMB-14); one alone: no tie.
     let shared = "put_stalls(grey, @danzig, 5)\n  put_stalls(yellow, @reval, 5)\n  final_scoring()";
     let mut m = position("hansa", 2, 0, &["fixed_removal=true"], shared, &[]);
     assert!(m.take_log().contains(&"highest score 4: a tie on points and on stalls on the map: the tied players share the win".to_string()));
     let alone = "put_stalls(grey, @danzig, 5)\n  final_scoring()";
     let mut m = position("hansa", 2, 0, &["fixed_removal=true"], alone, &[]);
-    assert!(m.take_log().contains(&"highest score 4: no tie".to_string()));
+    assert!(m
+        .take_log()
+        .contains(&"highest score 4: no tie".to_string()));
 }
 
 // ------------------------------------------------------------------ Auf Heller und Pfennig
@@ -294,9 +450,19 @@ fn ahup_log_names_the_private_tile_when_played() {
   move first(pool where short == "EYE") to white.private
   act white with play_private
 "#;
-    let mut m = position("auf-heller-und-pfennig", 3, 0, &[], given, &["private at r4c2"]);
+    let mut m = position(
+        "auf-heller-und-pfennig",
+        3,
+        0,
+        &[],
+        given,
+        &["private at r4c2"],
+    );
     let log = m.take_log();
-    assert!(log.contains(&"white's private tile: EYE (Böser Blick) at r4c2".to_string()), "{log:#?}");
+    assert!(
+        log.contains(&"white's private tile: EYE (Böser Blick) at r4c2".to_string()),
+        "{log:#?}"
+    );
 }
 
 /// AHUP-6, AHUP-AT-05: round scoring is logged per row and column: after each
@@ -305,7 +471,14 @@ fn ahup_log_names_the_private_tile_when_played() {
 /// white, grey and black: "Righe -3 0 20") and totals (41, 12, 39).
 #[test]
 fn ahup_round_scoring_is_logged_per_row_and_column() {
-    let mut m = position("auf-heller-und-pfennig", 3, 0, &[], "example_board()\n  score_round()", &[]);
+    let mut m = position(
+        "auf-heller-und-pfennig",
+        3,
+        0,
+        &[],
+        "example_board()\n  score_round()",
+        &[],
+    );
     let log = m.take_log();
     for want in [
         "row 1: so far white -15, grey -3, black -3",
@@ -315,9 +488,15 @@ fn ahup_round_scoring_is_logged_per_row_and_column() {
         "round 1: grey earns 12, has 62",
         "round 1: black earns 39, has 89",
     ] {
-        assert!(log.iter().any(|l| l == want), "missing `{want}` in {log:#?}");
+        assert!(
+            log.iter().any(|l| l == want),
+            "missing `{want}` in {log:#?}"
+        );
     }
-    let lines = log.iter().filter(|l| l.starts_with("row ") || l.starts_with("column ")).count();
+    let lines = log
+        .iter()
+        .filter(|l| l.starts_with("row ") || l.starts_with("column "))
+        .count();
     assert_eq!(lines, 11, "one line per row and column: {log:#?}");
 }
 
@@ -327,11 +506,21 @@ fn ahup_round_scoring_is_logged_per_row_and_column() {
 fn the_game_end_says_whether_the_top_is_tied() {
     let given = "white.money = 70\n  grey.money = 70\n  black.money = 12\n  log \"{end_text()}\"";
     let mut m = position("auf-heller-und-pfennig", 3, 0, &[], given, &[]);
-    assert_eq!(m.take_log().last().map(String::as_str), Some("a tie at the top: the tied players share the win"));
+    assert_eq!(
+        m.take_log().last().map(String::as_str),
+        Some("a tie at the top: the tied players share the win")
+    );
     let given = "north.vp = 12\n  east.vp = 12\n  south.vp = 7\n  log \"{end_text()}\"";
     let mut m = position("hasp", 3, 0, &[], given, &[]);
-    assert_eq!(m.take_log().last().map(String::as_str), Some("a tie at the top: the tied sides share the win"));
+    assert_eq!(
+        m.take_log().last().map(String::as_str),
+        Some("a tie at the top: the tied sides share the win")
+    );
     let given = "north.vp = 12\n  south.vp = 12\n  log \"{end_text()}\"";
     let mut m = position("hasp", 4, 0, &[], given, &[]);
-    assert_eq!(m.take_log().last().map(String::as_str), Some("the highest total wins"), "partners are one side");
+    assert_eq!(
+        m.take_log().last().map(String::as_str),
+        Some("the highest total wins"),
+        "partners are one side"
+    );
 }

@@ -16,13 +16,19 @@ fn start(rules: &str) -> Match {
         if q == p {
             Ok(text.clone())
         } else {
-            Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not served"))
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not served",
+            ))
         }
     };
     let mut sources = Sources::default();
     let game = match regel::check::check(&mut sources, &reader, &path) {
         Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!("check failed:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "check failed:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     };
     let mut setup = Setup::new(2, 1);
     setup.log = true;
@@ -58,7 +64,10 @@ const PLAY: &str = r#"action put(c in hand) label "play {c}" { move c to table
 #[test]
 fn twin_cards_in_one_hand_are_offered_once() {
     let m = start(&hand("act p1 with put", PLAY));
-    assert_eq!(m.option_labels(), ["play card 1", "play card 2", "play card 3"]);
+    assert_eq!(
+        m.option_labels(),
+        ["play card 1", "play card 2", "play card 3"]
+    );
 }
 
 #[test]
@@ -78,7 +87,10 @@ action from_table(c in table) label "take {c}" { total += 10 * c.v }"#,
     );
     let m = start(&rules);
     // Same label, different actions: never merged.
-    assert_eq!(m.option_labels(), ["take card 1", "take card 2", "take card 3", "take card 1"]);
+    assert_eq!(
+        m.option_labels(),
+        ["take card 1", "take card 2", "take card 3", "take card 1"]
+    );
 }
 
 #[test]
@@ -93,26 +105,50 @@ fn twins_in_different_zones_stay_apart() {
 #[test]
 fn twins_with_different_labels_stay_apart() {
     // The label says where in the hand the card lies: the two 1s read differently.
-    let rules = hand("act p1 with put", r#"action put(c in hand) label "play {c} from place {index(c, hand)}" { move c to table }"#);
+    let rules = hand(
+        "act p1 with put",
+        r#"action put(c in hand) label "play {c} from place {index(c, hand)}" { move c to table }"#,
+    );
     let m = start(&rules);
-    assert_eq!(m.option_labels(), ["play card 1 from place 1", "play card 1 from place 2", "play card 2 from place 3", "play card 3 from place 4"]);
+    assert_eq!(
+        m.option_labels(),
+        [
+            "play card 1 from place 1",
+            "play card 1 from place 2",
+            "play card 2 from place 3",
+            "play card 3 from place 4"
+        ]
+    );
 }
 
 #[test]
 fn a_choice_among_twin_pieces_is_offered_once() {
-    let rules = hand("let c = choose p1 from hand label \"keep {c}\"\n  total = c.v", "");
+    let rules = hand(
+        "let c = choose p1 from hand label \"keep {c}\"\n  total = c.v",
+        "",
+    );
     let m = start(&rules);
-    assert_eq!(m.option_labels(), ["keep card 1", "keep card 2", "keep card 3"]);
+    assert_eq!(
+        m.option_labels(),
+        ["keep card 1", "keep card 2", "keep card 3"]
+    );
 }
 
 #[test]
 fn a_choice_left_with_one_option_is_forced() {
     // Only the two twin 1s are left: one option, taken without asking.
-    let rules = hand("move all hand where v > 1 to aside\n  let c = choose p1 from hand\n  total = c.v", "");
+    let rules = hand(
+        "move all hand where v > 1 to aside\n  let c = choose p1 from hand\n  total = c.v",
+        "",
+    );
     let m = start(&rules);
     assert!(m.is_over());
     assert_eq!(m.state.log.last().unwrap(), "total 1, table 0");
-    assert!(m.state.log.iter().any(|l| l.ends_with("(forced)")), "{:?}", m.state.log);
+    assert!(
+        m.state.log.iter().any(|l| l.ends_with("(forced)")),
+        "{:?}",
+        m.state.log
+    );
 }
 
 #[test]
@@ -124,5 +160,13 @@ fn several_parameters_merge_only_where_all_agree() {
   total = a.v + b.v }"#,
     );
     let m = start(&rules);
-    assert_eq!(m.option_labels(), ["pair card 1 and card 1", "pair card 1 and card 2", "pair card 1 and card 3", "pair card 2 and card 3"]);
+    assert_eq!(
+        m.option_labels(),
+        [
+            "pair card 1 and card 1",
+            "pair card 1 and card 2",
+            "pair card 1 and card 3",
+            "pair card 2 and card 3"
+        ]
+    );
 }

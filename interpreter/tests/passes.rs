@@ -23,10 +23,18 @@ fn root() -> PathBuf {
 fn games() -> Vec<PathBuf> {
     let mut out = vec![];
     for top in ["rulesets", "examples"] {
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join(top)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join(top))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
         dirs.sort();
         for d in dirs {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "rules")).collect();
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+                .collect();
             files.sort();
             out.extend(files);
         }
@@ -38,7 +46,11 @@ fn load(path: &Path, passes: &Passes) -> Arc<Game> {
     let mut sources = Sources::default();
     match regel::check::check_with(&mut sources, &regel::cli::read_file, path, passes) {
         Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!("{} does not check:\n{}", path.display(), regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "{} does not check:\n{}",
+            path.display(),
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     }
 }
 
@@ -52,8 +64,14 @@ fn play(game: &Arc<Game>, players: usize, seed: u64) -> String {
         Ok(n) => n.to_string(),
         Err(e) => format!("error: {}", e.message),
     };
-    let standings = m.standings().map(|s| format!("{s:?}")).unwrap_or_else(|e| format!("error: {}", e.message));
-    format!("{}\ndecisions: {decisions}\n{standings}", m.take_log().join("\n"))
+    let standings = m
+        .standings()
+        .map(|s| format!("{s:?}"))
+        .unwrap_or_else(|e| format!("error: {}", e.message));
+    format!(
+        "{}\ndecisions: {decisions}\n{standings}",
+        m.take_log().join("\n")
+    )
 }
 
 #[test]
@@ -66,27 +84,45 @@ fn rewrites_change_no_outcome() {
             rewritten += 1;
         }
         // Long games (thousands of decisions) get fewer seeds.
-        let seeds = if path.to_string_lossy().contains("teutonica") { 2 } else { 12 };
+        let seeds = if path.to_string_lossy().contains("teutonica") {
+            2
+        } else {
+            12
+        };
         for players in off.min_players..=off.max_players {
             let (off, on) = (off.for_players(players), on.for_players(players));
             for seed in 1..=seeds {
                 let a = play(&off, players, seed);
                 let b = play(&on, players, seed);
-                assert!(a == b, "{} with {players} players, seed {seed}: the passes changed the game", path.display());
+                assert!(
+                    a == b,
+                    "{} with {players} players, seed {seed}: the passes changed the game",
+                    path.display()
+                );
             }
         }
     }
-    assert!(rewritten >= 8, "the passes rewrote only {rewritten} programs: are they running?");
+    assert!(
+        rewritten >= 8,
+        "the passes rewrote only {rewritten} programs: are they running?"
+    );
 }
 
 #[test]
 fn pass_names_parse() {
     assert_eq!(Passes::parse("all").unwrap(), Passes::all());
     assert_eq!(Passes::parse("none").unwrap(), Passes::none());
-    assert!(Passes::parse("inline, splice").unwrap().has(regel::opt::Pass::Splice));
-    assert!(!Passes::parse("inline").unwrap().has(regel::opt::Pass::Splice));
+    assert!(Passes::parse("inline, splice")
+        .unwrap()
+        .has(regel::opt::Pass::Splice));
+    assert!(!Passes::parse("inline")
+        .unwrap()
+        .has(regel::opt::Pass::Splice));
     let e = Passes::parse("inlining").unwrap_err();
-    assert!(e.contains("unknown pass `inlining`") && e.contains("fold-board"), "{e}");
+    assert!(
+        e.contains("unknown pass `inlining`") && e.contains("fold-board"),
+        "{e}"
+    );
 }
 
 /// Run-time errors are the same with the bytecode pass off and on: the
@@ -98,13 +134,29 @@ fn pass_names_parse() {
 #[test]
 fn run_time_errors_are_the_same_with_and_without_bytecode() {
     let dir = root().join("tests/errors");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("runtime-") && p.extension().is_some_and(|x| x == "rules")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("runtime-")
+                && p.extension().is_some_and(|x| x == "rules")
+        })
+        .collect();
     files.sort();
     assert!(files.len() >= 10, "the corpus has its run-time cases");
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
-        let players: Option<usize> = text.lines().find_map(|l| l.strip_prefix("# players: ")).map(|n| n.trim().parse().unwrap());
-        let budget = text.lines().find_map(|l| l.strip_prefix("# budget: ")).map(|n| n.trim().parse::<u64>().unwrap());
+        let players: Option<usize> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# players: "))
+            .map(|n| n.trim().parse().unwrap());
+        let budget = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# budget: "))
+            .map(|n| n.trim().parse::<u64>().unwrap());
         let run = |passes: &Passes| {
             let g = load(f, passes);
             let mut setup = Setup::new(players.unwrap_or(g.min_players), 0);
@@ -115,17 +167,37 @@ fn run_time_errors_are_the_same_with_and_without_bytecode() {
             match Match::new(g, &setup) {
                 Ok(mut m) => match m.playout(&mut rng) {
                     Ok(n) => format!("no error after {n} decisions"),
-                    Err(e) => format!("{} at {:?} after {} decisions", e.message, e.span, m.state.decisions),
+                    Err(e) => format!(
+                        "{} at {:?} after {} decisions",
+                        e.message, e.span, m.state.decisions
+                    ),
                 },
                 Err(e) => format!("{} at {:?} at the start", e.message, e.span),
             }
         };
-        let trees = Passes::parse("inline,fold-board,consts,zone-pred,searches,board-index,splice").unwrap();
-        assert!(!trees.has(regel::opt::Pass::Bytecode) && Passes::all().has(regel::opt::Pass::Bytecode));
+        let trees = Passes::parse("inline,fold-board,consts,zone-pred,searches,board-index,splice")
+            .unwrap();
+        assert!(
+            !trees.has(regel::opt::Pass::Bytecode) && Passes::all().has(regel::opt::Pass::Bytecode)
+        );
         let (off, on) = (run(&trees), run(&Passes::all()));
-        assert!(!off.starts_with("no error"), "{} fails at run time: {off}", f.display());
-        assert_eq!(off, on, "{}: bytecode changes the run-time error", f.display());
+        assert!(
+            !off.starts_with("no error"),
+            "{} fails at run time: {off}",
+            f.display()
+        );
+        assert_eq!(
+            off,
+            on,
+            "{}: bytecode changes the run-time error",
+            f.display()
+        );
         let none = run(&Passes::none());
-        assert_eq!(none.split(" at ").next(), on.split(" at ").next(), "{}: the passes change the run-time error's message", f.display());
+        assert_eq!(
+            none.split(" at ").next(),
+            on.split(" at ").next(),
+            "{}: the passes change the run-time error's message",
+            f.display()
+        );
     }
 }

@@ -17,7 +17,10 @@ use std::time::Duration;
 const LIMIT: Duration = Duration::from_secs(300);
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// A terminal session of `regel ARGS`, run from the repository's root in a
@@ -35,7 +38,9 @@ fn spawn(args: &[&str]) -> expectrl::session::OsSession {
 /// What the terminal showed, with the terminal's `\r\n` as `\n`, screen
 /// clears as a visible marker and colours removed.
 fn clean(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(bytes).replace("\r\n", "\n").replace("\x1b[H\x1b[2J\x1b[3J", "[screen cleared]\n");
+    let s = String::from_utf8_lossy(bytes)
+        .replace("\r\n", "\n")
+        .replace("\x1b[H\x1b[2J\x1b[3J", "[screen cleared]\n");
     let mut out = String::new();
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -68,13 +73,23 @@ fn converse(s: expectrl::session::OsSession, prompts: &[&str], answer: &str) -> 
 }
 
 /// [`converse`], after `t` has been read already.
-fn converse_from(mut s: expectrl::session::OsSession, mut t: Vec<u8>, prompts: &[&str], answer: &str) -> (String, i32) {
-    let mut needles: Vec<Box<dyn expectrl::Needle>> = prompts.iter().map(|p| Box::new(p.to_string()) as Box<dyn expectrl::Needle>).collect();
+fn converse_from(
+    mut s: expectrl::session::OsSession,
+    mut t: Vec<u8>,
+    prompts: &[&str],
+    answer: &str,
+) -> (String, i32) {
+    let mut needles: Vec<Box<dyn expectrl::Needle>> = prompts
+        .iter()
+        .map(|p| Box::new(p.to_string()) as Box<dyn expectrl::Needle>)
+        .collect();
     needles.push(Box::new(Eof));
     let any = Any::boxed(needles);
     let mut asked = 0;
     loop {
-        let cap = s.expect(&any).unwrap_or_else(|e| panic!("waiting for a prompt: {e}\n{}", clean(&t)));
+        let cap = s
+            .expect(&any)
+            .unwrap_or_else(|e| panic!("waiting for a prompt: {e}\n{}", clean(&t)));
         t.extend_from_slice(cap.before());
         let m = cap.get(0).unwrap_or_default().to_vec();
         t.extend_from_slice(&m);
@@ -100,7 +115,16 @@ fn run_to_end(args: &[&str]) -> (String, i32) {
 /// used to wait for ever on its own lock of stderr).
 #[test]
 fn simulate_finishes_in_a_terminal_with_its_progress_bar() {
-    let (out, code) = run_to_end(&["simulate", "rulesets/auf-heller-und-pfennig/open-tiles.rules", "--players", "4", "--games", "3000", "--threads", "2"]);
+    let (out, code) = run_to_end(&[
+        "simulate",
+        "rulesets/auf-heller-und-pfennig/open-tiles.rules",
+        "--players",
+        "4",
+        "--games",
+        "3000",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("3000 games, 4 players"), "{out}");
     assert!(out.contains("errors: 0"), "{out}");
@@ -121,27 +145,52 @@ fn check_in_a_terminal_shows_the_diagnostic_and_fails() {
 /// its standings, and the seed is printed.
 #[test]
 fn play_in_a_terminal_runs_to_the_end() {
-    let s = spawn(&["play", "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules", "--players", "2"]);
+    let s = spawn(&[
+        "play",
+        "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+        "--players",
+        "2",
+    ]);
     let (out, code) = converse(s, &["white> "], "1");
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("final standings"), "{out}");
-    assert!(out.contains("plays this game again"), "a fresh seed is printed: {out}");
+    assert!(
+        out.contains("plays this game again"),
+        "a fresh seed is printed: {out}"
+    );
 }
 
 /// Hot seat: between two human seats the screen (and its scrollback) is
 /// cleared and the next player presses Enter before seeing anything.
 #[test]
 fn hot_seat_clears_the_screen_between_humans() {
-    let s = spawn(&["play", "rulesets/hasp/hasp.rules", "--players", "2", "--seed", "3", "--seat", "human", "--seat", "human"]);
+    let s = spawn(&[
+        "play",
+        "rulesets/hasp/hasp.rules",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--seat",
+        "human",
+        "--seat",
+        "human",
+    ]);
     let (out, code) = converse(s, &["north> ", "east> ", "then press Enter ──"], "1");
     assert_eq!(code, 0, "{out}");
     let clears = out.matches("[screen cleared]").count();
     assert!(clears >= 4, "{clears} clears");
     // After every handover, the next screen belongs to the seat named.
     for part in out.split("── ").skip(1) {
-        let Some((seat, rest)) = part.split_once("'s turn: pass the terminal") else { continue };
+        let Some((seat, rest)) = part.split_once("'s turn: pass the terminal") else {
+            continue;
+        };
         let next = rest.split("══ decision").nth(1).unwrap_or("");
-        assert!(next.contains(&format!("{seat} to play")), "{seat}: {}", &next[..next.len().min(300)]);
+        assert!(
+            next.contains(&format!("{seat} to play")),
+            "{seat}: {}",
+            &next[..next.len().min(300)]
+        );
     }
 }
 
@@ -168,7 +217,11 @@ fn a_four_player_game_of_every_shipped_ruleset_from_the_play_screen() {
     for f in files {
         let rel = f.strip_prefix(root()).unwrap().display().to_string();
         // A ruleset still being written (it does not check yet) has no game to play.
-        let checked = Command::new(env!("CARGO_BIN_EXE_regel")).args(["check", &rel]).current_dir(root()).output().unwrap();
+        let checked = Command::new(env!("CARGO_BIN_EXE_regel"))
+            .args(["check", &rel])
+            .current_dir(root())
+            .output()
+            .unwrap();
         if !checked.status.success() {
             eprintln!("{rel} does not check yet: no transcript");
             continue;
@@ -180,7 +233,9 @@ fn a_four_player_game_of_every_shipped_ruleset_from_the_play_screen() {
         }
         // The first seat is the human; its name is in the header.
         let mut s = spawn(&["play", &rel, "--players", "4", "--seed", "1"]);
-        let cap = s.expect(expectrl::Regex(r"seats: (\w+) \(human\)")).unwrap();
+        let cap = s
+            .expect(expectrl::Regex(r"seats: (\w+) \(human\)"))
+            .unwrap();
         let seat = String::from_utf8_lossy(cap.get(1).unwrap()).to_string();
         let mut t = cap.before().to_vec();
         t.extend_from_slice(cap.get(0).unwrap());
@@ -193,13 +248,20 @@ fn a_four_player_game_of_every_shipped_ruleset_from_the_play_screen() {
         // The screen fits a 100×40 terminal: no line is wider, and the
         // position with the options (after the course of the game) is at most 38 lines.
         for l in out.lines() {
-            assert!(l.chars().count() <= 100, "{rel}: a line of {} columns: {l}", l.chars().count());
+            assert!(
+                l.chars().count() <= 100,
+                "{rel}: a line of {} columns: {l}",
+                l.chars().count()
+            );
         }
         for screen in out.split("\n──\n").skip(1) {
             let rows = screen.split(&prompt).next().unwrap().lines().count();
             assert!(rows <= 38, "{rel}: a screen of {rows} rows:\n{screen}");
         }
-        let name = rel.trim_start_matches("rulesets/").trim_end_matches(".rules").replace('/', "-");
+        let name = rel
+            .trim_start_matches("rulesets/")
+            .trim_end_matches(".rules")
+            .replace('/', "-");
         insta::assert_snapshot!(format!("transcript-{name}"), out);
     }
 }
@@ -215,7 +277,9 @@ fn shown_options(t: &str) -> Vec<(usize, String)> {
     for line in part.lines() {
         let lead = line.len() - line.trim_start().len();
         let words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
-        let Some(first) = words.iter().position(|w| num(w).is_some()) else { continue };
+        let Some(first) = words.iter().position(|w| num(w).is_some()) else {
+            continue;
+        };
         if first > 0 {
             key = Some(words[..first].join(" ").trim_end_matches(':').to_string());
         } else if lead < 5 {
@@ -252,13 +316,34 @@ fn shown_options(t: &str) -> Vec<(usize, String)> {
 /// read before it was accepted.
 #[test]
 fn a_four_player_game_of_hansa_teutonica_from_the_play_screen() {
-    let mut s = spawn(&["play", "rulesets/hansa-teutonica/hansa-teutonica.rules", "--players", "4", "--seed", "1"]);
-    let prefer = ["claim", "office in ", "develop ", "Coellen table", "place a merchant on ", "place a trader on ", "place", "income"];
+    let mut s = spawn(&[
+        "play",
+        "rulesets/hansa-teutonica/hansa-teutonica.rules",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    let prefer = [
+        "claim",
+        "office in ",
+        "develop ",
+        "Coellen table",
+        "place a merchant on ",
+        "place a trader on ",
+        "place",
+        "income",
+    ];
     let mut t: Vec<u8> = vec![];
-    let any = Any::boxed(vec![Box::new("red> ".to_string()) as Box<dyn expectrl::Needle>, Box::new(Eof)]);
+    let any = Any::boxed(vec![
+        Box::new("red> ".to_string()) as Box<dyn expectrl::Needle>,
+        Box::new(Eof),
+    ]);
     let mut asked = 0;
     loop {
-        let cap = s.expect(&any).unwrap_or_else(|e| panic!("waiting for a prompt: {e}"));
+        let cap = s
+            .expect(&any)
+            .unwrap_or_else(|e| panic!("waiting for a prompt: {e}"));
         t.extend_from_slice(cap.before());
         let m = cap.get(0).unwrap_or_default().to_vec();
         t.extend_from_slice(&m);
@@ -266,23 +351,48 @@ fn a_four_player_game_of_hansa_teutonica_from_the_play_screen() {
             break;
         }
         asked += 1;
-        assert!(asked < 2_000, "the game does not end: {}", { let o = clean(&t); o[o.len().saturating_sub(3000)..].to_string() });
+        assert!(asked < 2_000, "the game does not end: {}", {
+            let o = clean(&t);
+            o[o.len().saturating_sub(3000)..].to_string()
+        });
         let options = shown_options(&clean(&t));
-        let pick = prefer.iter().find_map(|p| options.iter().find(|(_, l)| l.starts_with(p))).or(options.first());
-        let answer = pick.map(|(n, _)| n.to_string()).unwrap_or_else(|| "1".into());
+        let pick = prefer
+            .iter()
+            .find_map(|p| options.iter().find(|(_, l)| l.starts_with(p)))
+            .or(options.first());
+        let answer = pick
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_else(|| "1".into());
         t.extend_from_slice(answer.as_bytes());
         t.push(b'\n');
         s.send_line(&answer).unwrap();
     }
     let out = clean(&t);
-    assert_eq!(exit_code(&s), 0, "{}", &out[out.len().saturating_sub(3000)..]);
+    assert_eq!(
+        exit_code(&s),
+        0,
+        "{}",
+        &out[out.len().saturating_sub(3000)..]
+    );
     assert!(!out.contains("error:"), "every answer was an option");
-    assert!(out.contains("red reaches 20 prestige: the game ends"), "the game's real end (HT-11.1.1)");
-    for l in ["═══ game over", "score breakdown:", "final standings:", "red: track "] {
+    assert!(
+        out.contains("red reaches 20 prestige: the game ends"),
+        "the game's real end (HT-11.1.1)"
+    );
+    for l in [
+        "═══ game over",
+        "score breakdown:",
+        "final standings:",
+        "red: track ",
+    ] {
         assert!(out.contains(l), "{l}");
     }
     for l in out.lines() {
-        assert!(l.chars().count() <= 100, "a line of {} columns: {l}", l.chars().count());
+        assert!(
+            l.chars().count() <= 100,
+            "a line of {} columns: {l}",
+            l.chars().count()
+        );
     }
     for screen in out.split("\n──\n").skip(1) {
         let rows = screen.split("red> ").next().unwrap().lines().count();
@@ -317,7 +427,9 @@ fn the_readme_commands_finish_in_a_terminal() {
             continue;
         }
         let mut cmd = Command::new("sh");
-        cmd.arg("-c").arg(format!("exec {bin} {args}")).current_dir(root());
+        cmd.arg("-c")
+            .arg(format!("exec {bin} {args}"))
+            .current_dir(root());
         let mut s = Session::spawn(cmd).expect("a pseudo-terminal");
         s.get_process_mut().set_echo(false, None).unwrap();
         s.set_expect_timeout(Some(LIMIT));
@@ -325,8 +437,16 @@ fn the_readme_commands_finish_in_a_terminal() {
         // `check` of a broken file fails on purpose; everything else succeeds.
         // `replay --against` exits 1 when the rulesets part, which is what
         // the README's example shows.
-        let expected = if args.starts_with("check tests/errors/") || args.contains("--against") { 1 } else { 0 };
-        assert!(code == expected || (args.contains("--against") && code == 0), "`{line}` exited {code}:\n{}", &out[out.len().saturating_sub(3000)..]);
+        let expected = if args.starts_with("check tests/errors/") || args.contains("--against") {
+            1
+        } else {
+            0
+        };
+        assert!(
+            code == expected || (args.contains("--against") && code == 0),
+            "`{line}` exited {code}:\n{}",
+            &out[out.len().saturating_sub(3000)..]
+        );
         ran += 1;
     }
     assert!(ran >= 4, "the README's commands were found ({ran})");

@@ -40,11 +40,25 @@ fn blocks() -> Vec<Block> {
                     let tag = words.next().unwrap_or("");
                     if tag == "regel" || tag == "regel-error" || tag == "regel-warning" {
                         let code = words.next().map(str::to_string);
-                        assert!(tag == "regel" || code.is_some(), "line {}: ```{tag} needs a code", i + 1);
-                        cur = Some(Block { tag: tag.to_string(), code, text: String::new(), line: i + 1 });
+                        assert!(
+                            tag == "regel" || code.is_some(),
+                            "line {}: ```{tag} needs a code",
+                            i + 1
+                        );
+                        cur = Some(Block {
+                            tag: tag.to_string(),
+                            code,
+                            text: String::new(),
+                            line: i + 1,
+                        });
                     } else if !tag.is_empty() || info.is_empty() {
                         // Another fenced block: skip to its end.
-                        cur = Some(Block { tag: "skip".into(), code: None, text: String::new(), line: i + 1 });
+                        cur = Some(Block {
+                            tag: "skip".into(),
+                            code: None,
+                            text: String::new(),
+                            line: i + 1,
+                        });
                     }
                 }
             }
@@ -61,12 +75,20 @@ fn blocks() -> Vec<Block> {
             }
         }
     }
-    assert!(cur.is_none(), "an unclosed code block in rulesets/README.md");
+    assert!(
+        cur.is_none(),
+        "an unclosed code block in rulesets/README.md"
+    );
     out
 }
 
 /// Checks a block as the file `rulesets/reference-block-LINE.rules`.
-fn check(b: &Block) -> (Sources, Result<(regel::ir::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>) {
+fn check(
+    b: &Block,
+) -> (
+    Sources,
+    Result<(regel::ir::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>,
+) {
     let path = root().join(format!("rulesets/reference-block-{}.rules", b.line));
     let text = b.text.clone();
     let own = path.clone();
@@ -85,11 +107,18 @@ fn check(b: &Block) -> (Sources, Result<(regel::ir::Game, Vec<regel::diag::Diagn
 #[test]
 fn reference_has_examples() {
     let bs = blocks();
-    assert!(bs.iter().filter(|b| b.tag == "regel").count() >= 20, "the reference lost its examples");
+    assert!(
+        bs.iter().filter(|b| b.tag == "regel").count() >= 20,
+        "the reference lost its examples"
+    );
     assert!(bs.iter().any(|b| b.tag == "regel-error"));
     for b in &bs {
         let first = b.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        assert!(first.starts_with("game \"") || first.starts_with("variant \""), "block at line {}: a complete file starts with its header", b.line);
+        assert!(
+            first.starts_with("game \"") || first.starts_with("variant \""),
+            "block at line {}: a complete file starts with its header",
+            b.line
+        );
     }
 }
 
@@ -101,13 +130,21 @@ fn reference_blocks_check_clean_and_play() {
         let game = match r {
             Ok((g, warnings)) => {
                 if !warnings.is_empty() {
-                    failures.push(format!("block at line {}: warnings\n{}", b.line, regel::diag::render(&sources, &warnings, false, 100)));
+                    failures.push(format!(
+                        "block at line {}: warnings\n{}",
+                        b.line,
+                        regel::diag::render(&sources, &warnings, false, 100)
+                    ));
                     continue;
                 }
                 Arc::new(g)
             }
             Err(d) => {
-                failures.push(format!("block at line {}: errors\n{}", b.line, regel::diag::render(&sources, &d, false, 100)));
+                failures.push(format!(
+                    "block at line {}: errors\n{}",
+                    b.line,
+                    regel::diag::render(&sources, &d, false, 100)
+                ));
                 continue;
             }
         };
@@ -116,7 +153,10 @@ fn reference_blocks_check_clean_and_play() {
             let mut m = match Match::new(game.clone(), &Setup::new(players, seed)) {
                 Ok(m) => m,
                 Err(e) => {
-                    failures.push(format!("block at line {}, {players} players: setup failed: {}", b.line, e.message));
+                    failures.push(format!(
+                        "block at line {}, {players} players: setup failed: {}",
+                        b.line, e.message
+                    ));
                     continue;
                 }
             };
@@ -124,11 +164,20 @@ fn reference_blocks_check_clean_and_play() {
             match m.playout(&mut rng) {
                 Ok(_) if m.is_over() => {
                     if let Err(e) = m.standings() {
-                        failures.push(format!("block at line {}, {players} players: standings failed: {}", b.line, e.message));
+                        failures.push(format!(
+                            "block at line {}, {players} players: standings failed: {}",
+                            b.line, e.message
+                        ));
                     }
                 }
-                Ok(_) => failures.push(format!("block at line {}, {players} players: the game did not finish", b.line)),
-                Err(e) => failures.push(format!("block at line {}, {players} players: run-time error: {}", b.line, e.message)),
+                Ok(_) => failures.push(format!(
+                    "block at line {}, {players} players: the game did not finish",
+                    b.line
+                )),
+                Err(e) => failures.push(format!(
+                    "block at line {}, {players} players: run-time error: {}",
+                    b.line, e.message
+                )),
             }
         }
     }
@@ -145,16 +194,27 @@ fn reference_error_blocks_fail_with_their_code() {
             (Err(d), "regel-error") => d.clone(),
             (Ok((_, w)), "regel-warning") => w.clone(),
             (Ok(_), _) => {
-                failures.push(format!("block at line {}: expected {code}, but it checks", b.line));
+                failures.push(format!(
+                    "block at line {}: expected {code}, but it checks",
+                    b.line
+                ));
                 continue;
             }
             (Err(d), _) => {
-                failures.push(format!("block at line {}: expected warning {code}, but it fails:\n{}", b.line, regel::diag::render(&sources, d, false, 100)));
+                failures.push(format!(
+                    "block at line {}: expected warning {code}, but it fails:\n{}",
+                    b.line,
+                    regel::diag::render(&sources, d, false, 100)
+                ));
                 continue;
             }
         };
         if !diags.iter().any(|d| d.code == code) {
-            failures.push(format!("block at line {}: expected {code}, got:\n{}", b.line, regel::diag::render(&sources, &diags, false, 100)));
+            failures.push(format!(
+                "block at line {}: expected {code}, got:\n{}",
+                b.line,
+                regel::diag::render(&sources, &diags, false, 100)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -14,11 +14,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .canonicalize()
+        .unwrap()
 }
 
 fn play(game: &Arc<regel::ir::Game>, players: usize) -> String {
-    let setup = Setup { players, seed: 1, options: vec![], budget: regel::eval::DEFAULT_BUDGET, log: true };
+    let setup = Setup {
+        players,
+        seed: 1,
+        options: vec![],
+        budget: regel::eval::DEFAULT_BUDGET,
+        log: true,
+    };
     let mut out = String::new();
     let mut m = match Match::new(game.clone(), &setup) {
         Ok(m) => m,
@@ -31,19 +41,43 @@ fn play(game: &Arc<regel::ir::Game>, players: usize) -> String {
             for line in m.take_log() {
                 let _ = writeln!(out, "{line}");
             }
-            panic!("{players} players: run-time error after {} decisions: {}\n{out}", m.state.decisions, e.message);
+            panic!(
+                "{players} players: run-time error after {} decisions: {}\n{out}",
+                m.state.decisions, e.message
+            );
         }
     }
-    assert!(m.is_over(), "{players} players: no decision pending, but the game is not over");
+    assert!(
+        m.is_over(),
+        "{players} players: no decision pending, but the game is not over"
+    );
     for line in m.take_log() {
         let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(out, "----- {} decisions ({} forced) -----", m.state.decisions, m.state.forced);
-    let broken = m.broken_invariants().unwrap_or_else(|e| panic!("invariants: {}", e.message));
-    assert!(broken.is_empty(), "{players} players: invariants broken at the end: {broken:?}");
-    let standings = m.standings().unwrap_or_else(|e| panic!("standings: {}", e.message));
+    let _ = writeln!(
+        out,
+        "----- {} decisions ({} forced) -----",
+        m.state.decisions, m.state.forced
+    );
+    let broken = m
+        .broken_invariants()
+        .unwrap_or_else(|e| panic!("invariants: {}", e.message));
+    assert!(
+        broken.is_empty(),
+        "{players} players: invariants broken at the end: {broken:?}"
+    );
+    let standings = m
+        .standings()
+        .unwrap_or_else(|e| panic!("standings: {}", e.message));
     for s in standings {
-        let _ = writeln!(out, "{:<8} score {:>5}  rank {}{}", s.seat, s.score, s.rank, if s.winner { "  winner" } else { "" });
+        let _ = writeln!(
+            out,
+            "{:<8} score {:>5}  rank {}{}",
+            s.seat,
+            s.score,
+            s.rank,
+            if s.winner { "  winner" } else { "" }
+        );
     }
     out
 }
@@ -58,7 +92,11 @@ fn rulesets() {
         let mut sources = regel::diag::Sources::default();
         let game = match regel::check::check(&mut sources, &read, &rel) {
             Ok((g, _warnings)) => Arc::new(g),
-            Err(diags) => panic!("{} does not check:\n{}", rel.display(), regel::diag::render(&sources, &diags, false, 80)),
+            Err(diags) => panic!(
+                "{} does not check:\n{}",
+                rel.display(),
+                regel::diag::render(&sources, &diags, false, 80)
+            ),
         };
         insta::assert_snapshot!("summary", regel::check::summary(&game));
         for players in game.min_players..=game.max_players {

@@ -54,7 +54,8 @@ score(p) = 0
 fn game() -> Arc<regel::ir::Game> {
     let read = |_: &Path| Ok(RULES.to_string());
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &read, Path::new("secrets.rules")).unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = check::check(&mut sources, &read, Path::new("secrets.rules"))
+        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     Arc::new(g)
 }
 
@@ -66,7 +67,10 @@ fn lines(m: &mut Match) -> Vec<Vec<String>> {
 #[test]
 fn each_seat_reads_the_log_as_it_may_see_it() {
     let mut m = Match::new_with_seat_logs(game(), &Setup::new(2, 0)).unwrap();
-    assert!(lines(&mut m).is_empty(), "nothing happens before the first decision");
+    assert!(
+        lines(&mut m).is_empty(),
+        "nothing happens before the first decision"
+    );
     let own = m.option_labels();
     // a's first card, as a sees it (its own hand).
     m.apply(0).unwrap();
@@ -86,7 +90,11 @@ fn each_seat_reads_the_log_as_it_may_see_it() {
     let b_labels = m.option_labels();
     m.apply(0).unwrap();
     let l = lines(&mut m);
-    assert_eq!(l[0][1], format!("b: {}", b_labels[0]), "b saw its card when it moved it");
+    assert_eq!(
+        l[0][1],
+        format!("b: {}", b_labels[0]),
+        "b saw its card when it moved it"
+    );
     assert_eq!(l[0][0], "b: bury hidden card", "{l:?}");
     assert_eq!(l[0][2], "b: bury hidden card", "{l:?}");
     assert!(m.is_over());
@@ -104,7 +112,8 @@ fn a_card_face_up_only_during_the_move_is_named() {
     assert_ne!(rules, RULES);
     let read = move |_: &Path| Ok(rules.clone());
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &read, Path::new("flash.rules")).unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = check::check(&mut sources, &read, Path::new("flash.rules"))
+        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
     m.apply(0).unwrap();
     lines(&mut m);

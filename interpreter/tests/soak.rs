@@ -16,7 +16,8 @@ const GAMES: u64 = 2_000;
 fn soak(rel: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
+        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     let game = Arc::new(g);
     for players in game.min_players..=game.max_players {
         let failures: Vec<String> = (0..GAMES)
@@ -25,12 +26,19 @@ fn soak(rel: &str) {
                 let r = play_random(&game, &Setup::new(players, seed), true, false);
                 match r.error {
                     Some(e) => Some(format!("{rel}, {players} players, seed {seed}: {e}")),
-                    None if r.winners.is_empty() => Some(format!("{rel}, {players} players, seed {seed}: no winner")),
+                    None if r.winners.is_empty() => {
+                        Some(format!("{rel}, {players} players, seed {seed}: no winner"))
+                    }
                     None => None,
                 }
             })
             .collect();
-        assert!(failures.is_empty(), "{} failures, first: {:?}", failures.len(), &failures[..failures.len().min(3)]);
+        assert!(
+            failures.is_empty(),
+            "{} failures, first: {:?}",
+            failures.len(),
+            &failures[..failures.len().min(3)]
+        );
     }
 }
 

@@ -9,7 +9,10 @@ use std::sync::Arc;
 /// Checks `rules` (the tic-tac-toe board beside them) and plays a two-player
 /// match, seed 1, to its first decision or its end.
 fn start(rules: &str) -> Match {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let path = root.join("examples/views.rules");
     let (text, p) = (rules.to_string(), path.clone());
     let reader = move |q: &Path| -> std::io::Result<String> {
@@ -22,13 +25,20 @@ fn start(rules: &str) -> Match {
     let mut sources = Sources::default();
     let game = match regel::check::check(&mut sources, &reader, &PathBuf::from(&path)) {
         Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!("check failed:\n{}", regel::diag::render(&sources, &d, false, 100)),
+        Err(d) => panic!(
+            "check failed:\n{}",
+            regel::diag::render(&sources, &d, false, 100)
+        ),
     };
     Match::new(game, &Setup::new(2, 1)).unwrap_or_else(|e| panic!("run failed: {}", e.message))
 }
 
 fn vars(m: &Match, seat: Option<usize>) -> Vec<String> {
-    m.view(seat).vars.iter().map(|(k, v)| format!("{k}={v}")).collect()
+    m.view(seat)
+        .vars
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect()
 }
 
 const NODE_VARS: &str = r#"game "Marks"
@@ -59,9 +69,17 @@ fn node_and_edge_variables_are_listed_where_set() {
     let public = vars(&m, None);
     assert!(public.contains(&"r2c2.visits=2".to_string()), "{public:?}");
     assert!(public.contains(&"r1c3.holder=p2".to_string()), "{public:?}");
-    assert!(public.iter().any(|v| v.ends_with(".crossed=true")), "{public:?}");
+    assert!(
+        public.iter().any(|v| v.ends_with(".crossed=true")),
+        "{public:?}"
+    );
     // Cells at 0, false or none are not listed.
-    assert!(!public.iter().any(|v| v.starts_with("r1c1.visits") || v.starts_with("r2c2.holder")), "{public:?}");
+    assert!(
+        !public
+            .iter()
+            .any(|v| v.starts_with("r1c1.visits") || v.starts_with("r2c2.holder")),
+        "{public:?}"
+    );
 }
 
 #[test]
@@ -69,7 +87,10 @@ fn hidden_and_owner_cells_stay_out_of_views() {
     let m = start(&NODE_VARS.replace("act p1 with wait", "act p1 with wait, stay"));
     for seat in [None, Some(0), Some(1)] {
         let v = vars(&m, seat);
-        assert!(!v.iter().any(|x| x.contains("trap")), "a hidden variable shows: {v:?}");
+        assert!(
+            !v.iter().any(|x| x.contains("trap")),
+            "a hidden variable shows: {v:?}"
+        );
     }
     // The owner sees its own cell; the other seat and an onlooker do not
     // even learn that it is set.
@@ -98,7 +119,12 @@ play {
 #[test]
 fn a_top_visible_zone_shows_its_top_piece_only() {
     let m = start(PILE);
-    let pile = m.view(Some(1)).zones.into_iter().find(|z| z.zone == "pile").unwrap();
+    let pile = m
+        .view(Some(1))
+        .zones
+        .into_iter()
+        .find(|z| z.zone == "pile")
+        .unwrap();
     assert_eq!(pile.pieces, ["hidden card", "card 2"]);
     // Option labels read through the same rule: the covered card is hidden.
     assert_eq!(m.option_labels(), ["take hidden card", "take card 2"]);
@@ -106,8 +132,16 @@ fn a_top_visible_zone_shows_its_top_piece_only() {
 
 #[test]
 fn the_piece_below_shows_once_the_top_is_taken() {
-    let mut m = start(&PILE.replace("act p1 with draw", "act p1 with draw\n  log \"{top(pile)} now shows\""));
+    let mut m = start(&PILE.replace(
+        "act p1 with draw",
+        "act p1 with draw\n  log \"{top(pile)} now shows\"",
+    ));
     m.apply_label("take card 2").unwrap();
-    let pile = m.view(None).zones.into_iter().find(|z| z.zone == "pile").unwrap();
+    let pile = m
+        .view(None)
+        .zones
+        .into_iter()
+        .find(|z| z.zone == "pile")
+        .unwrap();
     assert_eq!(pile.pieces, ["card 3"]);
 }

@@ -17,14 +17,29 @@ fn cli(args: &[&str]) -> Run {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut inp = Cursor::new(Vec::new());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(std::path::PathBuf::from("/")), term: false };
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            input: &mut inp,
+            color: false,
+            root: Some(std::path::PathBuf::from("/")),
+            term: false,
+        };
         run(&argv, &mut io)
     };
-    Run { code, out: String::from_utf8(out).unwrap(), err: String::from_utf8(err).unwrap() }
+    Run {
+        code,
+        out: String::from_utf8(out).unwrap(),
+        err: String::from_utf8(err).unwrap(),
+    }
 }
 
 fn path(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel).display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(rel)
+        .display()
+        .to_string()
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -43,12 +58,40 @@ fn diff_names_the_changed_constant_and_options() {
     let r = cli(&["diff", &path(HANSA), &path(HOUSE)]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("const `keep_talers`: 3 → 5"), "{}", r.out);
-    assert!(r.out.contains("1 difference(s): 1 in the rules, 0 on the board"), "{}", r.out);
-    let r = cli(&["diff", &path(AHUP), &path("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules"), "--format", "json"]);
+    assert!(
+        r.out
+            .contains("1 difference(s): 1 in the rules, 0 on the board"),
+        "{}",
+        r.out
+    );
+    let r = cli(&[
+        "diff",
+        &path(AHUP),
+        &path("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules"),
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
-    let changes: Vec<(String, String, String)> = j["rules"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap().into(), c["from"].as_str().unwrap().into(), c["to"].as_str().unwrap().into())).collect();
-    assert_eq!(changes, vec![("open_ended".into(), "false".into(), "true".into()), ("open_tiles".into(), "false".into(), "true".into())]);
+    let changes: Vec<(String, String, String)> = j["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().into(),
+                c["from"].as_str().unwrap().into(),
+                c["to"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            ("open_ended".into(), "false".into(), "true".into()),
+            ("open_tiles".into(), "false".into(), "true".into())
+        ]
+    );
     assert_eq!(j["board"].as_array().unwrap().len(), 0);
 }
 
@@ -66,16 +109,49 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
     .unwrap();
     let r = cli(&["diff", &path(HANSA), &v.display().to_string()]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(!r.out.contains("end_phase"), "layout is no change: {}", r.out);
-    assert!(r.out.contains("phase `phase_income`: ") && r.out.contains(" statement(s) → 1 statement(s)"), "{}", r.out);
-    assert!(r.out.contains("- pay_bank(current, -income)  (base line"), "{}", r.out);
-    assert!(r.out.contains("+ pay_bank(current, -income - 1)"), "{}", r.out);
-    assert!(r.out.contains("const `bonus` added: const bonus = 2"), "{}", r.out);
+    assert!(
+        !r.out.contains("end_phase"),
+        "layout is no change: {}",
+        r.out
+    );
+    assert!(
+        r.out.contains("phase `phase_income`: ")
+            && r.out.contains(" statement(s) → 1 statement(s)"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("- pay_bank(current, -income)  (base line"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("+ pay_bank(current, -income - 1)"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("const `bonus` added: const bonus = 2"),
+        "{}",
+        r.out
+    );
     let r = cli(&["diff", &path(HANSA), &path(HANSA)]);
-    assert!(r.out.contains("no difference in the rules or on the board"), "{}", r.out);
+    assert!(
+        r.out.contains("no difference in the rules or on the board"),
+        "{}",
+        r.out
+    );
     let r = cli(&["diff", &path(HANSA), &path(AHUP)]);
-    assert!(r.out.contains("on the board") && r.out.contains("node `luebeck` removed"), "{}", r.out);
-    let r = cli(&["diff", &path(HANSA), &d.join("missing.rules").display().to_string()]);
+    assert!(
+        r.out.contains("on the board") && r.out.contains("node `luebeck` removed"),
+        "{}",
+        r.out
+    );
+    let r = cli(&[
+        "diff",
+        &path(HANSA),
+        &d.join("missing.rules").display().to_string(),
+    ]);
     assert_eq!(r.code, 1);
     assert!(r.err.contains("cannot read"), "{}", r.err);
 }
@@ -84,7 +160,19 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
 fn compare_pairs_games_and_reports_intervals() {
     // A ruleset against itself: every pair of games is the same game, every
     // difference exactly zero, so the first batch is precise enough.
-    let r = cli(&["compare", &path(AHUP), &path(AHUP), "--players", "3", "--games", "200", "--batch", "30", "--format", "json"]);
+    let r = cli(&[
+        "compare",
+        &path(AHUP),
+        &path(AHUP),
+        "--players",
+        "3",
+        "--games",
+        "200",
+        "--batch",
+        "30",
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["stopped"], "precise");
@@ -95,28 +183,84 @@ fn compare_pairs_games_and_reports_intervals() {
         assert_eq!(m["clear"], false);
     }
     // Open tiles against the base: the budget stops it; rates stay rates.
-    let r = cli(&["compare", &path(AHUP), &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"), "--players", "2", "--games", "40", "--batch", "20", "--format", "json"]);
+    let r = cli(&[
+        "compare",
+        &path(AHUP),
+        &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"),
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--batch",
+        "20",
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["stopped"], "budget");
     assert_eq!(j["pairs"], 40);
-    let names: Vec<&str> = j["measures"].as_array().unwrap().iter().map(|m| m["measure"].as_str().unwrap()).collect();
+    let names: Vec<&str> = j["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["measure"].as_str().unwrap())
+        .collect();
     // The built-in measures, then the statistics the game declares.
     assert_eq!(
         names,
-        ["game length", "winner's margin", "score spread", "ties", "first-player advantage", "white wins", "grey wins", "rounds_played", "stalls_left (seat mean)", "stalls_left (white)", "stalls_left (grey)"]
+        [
+            "game length",
+            "winner's margin",
+            "score spread",
+            "ties",
+            "first-player advantage",
+            "white wins",
+            "grey wins",
+            "rounds_played",
+            "stalls_left (seat mean)",
+            "stalls_left (white)",
+            "stalls_left (grey)"
+        ]
     );
     let rounds = &j["measures"][7];
     assert_eq!(rounds["unit"], "number");
-    assert_eq!(rounds["base"]["mean"], 3.0, "AHUP-8.1: three rounds, whatever the tiles: {rounds}");
+    assert_eq!(
+        rounds["base"]["mean"], 3.0,
+        "AHUP-8.1: three rounds, whatever the tiles: {rounds}"
+    );
     assert_eq!(rounds["difference"]["mean"], 0.0, "{rounds}");
-    for m in j["measures"].as_array().unwrap().iter().filter(|m| m["unit"] == "rate") {
+    for m in j["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["unit"] == "rate")
+    {
         let b = m["base"]["mean"].as_f64().unwrap();
-        assert!((0.0..=1.0).contains(&b) || m["measure"] == "first-player advantage", "{m}");
+        assert!(
+            (0.0..=1.0).contains(&b) || m["measure"] == "first-player advantage",
+            "{m}"
+        );
     }
-    let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "2", "--games", "20", "--batch", "20"]);
+    let r = cli(&[
+        "compare",
+        &path(HANSA),
+        &path(HOUSE),
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--batch",
+        "20",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("With the variant:") && r.out.contains("grey wins") && r.out.contains("stopped: the game budget is spent"), "{}", r.out);
+    assert!(
+        r.out.contains("With the variant:")
+            && r.out.contains("grey wins")
+            && r.out.contains("stopped: the game budget is spent"),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
@@ -124,67 +268,200 @@ fn compare_and_simulate_refuse_bad_arguments() {
     let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "7"]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("takes 2..4 players"), "{}", r.err);
-    let r = cli(&["compare", &path(HANSA), &path(HOUSE), "--players", "2", "--seat", "human"]);
+    let r = cli(&[
+        "compare",
+        &path(HANSA),
+        &path(HOUSE),
+        "--players",
+        "2",
+        "--seat",
+        "human",
+    ]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("`human` cannot sit"), "{}", r.err);
-    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--seat", "mcts:0"]);
+    let r = cli(&[
+        "simulate",
+        &path(HANSA),
+        "--players",
+        "2",
+        "--seat",
+        "mcts:0",
+    ]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("positive number of iterations"), "{}", r.err);
-    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--seat", "mcts:10:x"]);
+    let r = cli(&[
+        "simulate",
+        &path(HANSA),
+        "--players",
+        "2",
+        "--seat",
+        "mcts:10:x",
+    ]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("`mcts:10:x`: write the playout depth as a positive number of decisions, as `mcts:10:200`"), "{}", r.err);
     let r = cli(&["play", &path(HANSA), "--players", "2", "--bot", "wizard"]);
     assert_eq!(r.code, 2);
-    assert!(r.err.contains("`wizard` is not a kind of seat: use `human`, `random`, `mcts`"), "{}", r.err);
+    assert!(
+        r.err
+            .contains("`wizard` is not a kind of seat: use `human`, `random`, `mcts`"),
+        "{}",
+        r.err
+    );
 }
 
 #[test]
 fn mcts_seats_play_in_simulate_and_play() {
-    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "4", "--seat", "mcts:30"]);
+    let r = cli(&[
+        "simulate",
+        &path(AHUP),
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--seat",
+        "mcts:30",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("bots: white mcts:30, grey random"), "{}", r.out);
-    let r = cli(&["play", &path("rulesets/hasp/hasp.rules"), "--players", "3", "--seat", "mcts:20", "--seat", "random", "--seat", "mcts:20"]);
+    assert!(
+        r.out.contains("bots: white mcts:30, grey random"),
+        "{}",
+        r.out
+    );
+    let r = cli(&[
+        "play",
+        &path("rulesets/hasp/hasp.rules"),
+        "--players",
+        "3",
+        "--seat",
+        "mcts:20",
+        "--seat",
+        "random",
+        "--seat",
+        "mcts:20",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("north (mcts:20 bot), east (random bot)"), "{}", r.out);
+    assert!(
+        r.out.contains("north (mcts:20 bot), east (random bot)"),
+        "{}",
+        r.out
+    );
     assert!(r.out.contains("final standings"), "{}", r.out);
     // A depth other than the default is part of the bot's name.
-    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "2", "--seat", "mcts:10:5"]);
+    let r = cli(&[
+        "simulate",
+        &path(AHUP),
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--seat",
+        "mcts:10:5",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("bots: white mcts:10:5, grey random"), "{}", r.out);
+    assert!(
+        r.out.contains("bots: white mcts:10:5, grey random"),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
 fn replay_against_edited_rules_shows_where_they_part() {
     let d = tmp("diverge");
-    let r = cli(&["simulate", &path(HANSA), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    let r = cli(&[
+        "simulate",
+        &path(HANSA),
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--records",
+        &d.display().to_string(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let rec = d.join("game-3.toml").display().to_string();
     // The same rules: no divergence, exit 0.
     let r = cli(&["replay", &rec, "--against", &path(HANSA)]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("exactly as the record's own rules do"), "{}", r.out);
+    assert!(
+        r.out.contains("exactly as the record's own rules do"),
+        "{}",
+        r.out
+    );
     // Yellow keeps 5 talers instead of 3 at the end of its first turn: the
     // positions part before grey's first move, with the same options.
     let r = cli(&["replay", &rec, "--against", &path(HOUSE)]);
     assert_eq!(r.code, 1, "{}", r.err);
-    assert!(r.out.contains("the rulesets part before step 8") && r.out.contains("they differ in position"), "{}", r.out);
-    let money = r.out.lines().find(|l| l.contains("yellow.money=3")).expect("the base's money");
-    assert!(money.contains("| ") && money.contains("yellow.money=5"), "side by side: {money}");
-    let r = cli(&["replay", &rec, "--against", &path(HOUSE), "--format", "json"]);
+    assert!(
+        r.out.contains("the rulesets part before step 8")
+            && r.out.contains("they differ in position"),
+        "{}",
+        r.out
+    );
+    let money = r
+        .out
+        .lines()
+        .find(|l| l.contains("yellow.money=3"))
+        .expect("the base's money");
+    assert!(
+        money.contains("| ") && money.contains("yellow.money=5"),
+        "side by side: {money}"
+    );
+    let r = cli(&[
+        "replay",
+        &rec,
+        "--against",
+        &path(HOUSE),
+        "--format",
+        "json",
+    ]);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["diverged"], true);
     assert_eq!(j["step"], 8);
     assert_eq!(j["differs"], serde_json::json!(["position"]));
     assert_eq!(j["base"]["options"], j["edited"]["options"]);
     // A variant that changes the options: open tiles offers to keep a tile first.
-    let r = cli(&["simulate", &path(AHUP), "--players", "2", "--games", "1", "--seed", "3", "--records", &d.display().to_string()]);
+    let r = cli(&[
+        "simulate",
+        &path(AHUP),
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--records",
+        &d.display().to_string(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    let r = cli(&["replay", &d.join("game-3.toml").display().to_string(), "--against", &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"), "--format", "json"]);
+    let r = cli(&[
+        "replay",
+        &d.join("game-3.toml").display().to_string(),
+        "--against",
+        &path("rulesets/auf-heller-und-pfennig/open-tiles.rules"),
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 1);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["differs"], serde_json::json!(["position", "options"]));
-    assert!(j["edited"]["options"].as_array().unwrap().iter().all(|o| o.as_str().unwrap().starts_with("keep ")), "{}", j["edited"]["options"]);
-    let r = cli(&["replay", &d.join("nothing.toml").display().to_string(), "--against", &path(HANSA)]);
+    assert!(
+        j["edited"]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o.as_str().unwrap().starts_with("keep ")),
+        "{}",
+        j["edited"]["options"]
+    );
+    let r = cli(&[
+        "replay",
+        &d.join("nothing.toml").display().to_string(),
+        "--against",
+        &path(HANSA),
+    ]);
     assert_eq!(r.code, 2);
 }
 
@@ -211,14 +488,20 @@ fn why_does_not_tell_what_the_seat_cannot_see() {
     // Seed 1: the second player holds card 2, unseen by the first.
     for k in 1..=4 {
         let err = why(&secret, "2", "1", &[&format!("ask {k}")]);
-        assert!(err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"), "ask {k}: {err}");
+        assert!(
+            err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"),
+            "ask {k}: {err}"
+        );
         let err = why(&secret, "2", "1", &[&format!("beg {k}")]);
         assert!(err.contains("why: `require holds(next(actor), k) and actor.coins >= 1` failed: `actor.coins` is 0"), "beg {k}: {err}");
     }
     // A domain's `where` that reads the hand is not named either.
     for k in 1..=4 {
         let err = why(&secret, "2", "1", &[&format!("claim {k}")]);
-        assert!(err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"), "claim {k}: {err}");
+        assert!(
+            err.contains("why: `require actor.coins >= 1` failed: `actor.coins` is 0"),
+            "claim {k}: {err}"
+        );
     }
     for k in [1, 3, 4] {
         let err = why(&secret, "2", "1", &[&format!("grab {k}")]);
@@ -226,7 +509,10 @@ fn why_does_not_tell_what_the_seat_cannot_see() {
         for action in ["peek", "plead"] {
             let err = why(&secret, "2", "1", &[&format!("{action} {k}")]);
             assert!(err.contains(&format!("why: a `require` of `{action}` that reads what first cannot see rules this instance out")), "{action} {k}: {err}");
-            assert!(!err.contains("holds(next(actor), k)` is false"), "{action} {k}: {err}");
+            assert!(
+                !err.contains("holds(next(actor), k)` is false"),
+                "{action} {k}: {err}"
+            );
         }
     }
 }
@@ -234,10 +520,38 @@ fn why_does_not_tell_what_the_seat_cannot_see() {
 // Seed 13, two players: grey has no taler left at decision 32, the ship
 // lies in Lübeck and grey holds no majority there (HANSA-8.6).
 const HANSA_BROKE: [&str; 32] = [
-    "start in luebeck", "start in luebeck", "start in reval", "start in reval", "start in aalborg", "start in danzig", "move to tonsberg",
-    "buy orange-2", "move to stockholm", "place with orange-2", "move to reval", "move to riga", "buy red-1", "skip refill", "move to danzig",
-    "buy red-2", "end phase 3", "skip refill", "move to reval", "move to riga", "place with red-1", "end phase 3", "skip refill", "buy orange-1",
-    "move to danzig", "buy red-1", "move to kalmar", "place with orange-1", "move to copenhagen", "buy orange-2", "move to luebeck", "buy white-2",
+    "start in luebeck",
+    "start in luebeck",
+    "start in reval",
+    "start in reval",
+    "start in aalborg",
+    "start in danzig",
+    "move to tonsberg",
+    "buy orange-2",
+    "move to stockholm",
+    "place with orange-2",
+    "move to reval",
+    "move to riga",
+    "buy red-1",
+    "skip refill",
+    "move to danzig",
+    "buy red-2",
+    "end phase 3",
+    "skip refill",
+    "move to reval",
+    "move to riga",
+    "place with red-1",
+    "end phase 3",
+    "skip refill",
+    "buy orange-1",
+    "move to danzig",
+    "buy red-1",
+    "move to kalmar",
+    "place with orange-1",
+    "move to copenhagen",
+    "buy orange-2",
+    "move to luebeck",
+    "buy white-2",
 ];
 
 #[test]
@@ -247,30 +561,68 @@ fn an_illegal_label_is_answered_with_the_failing_require_and_its_values() {
         err.contains("why: `require majority(actor, ship) or actor.money >= 1` failed: `majority(actor, ship)` is false, `actor.money` is 0"),
         "{err}"
     );
-    assert!(err.contains("275 │   require majority(actor, ship) or actor.money >= 1"), "points at the require: {err}");
-    insta::assert_snapshot!("why_hansa_buy_without_money", err.replace(&path("rulesets"), "rulesets"));
+    assert!(
+        err.contains("275 │   require majority(actor, ship) or actor.money >= 1"),
+        "points at the require: {err}"
+    );
+    insta::assert_snapshot!(
+        "why_hansa_buy_without_money",
+        err.replace(&path("rulesets"), "rulesets")
+    );
 
     // Moving costs a taler too (HANSA-8.4): a plain comparison.
     let mut moves = HANSA_BROKE[..31].to_vec();
     moves.push("move to aalborg");
     let err = why(&path(HANSA), "2", "13", &moves);
-    assert!(err.contains("why: `require actor.money >= 1` failed: `actor.money` is 0"), "{err}");
+    assert!(
+        err.contains("why: `require actor.money >= 1` failed: `actor.money` is 0"),
+        "{err}"
+    );
 
     // AHUP: no private tile left (AHUP-5.2); a stall on an occupied cell.
-    let err = why(&path(AHUP), "2", "2", &["private at r3c1", "stall 3 at r4c6", "private at r1c1"]);
-    assert!(err.contains("why: `require not empty(actor.private)` failed: `empty(actor.private)` is true"), "{err}");
-    let err = why(&path(AHUP), "2", "2", &["private at r3c1", "stall 3 at r3c1"]);
-    assert!(err.contains("why: parameter `c` of `place_stall` cannot be r3c1: the value is not in its domain"), "{err}");
+    let err = why(
+        &path(AHUP),
+        "2",
+        "2",
+        &["private at r3c1", "stall 3 at r4c6", "private at r1c1"],
+    );
+    assert!(
+        err.contains(
+            "why: `require not empty(actor.private)` failed: `empty(actor.private)` is true"
+        ),
+        "{err}"
+    );
+    let err = why(
+        &path(AHUP),
+        "2",
+        "2",
+        &["private at r3c1", "stall 3 at r3c1"],
+    );
+    assert!(
+        err.contains(
+            "why: parameter `c` of `place_stall` cannot be r3c1: the value is not in its domain"
+        ),
+        "{err}"
+    );
 
     // Connect four: a full column; a column that does not exist; no such action.
     let c4 = path("examples/connect-four/connect-four.rules");
     let err = why(&c4, "2", "0", &["drop 1"; 7]);
-    assert!(err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{err}");
+    assert!(
+        err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"),
+        "{err}"
+    );
     assert!(err.contains("connect-four.rules:45:"), "{err}");
     let err = why(&c4, "2", "0", &["drop 9"]);
-    assert!(err.contains("why: no instance of action `drop` is labelled `drop 9`"), "{err}");
+    assert!(
+        err.contains("why: no instance of action `drop` is labelled `drop 9`"),
+        "{err}"
+    );
     let err = why(&c4, "2", "0", &["pass"]);
-    assert!(err.contains("why: no action `pass` here: this decision offers `drop`"), "{err}");
+    assert!(
+        err.contains("why: no action `pass` here: this decision offers `drop`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -279,27 +631,69 @@ fn play_and_replay_say_why_a_label_is_illegal() {
     // Two humans: an Enter before each turn (the hot seat), then the answer.
     let input = "\ndrop 1\n".repeat(7) + "quit\n";
     let mut argv = vec!["regel".to_string()];
-    argv.extend(["play", &c4, "--players", "2", "--seed", "1", "--seat", "human", "--seat", "human"].iter().map(|s| s.to_string()));
+    argv.extend(
+        [
+            "play",
+            &c4,
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--seat",
+            "human",
+            "--seat",
+            "human",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut inp = Cursor::new(input.into_bytes());
     let code = {
-        let mut io = Io { out: &mut out, err: &mut err, input: &mut inp, color: false, root: Some(PathBuf::from("/")), term: false };
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            input: &mut inp,
+            color: false,
+            root: Some(PathBuf::from("/")),
+            term: false,
+        };
         run(&argv, &mut io)
     };
     let out = String::from_utf8(out).unwrap();
     assert_eq!(code, 3, "left with `quit`: {out}");
-    assert!(out.contains("error: `drop 1` is not an option here"), "{out}");
-    assert!(out.contains("why: `require any(c in nodes: c.col == k and free(c))` failed (") && out.contains("connect-four.rules:45:11)"), "{out}");
+    assert!(
+        out.contains("error: `drop 1` is not an option here"),
+        "{out}"
+    );
+    assert!(
+        out.contains("why: `require any(c in nodes: c.col == k and free(c))` failed (")
+            && out.contains("connect-four.rules:45:11)"),
+        "{out}"
+    );
 
     let d = tmp("why-replay");
     let rec = d.join("full.toml");
     let decisions: Vec<String> = vec!["drop 1".to_string(); 7];
-    let text = format!("ruleset = {:?}\ngame = \"Connect Four\"\nplayers = 2\nseed = 0\ndecisions = {:?}\n", c4, decisions);
+    let text = format!(
+        "ruleset = {:?}\ngame = \"Connect Four\"\nplayers = 2\nseed = 0\ndecisions = {:?}\n",
+        c4, decisions
+    );
     std::fs::write(&rec, text).unwrap();
     let r = cli(&["replay", &rec.display().to_string()]);
     assert_eq!(r.code, 1, "{}", r.out);
-    assert!(r.err.contains("step 7: `drop 1` is not a legal option for red"), "{}", r.err);
-    assert!(r.err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"), "{}", r.err);
+    assert!(
+        r.err
+            .contains("step 7: `drop 1` is not a legal option for red"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err
+            .contains("why: `require any(c in nodes: c.col == k and free(c))` failed"),
+        "{}",
+        r.err
+    );
 }
 
 // Rule coverage (`simulate --coverage`): a small variant of a shipped game
@@ -320,20 +714,47 @@ fn warnings(j: &serde_json::Value) -> Vec<(String, u64, u64, String)> {
         .unwrap()
         .iter()
         .map(|w| {
-            assert!(w["file"].as_str().unwrap().ends_with("auf-heller-und-pfennig.rules"), "{w}");
+            assert!(
+                w["file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("auf-heller-und-pfennig.rules"),
+                "{w}"
+            );
             let l = &w["labels"][0];
-            let text = base[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize].to_string();
-            (w["code"].as_str().unwrap().to_string(), w["line"].as_u64().unwrap(), w["column"].as_u64().unwrap(), text)
+            let text = base
+                [l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
+                .to_string();
+            (
+                w["code"].as_str().unwrap().to_string(),
+                w["line"].as_u64().unwrap(),
+                w["column"].as_u64().unwrap(),
+                text,
+            )
         })
         .collect()
 }
 
 #[test]
 fn coverage_names_dead_branches_and_requires_with_their_spans() {
-    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let j = json_of(&[
+        "simulate",
+        &path(VARIANT),
+        "--players",
+        "4",
+        "--games",
+        "30",
+        "--coverage",
+        "--format",
+        "json",
+    ]);
     let w = warnings(&j);
     let has = |code: &str, line: u64, col: u64, text: &str| {
-        assert!(w.iter().any(|x| x.0 == code && x.1 == line && x.2 == col && x.3 == text), "no {code} at {line}:{col} on `{text}` in {w:#?}");
+        assert!(
+            w.iter()
+                .any(|x| x.0 == code && x.1 == line && x.2 == col && x.3 == text),
+            "no {code} at {line}:{col} on `{text}` in {w:#?}"
+        );
     };
     // Private tiles are off: the branch that deals them openly never runs ...
     has("W0105", 116, 5, "if not open_tiles_no_private");
@@ -350,61 +771,183 @@ fn coverage_names_dead_branches_and_requires_with_their_spans() {
     sorted.sort();
     assert_eq!(order, sorted);
     // The base game deals private tiles: none of these is dead there.
-    let j = json_of(&["simulate", &path(AHUP), "--players", "4", "--games", "30", "--coverage", "--format", "json"]);
+    let j = json_of(&[
+        "simulate",
+        &path(AHUP),
+        "--players",
+        "4",
+        "--games",
+        "30",
+        "--coverage",
+        "--format",
+        "json",
+    ]);
     let w = warnings(&j);
-    assert!(!w.iter().any(|x| x.1 == 116 || x.1 == 162 || x.1 == 163), "{w:#?}");
+    assert!(
+        !w.iter().any(|x| x.1 == 116 || x.1 == 162 || x.1 == 163),
+        "{w:#?}"
+    );
 }
 
 #[test]
 fn coverage_json_shape() {
-    let j = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5"]);
+    let j = json_of(&[
+        "simulate",
+        &path(VARIANT),
+        "--players",
+        "4",
+        "--games",
+        "10",
+        "--coverage",
+        "--format",
+        "json",
+        "--seed",
+        "5",
+    ]);
     let c = &j["coverage"];
-    for k in ["actions", "actions_offered", "actions_taken", "ifs_reached", "branches", "branches_run", "requires_checked", "requires_both_ways"] {
+    for k in [
+        "actions",
+        "actions_offered",
+        "actions_taken",
+        "ifs_reached",
+        "branches",
+        "branches_run",
+        "requires_checked",
+        "requires_both_ways",
+    ] {
         assert!(c[k].is_u64(), "`{k}` missing in {c}");
     }
     assert_eq!(c["actions"], 3);
     assert_eq!(c["actions_offered"], 2);
     let w = &c["warnings"][0];
-    for k in ["code", "severity", "message", "file", "line", "column", "labels", "help"] {
+    for k in [
+        "code", "severity", "message", "file", "line", "column", "labels", "help",
+    ] {
         assert!(!w[k].is_null(), "`{k}` missing in {w}");
     }
     assert_eq!(w["severity"], "warning");
     // Same seeds, same report: the counts do not depend on the threads.
-    let again = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--coverage", "--format", "json", "--seed", "5", "--threads", "1"]);
+    let again = json_of(&[
+        "simulate",
+        &path(VARIANT),
+        "--players",
+        "4",
+        "--games",
+        "10",
+        "--coverage",
+        "--format",
+        "json",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+    ]);
     assert_eq!(j, again);
     // Without `--coverage` the summary has no such key.
-    let plain = json_of(&["simulate", &path(VARIANT), "--players", "4", "--games", "10", "--format", "json"]);
+    let plain = json_of(&[
+        "simulate",
+        &path(VARIANT),
+        "--players",
+        "4",
+        "--games",
+        "10",
+        "--format",
+        "json",
+    ]);
     assert!(plain.get("coverage").is_none());
 }
 
 #[test]
 fn coverage_text_report_and_mcts_seats() {
-    let r = cli(&["simulate", &path(VARIANT), "--players", "4", "--games", "4", "--coverage", "--seat", "mcts:30"]);
+    let r = cli(&[
+        "simulate",
+        &path(VARIANT),
+        "--players",
+        "4",
+        "--games",
+        "4",
+        "--coverage",
+        "--seat",
+        "mcts:30",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("coverage: 2 of 3 actions offered, 2 taken;"), "{}", r.out);
-    assert!(r.out.contains("action `play_private` was never offered in 4 game(s)"), "{}", r.out);
+    assert!(
+        r.out.contains("coverage: 2 of 3 actions offered, 2 taken;"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out
+            .contains("action `play_private` was never offered in 4 game(s)"),
+        "{}",
+        r.out
+    );
     assert!(r.out.contains("W0105"), "{}", r.out);
 }
 
 #[test]
 fn simulate_reports_declared_statistics() {
-    let r = cli(&["simulate", &path(AHUP), "--players", "4", "--games", "20", "--format", "json"]);
+    let r = cli(&[
+        "simulate",
+        &path(AHUP),
+        "--players",
+        "4",
+        "--games",
+        "20",
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     let st = j["statistics"].as_array().unwrap();
     assert_eq!(st.len(), 2);
-    assert_eq!((st[0]["name"].as_str().unwrap(), st[0]["per_player"].as_bool().unwrap()), ("rounds_played", false));
+    assert_eq!(
+        (
+            st[0]["name"].as_str().unwrap(),
+            st[0]["per_player"].as_bool().unwrap()
+        ),
+        ("rounds_played", false)
+    );
     assert_eq!(st[0]["mean"], 3.0, "AHUP-8.1: three rounds");
     assert!(st[0].get("seats").is_none());
-    assert_eq!((st[1]["name"].as_str().unwrap(), st[1]["per_player"].as_bool().unwrap()), ("stalls_left", true));
-    let seats: Vec<f64> = st[1]["seats"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(
+        (
+            st[1]["name"].as_str().unwrap(),
+            st[1]["per_player"].as_bool().unwrap()
+        ),
+        ("stalls_left", true)
+    );
+    let seats: Vec<f64> = st[1]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
     assert_eq!(seats.len(), 4);
     let mean = st[1]["mean"].as_f64().unwrap();
-    assert!((mean - seats.iter().sum::<f64>() / 4.0).abs() < 1e-9, "{mean} {seats:?}");
-    let r = cli(&["simulate", &path("rulesets/auf-heller-und-pfennig/open-ended.rules"), "--players", "4", "--games", "20"]);
+    assert!(
+        (mean - seats.iter().sum::<f64>() / 4.0).abs() < 1e-9,
+        "{mean} {seats:?}"
+    );
+    let r = cli(&[
+        "simulate",
+        &path("rulesets/auf-heller-und-pfennig/open-ended.rules"),
+        "--players",
+        "4",
+        "--games",
+        "20",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("statistic rounds_played: mean "), "{}", r.out);
-    assert!(r.out.contains("statistic stalls_left: mean ") && r.out.contains("(per seat: "), "{}", r.out);
+    assert!(
+        r.out.contains("statistic rounds_played: mean "),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("statistic stalls_left: mean ") && r.out.contains("(per seat: "),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
@@ -419,15 +962,56 @@ fn compare_compares_the_statistics_both_sides_declare() {
         ),
     )
     .unwrap();
-    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20", "--format", "json"]);
+    let r = cli(&[
+        "compare",
+        &path(AHUP),
+        &v.display().to_string(),
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--batch",
+        "20",
+        "--format",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
-    let m = j["measures"].as_array().unwrap().iter().find(|m| m["measure"] == "rounds_played").unwrap();
+    let m = j["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["measure"] == "rounds_played")
+        .unwrap();
     // The base plays three rounds; the variant's statistic counts tens of rounds.
     assert_eq!(m["base"]["mean"], 3.0);
     assert!(m["variant"]["mean"].as_f64().unwrap() >= 10.0, "{m}");
-    assert!(m["sentence"].as_str().unwrap().starts_with("`rounds_played` is "), "{m}");
-    assert_eq!(j["unmatched_statistics"], serde_json::json!(["`money_total` is declared by the variant only"]));
-    let r = cli(&["compare", &path(AHUP), &v.display().to_string(), "--players", "2", "--games", "20", "--batch", "20"]);
-    assert!(r.out.contains("statistic `money_total` is declared by the variant only: not compared"), "{}", r.out);
+    assert!(
+        m["sentence"]
+            .as_str()
+            .unwrap()
+            .starts_with("`rounds_played` is "),
+        "{m}"
+    );
+    assert_eq!(
+        j["unmatched_statistics"],
+        serde_json::json!(["`money_total` is declared by the variant only"])
+    );
+    let r = cli(&[
+        "compare",
+        &path(AHUP),
+        &v.display().to_string(),
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--batch",
+        "20",
+    ]);
+    assert!(
+        r.out
+            .contains("statistic `money_total` is declared by the variant only: not compared"),
+        "{}",
+        r.out
+    );
 }

@@ -35,15 +35,28 @@ fn label(id: &str, attrs: &IndexMap<String, AttrColumn>, i: usize) -> String {
 }
 
 pub(crate) fn to_dot(board: &Board) -> String {
-    let (kind, arrow) = if board.directed { ("digraph", "->") } else { ("graph", "--") };
+    let (kind, arrow) = if board.directed {
+        ("digraph", "->")
+    } else {
+        ("graph", "--")
+    };
     let mut out = String::new();
     let _ = writeln!(out, "{kind} {} {{", quote(&board.name));
     for (i, node) in board.nodes.iter().enumerate() {
-        let _ = writeln!(out, "  n{i} [label={}];", label(&node.id, &board.node_attrs, i));
+        let _ = writeln!(
+            out,
+            "  n{i} [label={}];",
+            label(&node.id, &board.node_attrs, i)
+        );
     }
     for (i, edge) in board.edges.iter().enumerate() {
-        let _ =
-            writeln!(out, "  n{} {arrow} n{} [label={}];", edge.from, edge.to, label(&edge.id, &board.edge_attrs, i));
+        let _ = writeln!(
+            out,
+            "  n{} {arrow} n{} [label={}];",
+            edge.from,
+            edge.to,
+            label(&edge.id, &board.edge_attrs, i)
+        );
     }
     out.push_str("}\n");
     out

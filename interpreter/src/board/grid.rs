@@ -98,8 +98,17 @@ pub(super) struct Grid {
 pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid> {
     let t = cx.table("grid", v)?;
     let span = cx.key(key, v);
-    let (mut rows, mut cols, mut parts, mut diagonals) =
-        (None, None, Some(vec![Part::Text("r".into()), Part::Row, Part::Text("c".into()), Part::Col]), false);
+    let (mut rows, mut cols, mut parts, mut diagonals) = (
+        None,
+        None,
+        Some(vec![
+            Part::Text("r".into()),
+            Part::Row,
+            Part::Text("c".into()),
+            Part::Col,
+        ]),
+        false,
+    );
     let mut template_span = span;
     let mut ok = true;
     for (k, val) in t {
@@ -110,14 +119,22 @@ pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid
                     Raw::Int(i) => {
                         let s = cx.val(val);
                         cx.push(
-                            Diagnostic::error("E0504", format!("grid `{}` is {i}, outside 1..={}", k.name, MAX_SIDE))
-                                .at(s, "out of range")
-                                .help("a grid has between 1 and 1000 rows and columns"),
+                            Diagnostic::error(
+                                "E0504",
+                                format!("grid `{}` is {i}, outside 1..={}", k.name, MAX_SIDE),
+                            )
+                            .at(s, "out of range")
+                            .help("a grid has between 1 and 1000 rows and columns"),
                         );
                         None
                     }
                     _ => {
-                        cx.wrong_type(&format!("grid.{}", k.name), val, "an integer", &format!("{} = 5", k.name));
+                        cx.wrong_type(
+                            &format!("grid.{}", k.name),
+                            val,
+                            "an integer",
+                            &format!("{} = 5", k.name),
+                        );
                         None
                     }
                 };
@@ -132,19 +149,17 @@ pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid
                 template_span = cx.val(val);
                 parts = match cx.string("grid.id", val) {
                     None => None,
-                    Some(s) => {
-                        match parse_template(&s) {
-                            Ok(p) => Some(p),
-                            Err(bad) => {
-                                cx.push(
+                    Some(s) => match parse_template(&s) {
+                        Ok(p) => Some(p),
+                        Err(bad) => {
+                            cx.push(
                                 Diagnostic::error("E0505", format!("grid id template `{s}` has an unknown placeholder `{bad}`"))
                                     .at(template_span, "unknown placeholder")
                                     .help("the template may use `{row}` and `{col}` (1-based), for example \"r{row}c{col}\""),
                             );
-                                None
-                            }
+                            None
                         }
-                    }
+                    },
                 };
                 ok &= parts.is_some();
             }
@@ -167,9 +182,17 @@ pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid
     let (rows, cols, parts) = (rows?, cols?, parts?);
     if u64::from(rows) * u64::from(cols) > crate::limits::MAX_GRID_CELLS {
         cx.push(
-            Diagnostic::error("E0518", format!("a grid of {rows} x {cols} cells is larger than the limit of {} cells", crate::limits::MAX_GRID_CELLS))
-                .at(span, "this grid")
-                .help("every cell is a node with its own storage in every position; use a smaller grid"),
+            Diagnostic::error(
+                "E0518",
+                format!(
+                    "a grid of {rows} x {cols} cells is larger than the limit of {} cells",
+                    crate::limits::MAX_GRID_CELLS
+                ),
+            )
+            .at(span, "this grid")
+            .help(
+                "every cell is a node with its own storage in every position; use a smaller grid",
+            ),
         );
         return None;
     }
@@ -193,7 +216,13 @@ pub(super) fn read_grid(cx: &mut Cx, key: &Key, v: &Spanned<Raw>) -> Option<Grid
             seen.insert(id, (r, c));
         }
     }
-    ok.then_some(Grid { rows, cols, parts, diagonals, span })
+    ok.then_some(Grid {
+        rows,
+        cols,
+        parts,
+        diagonals,
+        span,
+    })
 }
 
 #[cfg(test)]

@@ -45,12 +45,21 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
         Err((msg, range)) => {
             let range = range.unwrap_or(0..0);
             let headline = msg.lines().next().unwrap_or("syntax error").to_owned();
-            return Err(vec![Diagnostic::error("E0501", format!("the board file is not valid TOML: {headline}"))
-                .at(Span::new(file, range.start, range.end), msg.replace('\n', "; "))
-                .help(FORMAT_HELP)]);
+            return Err(vec![Diagnostic::error(
+                "E0501",
+                format!("the board file is not valid TOML: {headline}"),
+            )
+            .at(
+                Span::new(file, range.start, range.end),
+                msg.replace('\n', "; "),
+            )
+            .help(FORMAT_HELP)]);
         }
     };
-    let mut cx = Cx { file, diags: vec![] };
+    let mut cx = Cx {
+        file,
+        diags: vec![],
+    };
 
     let mut sections: IndexMap<&str, (&Key, &Spanned<Raw>)> = IndexMap::new();
     for (k, v) in &root {
@@ -63,7 +72,11 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
     }
 
     // [board]
-    let stem = source.name.rsplit(['/', '\\']).next().unwrap_or(&source.name);
+    let stem = source
+        .name
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&source.name);
     let mut name = stem.strip_suffix(".toml").unwrap_or(stem).to_owned();
     let mut directed = false;
     if let Some((_, v)) = sections.get("board") {
@@ -82,14 +95,19 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
         for (k, val) in cx.table("defaults", v).unwrap_or(&[]) {
             match k.name.as_str() {
                 "node" => node_defaults = read_defaults(&mut cx, "defaults.node", val, &["id"]),
-                "edge" => edge_defaults = read_defaults(&mut cx, "defaults.edge", val, &["id", "from", "to"]),
+                "edge" => {
+                    edge_defaults =
+                        read_defaults(&mut cx, "defaults.edge", val, &["id", "from", "to"])
+                }
                 _ => cx.unknown_key(k, val, "[defaults]", DEFAULTS_KEYS),
             }
         }
     }
 
     // Nodes: the grid's cells first (row-major), then [[node]] tables in file order.
-    let grid = sections.get("grid").and_then(|(k, v)| grid::read_grid(&mut cx, k, v));
+    let grid = sections
+        .get("grid")
+        .and_then(|(k, v)| grid::read_grid(&mut cx, k, v));
     // If the grid is broken its cell ids are unknown, so edges naming them cannot be judged.
     let grid_broken = sections.contains_key("grid") && grid.is_none();
     let mut nodes: Vec<NodeInfo> = Vec::new();
@@ -106,15 +124,29 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
             return;
         }
         node_index.insert(id.clone(), nodes.len() as u32);
-        node_items.push(Item { label: format!("node `{id}`"), span, attrs });
+        node_items.push(Item {
+            label: format!("node `{id}`"),
+            span,
+            attrs,
+        });
         nodes.push(NodeInfo { id, span });
     };
     if let Some(g) = &grid {
         for r in 1..=g.rows {
             for c in 1..=g.cols {
                 let attrs = vec![
-                    Attr { name: "row".into(), value: AttrValue::Int(r.into()), key: g.span, val: g.span },
-                    Attr { name: "col".into(), value: AttrValue::Int(c.into()), key: g.span, val: g.span },
+                    Attr {
+                        name: "row".into(),
+                        value: AttrValue::Int(r.into()),
+                        key: g.span,
+                        val: g.span,
+                    },
+                    Attr {
+                        name: "col".into(),
+                        value: AttrValue::Int(c.into()),
+                        key: g.span,
+                        val: g.span,
+                    },
                 ];
                 add_node(&mut cx, grid::cell_id(&g.parts, r, c), g.span, attrs);
             }
@@ -142,7 +174,10 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
     }
     // A file may hold only component sets (a card game's deck); a file with
     // neither nodes nor pieces describes nothing.
-    if !sections.contains_key("grid") && !sections.contains_key("node") && !sections.contains_key("pieces") {
+    if !sections.contains_key("grid")
+        && !sections.contains_key("node")
+        && !sections.contains_key("pieces")
+    {
         cx.push(
             Diagnostic::error("E0516", "the board file has no nodes and no pieces")
                 .at(Span::new(file, 0, 0), "no [grid], no [[node]] and no [[pieces.…]] in this file")
@@ -153,32 +188,45 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
         &mut cx,
         &node_items,
         &node_defaults,
-        &Family { what: "node attribute".into(), items: "nodes", defaults: Some("defaults.node") },
+        &Family {
+            what: "node attribute".into(),
+            items: "nodes",
+            defaults: Some("defaults.node"),
+        },
     );
 
     // Edges: the grid's first, then [[edge]] tables in file order.
     let mut edges: Vec<EdgeInfo> = Vec::new();
     let mut edge_items: Vec<Item> = Vec::new();
     let mut edge_ids: IndexMap<String, Span> = IndexMap::new();
-    let mut add_edge = |cx: &mut Cx, id: String, ends: Option<(u32, u32)>, span: Span, attrs: Vec<Attr>| {
-        if let Some(&first) = edge_ids.get(&id) {
-            cx.push(
-                Diagnostic::error("E0513", format!("edge id `{id}` is used twice"))
-                    .at(span, "used again here")
-                    .at(first, "first used here")
-                    .help("give one of the edges its own `id = \"…\"`"),
-            );
-        } else {
-            edge_ids.insert(id.clone(), span);
-        }
-        edge_items.push(Item { label: format!("edge `{id}`"), span, attrs });
-        if let Some((from, to)) = ends {
-            edges.push(EdgeInfo { id, from, to, span });
-        }
-    };
+    let mut add_edge =
+        |cx: &mut Cx, id: String, ends: Option<(u32, u32)>, span: Span, attrs: Vec<Attr>| {
+            if let Some(&first) = edge_ids.get(&id) {
+                cx.push(
+                    Diagnostic::error("E0513", format!("edge id `{id}` is used twice"))
+                        .at(span, "used again here")
+                        .at(first, "first used here")
+                        .help("give one of the edges its own `id = \"…\"`"),
+                );
+            } else {
+                edge_ids.insert(id.clone(), span);
+            }
+            edge_items.push(Item {
+                label: format!("edge `{id}`"),
+                span,
+                attrs,
+            });
+            if let Some((from, to)) = ends {
+                edges.push(EdgeInfo { id, from, to, span });
+            }
+        };
     if let Some(g) = &grid {
         for (a, b) in grid::edges(g.rows, g.cols, g.diagonals) {
-            let pairs = if directed { vec![(a, b), (b, a)] } else { vec![(a, b)] };
+            let pairs = if directed {
+                vec![(a, b), (b, a)]
+            } else {
+                vec![(a, b)]
+            };
             for (x, y) in pairs {
                 let id = format!("{}-{}", nodes[x as usize].id, nodes[y as usize].id);
                 add_edge(&mut cx, id, Some((x, y)), g.span, vec![]);
@@ -199,7 +247,12 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
             }
             for end in ["from", "to"] {
                 if !t.iter().any(|(k, _)| k.name == end) {
-                    cx.missing(end, "a [[edge]] table", span, &format!("{end} = \"harbour\""));
+                    cx.missing(
+                        end,
+                        "a [[edge]] table",
+                        span,
+                        &format!("{end} = \"harbour\""),
+                    );
                 }
             }
             let (Some((from, from_span)), Some((to, to_span))) = (from, to) else {
@@ -223,7 +276,10 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
                 }
                 None
             };
-            let ends = (resolve(&mut cx, &from, from_span), resolve(&mut cx, &to, to_span));
+            let ends = (
+                resolve(&mut cx, &from, from_span),
+                resolve(&mut cx, &to, to_span),
+            );
             if from == to {
                 cx.push(
                     Diagnostic::error("E0512", format!("edge goes from `{from}` to itself"))
@@ -243,10 +299,17 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
         &mut cx,
         &edge_items,
         &edge_defaults,
-        &Family { what: "edge attribute".into(), items: "edges", defaults: Some("defaults.edge") },
+        &Family {
+            what: "edge attribute".into(),
+            items: "edges",
+            defaults: Some("defaults.edge"),
+        },
     );
 
-    let pieces = sections.get("pieces").map(|(_, v)| read_pieces(&mut cx, v)).unwrap_or_default();
+    let pieces = sections
+        .get("pieces")
+        .map(|(_, v)| read_pieces(&mut cx, v))
+        .unwrap_or_default();
 
     if !cx.diags.is_empty() {
         // Sections are read in a fixed order, not in file order; sorting by position
@@ -254,5 +317,7 @@ pub(crate) fn load(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
         cx.diags.sort_by_key(|d| d.primary.map(|s| s.start));
         return Err(cx.diags);
     }
-    Ok(Board::assemble(file, name, directed, nodes, node_index, edges, node_attrs, edge_attrs, pieces))
+    Ok(Board::assemble(
+        file, name, directed, nodes, node_index, edges, node_attrs, edge_attrs, pieces,
+    ))
 }

@@ -197,7 +197,11 @@ impl Board {
                 out[b].push(i as u32);
             }
         }
-        let nbr: Vec<Vec<u32>> = succ.iter().zip(&pred).map(|(s, p)| s.iter().chain(p).copied().collect()).collect();
+        let nbr: Vec<Vec<u32>> = succ
+            .iter()
+            .zip(&pred)
+            .map(|(s, p)| s.iter().chain(p).copied().collect())
+            .collect();
         Board {
             file,
             name,
@@ -269,5 +273,15 @@ pub fn build(sources: &Sources, file: u32) -> Result<Board, Diagnostics> {
 
 /// The board of a ruleset that names none: no nodes, no edges, no pieces.
 pub fn empty() -> Board {
-    Board::assemble(u32::MAX, "no board".into(), false, vec![], IndexMap::new(), vec![], IndexMap::new(), IndexMap::new(), IndexMap::new())
+    Board::assemble(
+        u32::MAX,
+        "no board".into(),
+        false,
+        vec![],
+        IndexMap::new(),
+        vec![],
+        IndexMap::new(),
+        IndexMap::new(),
+        IndexMap::new(),
+    )
 }

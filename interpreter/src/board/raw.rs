@@ -70,7 +70,10 @@ impl<'de> Deserialize<'de> for Key {
                 f.write_str("a table key")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
-                Ok(Key { name: s.to_owned(), span: None })
+                Ok(Key {
+                    name: s.to_owned(),
+                    span: None,
+                })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
                 let (mut start, mut end, mut name) = (None, None, None);
@@ -218,7 +221,10 @@ impl<'de> de::DeserializeSeed<'de> for SpannedSeed {
 pub(crate) fn parse(text: &str) -> Result<Entries, (String, Option<Range<usize>>)> {
     match toml::from_str::<Raw>(text) {
         Ok(Raw::Table(entries)) => Ok(entries),
-        Ok(other) => Err((format!("expected a TOML document, found {}", other.describe()), None)),
+        Ok(other) => Err((
+            format!("expected a TOML document, found {}", other.describe()),
+            None,
+        )),
         Err(e) => Err((e.message().to_owned(), e.span())),
     }
 }

@@ -50,25 +50,43 @@ impl Cx {
         self.span(v.span())
     }
     pub(super) fn key(&self, k: &Key, v: &Spanned<Raw>) -> Span {
-        k.span.clone().map(|r| self.span(r)).unwrap_or_else(|| self.val(v))
+        k.span
+            .clone()
+            .map(|r| self.span(r))
+            .unwrap_or_else(|| self.val(v))
     }
     pub(super) fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
 
-    pub(super) fn wrong_type(&mut self, path: &str, v: &Spanned<Raw>, expected: &str, example: &str) {
+    pub(super) fn wrong_type(
+        &mut self,
+        path: &str,
+        v: &Spanned<Raw>,
+        expected: &str,
+        example: &str,
+    ) {
         let span = self.val(v);
         self.push(
-            Diagnostic::error("E0503", format!("`{path}` must be {expected}, not {}", v.get_ref().describe()))
-                .at(span, format!("expected {expected}"))
-                .help(format!("write it like `{example}`")),
+            Diagnostic::error(
+                "E0503",
+                format!(
+                    "`{path}` must be {expected}, not {}",
+                    v.get_ref().describe()
+                ),
+            )
+            .at(span, format!("expected {expected}"))
+            .help(format!("write it like `{example}`")),
         );
     }
 
     pub(super) fn unknown_key(&mut self, k: &Key, v: &Spanned<Raw>, place: &str, known: &[&str]) {
         let span = self.key(k, v);
         let help = match closest(&k.name, known.iter().copied()) {
-            Some(best) => format!("did you mean `{best}`? {place} allows: {}", known.join(", ")),
+            Some(best) => format!(
+                "did you mean `{best}`? {place} allows: {}",
+                known.join(", ")
+            ),
             None => format!("{place} allows: {}", known.join(", ")),
         };
         self.push(
@@ -155,15 +173,26 @@ impl Cx {
                 return None;
             }
         };
-        name_ok.then(|| Attr { name: k.name.clone(), value, key, val: self.val(v) })
+        name_ok.then(|| Attr {
+            name: k.name.clone(),
+            value,
+            key,
+            val: self.val(v),
+        })
     }
 
     pub(super) fn reserved(&mut self, k: &Key, v: &Spanned<Raw>, place: &str, why: &str) {
         let span = self.key(k, v);
         self.push(
-            Diagnostic::error("E0514", format!("`{}` is a reserved name and cannot be used in {place}", k.name))
-                .at(span, "reserved")
-                .help(why.to_owned()),
+            Diagnostic::error(
+                "E0514",
+                format!(
+                    "`{}` is a reserved name and cannot be used in {place}",
+                    k.name
+                ),
+            )
+            .at(span, "reserved")
+            .help(why.to_owned()),
         );
     }
 
@@ -179,7 +208,8 @@ impl Cx {
 /// Letters, digits and `_`, not starting with a digit.
 pub(super) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// "an int", "a bool", "a string".
@@ -198,7 +228,9 @@ pub(super) fn levenshtein(a: &str, b: &str) -> usize {
         let mut diag = row[0];
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             diag = row[j + 1];
             row[j + 1] = next;
         }
@@ -207,15 +239,27 @@ pub(super) fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// The candidate nearest to `name`, if it is near enough to be a likely typo.
-pub(super) fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(super) fn closest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
-    candidates.map(|c| (levenshtein(name, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+    candidates
+        .map(|c| (levenshtein(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// Builds one typed column per attribute name, reporting mixed types (E0508) and
 /// missing values without a default (E0509). Columns come in the order in which
 /// the items first name them, then attributes that only a default gives.
-pub(super) fn columns(cx: &mut Cx, items: &[Item], defaults: &[Attr], fam: &Family) -> IndexMap<String, AttrColumn> {
+pub(super) fn columns(
+    cx: &mut Cx,
+    items: &[Item],
+    defaults: &[Attr],
+    fam: &Family,
+) -> IndexMap<String, AttrColumn> {
     let mut first: IndexMap<&str, Span> = IndexMap::new();
     for a in items.iter().flat_map(|it| &it.attrs).chain(defaults) {
         first.entry(a.name.as_str()).or_insert(a.key);
@@ -224,11 +268,16 @@ pub(super) fn columns(cx: &mut Cx, items: &[Item], defaults: &[Attr], fam: &Fami
     for (name, span) in first {
         let default = defaults.iter().find(|d| d.name == name);
         // A default fixes the column's type; without one, the first item that gives it does.
-        let reference = default.map(|d| (d, "in the default".to_owned())).or_else(|| {
-            items
-                .iter()
-                .find_map(|it| it.attrs.iter().find(|a| a.name == name).map(|a| (a, format!("on {}", it.label))))
-        });
+        let reference = default
+            .map(|d| (d, "in the default".to_owned()))
+            .or_else(|| {
+                items.iter().find_map(|it| {
+                    it.attrs
+                        .iter()
+                        .find(|a| a.name == name)
+                        .map(|a| (a, format!("on {}", it.label)))
+                })
+            });
         let Some((reference, ref_where)) = reference else {
             continue;
         };
@@ -303,7 +352,11 @@ pub(super) fn read_pieces(cx: &mut Cx, v: &Spanned<Raw>) -> IndexMap<String, Vec
         }
         let mut groups = Vec::new();
         let mut items = Vec::new();
-        for (n, (t, span)) in cx.tables(&format!("pieces.{kind}"), groups_v).into_iter().enumerate() {
+        for (n, (t, span)) in cx
+            .tables(&format!("pieces.{kind}"), groups_v)
+            .into_iter()
+            .enumerate()
+        {
             let mut count = 1;
             let mut attrs = Vec::new();
             for (k, val) in t {
@@ -335,11 +388,31 @@ pub(super) fn read_pieces(cx: &mut Cx, v: &Spanned<Raw>) -> IndexMap<String, Vec
                     _ => attrs.extend(cx.attr(k, val, "piece field")),
                 }
             }
-            let fields = attrs.iter().map(|a| (a.name.clone(), (a.value.clone(), a.val))).collect();
-            items.push(Item { label: format!("`{kind}` group {}", n + 1), span, attrs });
-            groups.push(PieceGroup { count, fields, span });
+            let fields = attrs
+                .iter()
+                .map(|a| (a.name.clone(), (a.value.clone(), a.val)))
+                .collect();
+            items.push(Item {
+                label: format!("`{kind}` group {}", n + 1),
+                span,
+                attrs,
+            });
+            groups.push(PieceGroup {
+                count,
+                fields,
+                span,
+            });
         }
-        columns(cx, &items, &[], &Family { what: format!("`{kind}` piece field"), items: "groups", defaults: None });
+        columns(
+            cx,
+            &items,
+            &[],
+            &Family {
+                what: format!("`{kind}` piece field"),
+                items: "groups",
+                defaults: None,
+            },
+        );
         out.insert(kind.clone(), groups);
     }
     out

@@ -76,13 +76,19 @@ pub struct Mcts {
 
 impl Mcts {
     pub fn new(iterations: u32, depth: u32, seed: u64) -> Mcts {
-        Mcts { iterations, depth, rng: ChaCha8Rng::seed_from_u64(seed) }
+        Mcts {
+            iterations,
+            depth,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 }
 
 impl Bot for Mcts {
     fn choose(&mut self, m: &Match) -> usize {
-        let Some((seat, n)) = m.pending() else { return 0 };
+        let Some((seat, n)) = m.pending() else {
+            return 0;
+        };
         if n <= 1 {
             return 0;
         }
@@ -126,7 +132,14 @@ impl Bot for Mcts {
                     let nd = &mut tree[node as usize];
                     let e = nd.edges.len() as u32;
                     nd.index.insert(keys[i].clone(), e);
-                    nd.edges.push(Edge { key: keys[i].clone(), child, visits: 0, avail: 1, reward: 0.0, margin: 0.0 });
+                    nd.edges.push(Edge {
+                        key: keys[i].clone(),
+                        child,
+                        visits: 0,
+                        avail: 1,
+                        reward: 0.0,
+                        margin: 0.0,
+                    });
                     tree.push(Node::default());
                     path.push((node, e, player));
                     ok = d.apply(i).is_ok();
@@ -153,7 +166,11 @@ impl Bot for Mcts {
                 }
             }
             // Simulation and backpropagation.
-            let outcome = if ok && d.playout_at_most(&mut self.rng, self.depth).is_ok() { outcome(&mut d) } else { None };
+            let outcome = if ok && d.playout_at_most(&mut self.rng, self.depth).is_ok() {
+                outcome(&mut d)
+            } else {
+                None
+            };
             if let Some(Outcome::Cut(m)) = &outcome {
                 cuts += m.len() as f64;
                 margins += m.iter().map(|x| x.abs()).sum::<f64>();
@@ -163,7 +180,9 @@ impl Bot for Mcts {
                 let ed = &mut tree[nd as usize].edges[e as usize];
                 ed.visits += 1;
                 match &outcome {
-                    Some(Outcome::Finished(r)) => ed.reward += r.get(player).copied().unwrap_or(0.0),
+                    Some(Outcome::Finished(r)) => {
+                        ed.reward += r.get(player).copied().unwrap_or(0.0)
+                    }
                     Some(Outcome::Cut(m)) => {
                         ed.reward += 0.5;
                         ed.margin += m.get(player).copied().unwrap_or(0.0);
@@ -174,9 +193,16 @@ impl Bot for Mcts {
         }
         // The root's options are the real ones: take the most visited.
         let root = &tree[0];
-        let best = root.edges.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.value(spread).total_cmp(&b.value(spread))).then(b.child.cmp(&a.child)));
+        let best = root.edges.iter().max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then(a.value(spread).total_cmp(&b.value(spread)))
+                .then(b.child.cmp(&a.child))
+        });
         match best {
-            Some(ed) => (0..n).find(|&i| option_tuple(&m.state, i) == ed.key).unwrap_or(0),
+            Some(ed) => (0..n)
+                .find(|&i| option_tuple(&m.state, i) == ed.key)
+                .unwrap_or(0),
             None => 0,
         }
     }
@@ -187,17 +213,36 @@ fn outcome(d: &mut Match) -> Option<Outcome> {
     let st = d.standings().ok()?;
     if d.is_over() {
         let n = st.len().max(2) as f64;
-        return Some(Outcome::Finished(st.iter().map(|s| (1.0 - RANK_SHARE) * (s.winner as u8 as f64) + RANK_SHARE * (n - s.rank as f64) / (n - 1.0)).collect()));
+        return Some(Outcome::Finished(
+            st.iter()
+                .map(|s| {
+                    (1.0 - RANK_SHARE) * (s.winner as u8 as f64)
+                        + RANK_SHARE * (n - s.rank as f64) / (n - 1.0)
+                })
+                .collect(),
+        ));
     }
     let lowest = d.game.score.as_ref().is_some_and(|s| s.2);
-    let oriented: Vec<f64> = st.iter().map(|s| if lowest { -s.score } else { s.score } as f64).collect();
+    let oriented: Vec<f64> = st
+        .iter()
+        .map(|s| if lowest { -s.score } else { s.score } as f64)
+        .collect();
     // A team's score is its best member's, as in the standings.
-    let best = |keep: &dyn Fn(i64) -> bool| (0..st.len()).filter(|&q| keep(st[q].team)).map(|q| oriented[q]).fold(f64::NEG_INFINITY, f64::max);
+    let best = |keep: &dyn Fn(i64) -> bool| {
+        (0..st.len())
+            .filter(|&q| keep(st[q].team))
+            .map(|q| oriented[q])
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
     Some(Outcome::Cut(
         st.iter()
             .map(|s| {
                 let other = best(&|t| t != s.team);
-                if other.is_finite() { best(&|t| t == s.team) - other } else { 0.0 }
+                if other.is_finite() {
+                    best(&|t| t == s.team) - other
+                } else {
+                    0.0
+                }
             })
             .collect(),
     ))

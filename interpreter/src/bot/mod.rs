@@ -31,7 +31,10 @@ pub enum SeatKind {
     Random,
     /// Information-set MCTS with this many iterations per decision, and
     /// playouts cut off after `depth` decisions.
-    Mcts { iterations: u32, depth: u32 },
+    Mcts {
+        iterations: u32,
+        depth: u32,
+    },
 }
 
 impl SeatKind {
@@ -63,7 +66,10 @@ impl SeatKind {
 
     /// MCTS with `iterations` per decision and playouts of the default depth.
     pub fn mcts(iterations: u32) -> SeatKind {
-        SeatKind::Mcts { iterations, depth: DEFAULT_DEPTH }
+        SeatKind::Mcts {
+            iterations,
+            depth: DEFAULT_DEPTH,
+        }
     }
 
     pub fn is_bot(self) -> bool {
@@ -75,7 +81,10 @@ impl SeatKind {
         match self {
             SeatKind::Human => "human".into(),
             SeatKind::Random => "random".into(),
-            SeatKind::Mcts { iterations, depth: DEFAULT_DEPTH } => format!("mcts:{iterations}"),
+            SeatKind::Mcts {
+                iterations,
+                depth: DEFAULT_DEPTH,
+            } => format!("mcts:{iterations}"),
             SeatKind::Mcts { iterations, depth } => format!("mcts:{iterations}:{depth}"),
         }
     }
@@ -112,11 +121,21 @@ impl Table {
             .iter()
             .enumerate()
             .map(|(s, k)| match *k {
-                SeatKind::Mcts { iterations, depth } => Some(Box::new(mcts::Mcts::new(iterations, depth, seed.wrapping_add(1 + s as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))) as Box<dyn Bot>),
+                SeatKind::Mcts { iterations, depth } => Some(Box::new(mcts::Mcts::new(
+                    iterations,
+                    depth,
+                    seed.wrapping_add(1 + s as u64)
+                        .wrapping_mul(0x2545_f491_4f6c_dd1d),
+                )) as Box<dyn Bot>),
                 _ => None,
             })
             .collect();
-        Table { random: RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }, seats }
+        Table {
+            random: RandomBot {
+                rng: ChaCha8Rng::seed_from_u64(seed),
+            },
+            seats,
+        }
     }
 
     /// The option the bot at `seat` takes.
@@ -132,6 +151,8 @@ impl Table {
 pub fn make(kind: SeatKind, seed: u64) -> Box<dyn Bot> {
     match kind {
         SeatKind::Mcts { iterations, depth } => Box::new(mcts::Mcts::new(iterations, depth, seed)),
-        _ => Box::new(RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }),
+        _ => Box::new(RandomBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }),
     }
 }

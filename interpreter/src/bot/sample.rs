@@ -28,13 +28,17 @@ impl Hidden {
         let mut by: BTreeMap<(u16, i8), (Vec<usize>, Vec<u32>)> = BTreeMap::new();
         for (pos, &p) in st.zones.arena.iter().enumerate() {
             if !visible(g, st, p as usize, Viewer::Seat(seat)) {
-                let e = by.entry((g.piece_kind[p as usize], g.piece_owner[p as usize])).or_default();
+                let e = by
+                    .entry((g.piece_kind[p as usize], g.piece_owner[p as usize]))
+                    .or_default();
                 e.0.push(pos);
                 e.1.push(st.zones.zone_of[p as usize]);
             }
         }
         // A group of one piece has nothing to exchange.
-        Hidden { groups: by.into_values().filter(|g| g.0.len() > 1).collect() }
+        Hidden {
+            groups: by.into_values().filter(|g| g.0.len() > 1).collect(),
+        }
     }
 
     /// A copy of the match with the hidden pieces dealt again and a fresh

@@ -2,14 +2,18 @@
 //! expectations and debug views use it.
 
 use super::decls::{Body, Checker};
-use crate::ir::{Ty, Expr};
-use crate::ir::Game;
 use crate::diag::{Diagnostics, Sources};
+use crate::ir::Game;
+use crate::ir::{Expr, Ty};
 
 /// Compiles `sources.get(file)` (the whole file is one expression) in the
 /// game's global scope. Returns the game extended with any new text
 /// constants, the expression, its type and the locals it needs.
-pub fn compile_expr(game: &Game, sources: &Sources, file: u32) -> Result<(Game, Expr, Ty, u16), Diagnostics> {
+pub fn compile_expr(
+    game: &Game,
+    sources: &Sources,
+    file: u32,
+) -> Result<(Game, Expr, Ty, u16), Diagnostics> {
     let text = &sources.get(file).text;
     let ast = crate::syntax::parse_hole(file, text, 0).map_err(|d| vec![d])?;
     let mut ck = Checker::resume(game);

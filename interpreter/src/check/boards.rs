@@ -6,17 +6,22 @@
 //! A problem found with some boards only says which board it was found with.
 
 use super::decls::check_merged;
-use super::load::{Merged, Reader};
 use super::err;
-use crate::ir::Game;
+use super::load::{Merged, Reader};
 use crate::ast::ItemKind;
 use crate::diag::{Diagnostics, Sources, Span};
+use crate::ir::Game;
 use std::sync::Arc;
 
 /// `None` when the ruleset names at most one board for all player counts (the
 /// ordinary case, checked by the caller); otherwise the result of checking it
 /// against each of its boards.
-pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged, passes: &crate::opt::Passes) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
+pub(super) fn check_per_board(
+    sources: &mut Sources,
+    read: Reader,
+    m: &Merged,
+    passes: &crate::opt::Passes,
+) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
     let boards: Vec<(usize, Option<(i64, i64, Span)>, Span)> = m
         .items
         .iter()
@@ -45,7 +50,10 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged, p
     if let Some(e) = ranges_error(&boards, pmin, pmax) {
         return Some(Err(vec![e]));
     }
-    let mut order: Vec<_> = boards.iter().map(|b| (b.1.unwrap().0, b.1.unwrap().1, b.0, b.2)).collect();
+    let mut order: Vec<_> = boards
+        .iter()
+        .map(|b| (b.1.unwrap().0, b.1.unwrap().1, b.0, b.2))
+        .collect();
     order.sort_by_key(|o| o.0);
     let mut games: Vec<(usize, usize, Arc<Game>)> = vec![];
     let mut errors: Vec<(crate::diag::Diagnostic, Vec<Span>)> = vec![];
@@ -90,7 +98,14 @@ pub(super) fn check_per_board(sources: &mut Sources, read: Reader, m: &Merged, p
         let all = order.len();
         return Some(Err(errors
             .into_iter()
-            .map(|(d, with)| if with.len() < all { with.into_iter().fold(d, |d, s| d.at(s, "found when checking with this board")) } else { d })
+            .map(|(d, with)| {
+                if with.len() < all {
+                    with.into_iter()
+                        .fold(d, |d, s| d.at(s, "found when checking with this board"))
+                } else {
+                    d
+                }
+            })
             .collect()));
     }
     let mut first = (*games[0].2).clone();
@@ -106,11 +121,20 @@ fn same(a: &crate::diag::Diagnostic, b: &crate::diag::Diagnostic) -> bool {
 
 /// The boards' ranges must each lie within `players`, not overlap, and leave
 /// no player count without a board.
-fn ranges_error(boards: &[(usize, Option<(i64, i64, Span)>, Span)], pmin: i64, pmax: i64) -> Option<crate::diag::Diagnostic> {
+fn ranges_error(
+    boards: &[(usize, Option<(i64, i64, Span)>, Span)],
+    pmin: i64,
+    pmax: i64,
+) -> Option<crate::diag::Diagnostic> {
     if let Some(b) = boards.iter().find(|b| b.1.is_none()) {
         return Some(
-            err("E0270", b.2, "a board without `for` beside boards for some player counts", "for which player counts?")
-                .help("give every board line its range, e.g. `board \"small.toml\" for 2..3`"),
+            err(
+                "E0270",
+                b.2,
+                "a board without `for` beside boards for some player counts",
+                "for which player counts?",
+            )
+            .help("give every board line its range, e.g. `board \"small.toml\" for 2..3`"),
         );
     }
     let mut covered = vec![None::<Span>; (pmax.max(pmin) - pmin + 1).max(0) as usize];
@@ -118,16 +142,28 @@ fn ranges_error(boards: &[(usize, Option<(i64, i64, Span)>, Span)], pmin: i64, p
         let (lo, hi, span) = b.1.unwrap();
         if lo > hi || lo < pmin || hi > pmax {
             return Some(
-                err("E0270", span, format!("this board is for {lo}..{hi} players, but the game is for {pmin}..{pmax}"), "outside the player counts")
-                    .help("a board's range must lie within the `players` line"),
+                err(
+                    "E0270",
+                    span,
+                    format!(
+                        "this board is for {lo}..{hi} players, but the game is for {pmin}..{pmax}"
+                    ),
+                    "outside the player counts",
+                )
+                .help("a board's range must lie within the `players` line"),
             );
         }
         for n in lo..=hi {
             if let Some(other) = covered[(n - pmin) as usize] {
                 return Some(
-                    err("E0270", span, format!("two boards for {n} players"), "overlaps another board's range")
-                        .at(other, "the other board for that count")
-                        .help("make the boards' player ranges disjoint"),
+                    err(
+                        "E0270",
+                        span,
+                        format!("two boards for {n} players"),
+                        "overlaps another board's range",
+                    )
+                    .at(other, "the other board for that count")
+                    .help("make the boards' player ranges disjoint"),
                 );
             }
             covered[(n - pmin) as usize] = Some(span);
@@ -136,8 +172,15 @@ fn ranges_error(boards: &[(usize, Option<(i64, i64, Span)>, Span)], pmin: i64, p
     if let Some(i) = covered.iter().position(|c| c.is_none()) {
         let n = pmin + i as i64;
         return Some(
-            err("E0270", boards[0].2, format!("no board for {n} players"), "the boards leave a player count out")
-                .help(format!("add a board line `for {n}..{n}` or widen a range to include {n}")),
+            err(
+                "E0270",
+                boards[0].2,
+                format!("no board for {n} players"),
+                "the boards leave a player count out",
+            )
+            .help(format!(
+                "add a board line `for {n}..{n}` or widen a range to include {n}"
+            )),
         );
     }
     None

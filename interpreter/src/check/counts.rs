@@ -15,9 +15,12 @@ pub(super) fn check(items: &[Item]) -> Vec<Diagnostic> {
     let mut over = |what: &str, n: usize, span: Span| {
         if n > MAX_PER_KIND {
             errors.push(
-                Diagnostic::error("E0705", format!("{n} {what}, more than the limit of {MAX_PER_KIND}"))
-                    .at(span, "the limit is passed here")
-                    .help("see \"Bounded execution\" in the README for Regel's limits"),
+                Diagnostic::error(
+                    "E0705",
+                    format!("{n} {what}, more than the limit of {MAX_PER_KIND}"),
+                )
+                .at(span, "the limit is passed here")
+                .help("see \"Bounded execution\" in the README for Regel's limits"),
             );
         }
     };
@@ -42,12 +45,20 @@ pub(super) fn check(items: &[Item]) -> Vec<Diagnostic> {
             ItemKind::Fn { params, body, .. } => {
                 bump("functions", span);
                 over("parameters of one function", params.len(), span);
-                over("names bound in one body", params.len() + binders_e(body), span);
+                over(
+                    "names bound in one body",
+                    params.len() + binders_e(body),
+                    span,
+                );
             }
             ItemKind::Proc { params, body, .. } => {
                 bump("procedures and phases", span);
                 over("parameters of one procedure", params.len(), span);
-                over("names bound in one body", params.len() + binders_b(body), span);
+                over(
+                    "names bound in one body",
+                    params.len() + binders_b(body),
+                    span,
+                );
             }
             ItemKind::Phase { body, .. } => {
                 bump("procedures and phases", span);
@@ -56,15 +67,23 @@ pub(super) fn check(items: &[Item]) -> Vec<Diagnostic> {
             ItemKind::Action { params, body, .. } => {
                 bump("actions", span);
                 over("parameters of one action", params.len(), span);
-                over("names bound in one body", params.len() + binders_b(body), span);
+                over(
+                    "names bound in one body",
+                    params.len() + binders_b(body),
+                    span,
+                );
             }
-            ItemKind::Setup(body) | ItemKind::Play(body) => over("names bound in one body", binders_b(body), span),
+            ItemKind::Setup(body) | ItemKind::Play(body) => {
+                over("names bound in one body", binders_b(body), span)
+            }
             ItemKind::Piece { fields, .. } => {
                 bump("piece kinds", span);
                 over("fields of one piece kind", fields.len(), span);
             }
             ItemKind::Zone { .. } => bump("zones", span),
-            ItemKind::Var { .. } | ItemKind::Option { .. } | ItemKind::Const { .. } => bump("variables, options and constants", span),
+            ItemKind::Var { .. } | ItemKind::Option { .. } | ItemKind::Const { .. } => {
+                bump("variables, options and constants", span)
+            }
             ItemKind::Seats(s) => over("seat names", s.len(), span),
             _ => {}
         }
@@ -84,7 +103,9 @@ fn binders_b(b: &Block) -> usize {
             StmtKind::Let { value, .. } => 1 + binders_e(value),
             StmtKind::Choose { player, from, .. } => 1 + binders_e(player) + binders_e(from),
             StmtKind::Assign { place, value, .. } => binders_e(place) + binders_e(value),
-            StmtKind::If { cond, then, els } => binders_e(cond) + binders_b(then) + els.as_ref().map_or(0, binders_b),
+            StmtKind::If { cond, then, els } => {
+                binders_e(cond) + binders_b(then) + els.as_ref().map_or(0, binders_b)
+            }
             StmtKind::For { coll, body, .. } => 1 + binders_e(coll) + binders_b(body),
             StmtKind::While { cond, body } => binders_e(cond) + binders_b(body),
             StmtKind::Move { what, to, .. } => {
@@ -94,10 +115,19 @@ fn binders_b(b: &Block) -> usize {
                         MoveWhat::N(n, e) => binders_e(n) + binders_e(e),
                     }
             }
-            StmtKind::Shuffle(e) | StmtKind::Reveal(e) | StmtKind::Hide(e) | StmtKind::Require(e) => binders_e(e),
-            StmtKind::Act { player, els, .. } => binders_e(player) + els.as_ref().map_or(0, binders_b),
+            StmtKind::Shuffle(e)
+            | StmtKind::Reveal(e)
+            | StmtKind::Hide(e)
+            | StmtKind::Require(e) => binders_e(e),
+            StmtKind::Act { player, els, .. } => {
+                binders_e(player) + els.as_ref().map_or(0, binders_b)
+            }
             StmtKind::Call { args, .. } => args.iter().map(binders_e).sum(),
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::EndGame | StmtKind::Log(_) => 0,
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::EndGame
+            | StmtKind::Log(_) => 0,
         })
         .sum()
 }
@@ -105,11 +135,22 @@ fn binders_b(b: &Block) -> usize {
 /// Aggregate binders in an expression (the parser has bounded its depth).
 fn binders_e(e: &Expr) -> usize {
     match &e.kind {
-        ExprKind::Agg { coll, body, .. } => 1 + binders_e(coll) + body.as_deref().map_or(0, binders_e),
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Str(_) | ExprKind::Node(_) | ExprKind::Name(_) => 0,
-        ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Is(a, _) => binders_e(a),
+        ExprKind::Agg { coll, body, .. } => {
+            1 + binders_e(coll) + body.as_deref().map_or(0, binders_e)
+        }
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Str(_)
+        | ExprKind::Node(_)
+        | ExprKind::Name(_) => 0,
+        ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Is(a, _) => {
+            binders_e(a)
+        }
         ExprKind::Call(_, args) | ExprKind::List(args) => args.iter().map(binders_e).sum(),
-        ExprKind::Bin(_, a, b) | ExprKind::Range(a, b) | ExprKind::Index(a, b) => binders_e(a) + binders_e(b),
+        ExprKind::Bin(_, a, b) | ExprKind::Range(a, b) | ExprKind::Index(a, b) => {
+            binders_e(a) + binders_e(b)
+        }
         ExprKind::Where(a, b) => 1 + binders_e(a) + binders_e(b),
         ExprKind::If(a, b, c) => binders_e(a) + binders_e(b) + binders_e(c),
     }

@@ -1,13 +1,13 @@
 //! Declarations: the global symbol tables, storage layout (zones, variables,
 //! pieces), and the order in which bodies are checked.
 
-use crate::ir::*;
 use super::load::{Merged, Reader};
 use super::{err, similar};
-use crate::ir::Game;
 use crate::ast::{self, ItemKind, Scope, TypeRef, VisKind};
 use crate::board::{AttrValue, Board};
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
+use crate::ir::Game;
+use crate::ir::*;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -65,7 +65,12 @@ fn distance_table(b: &Board) -> Vec<i16> {
     t
 }
 
-pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passes: &crate::opt::Passes) -> Result<(Game, Diagnostics), Diagnostics> {
+pub(super) fn check_merged(
+    sources: &mut Sources,
+    read: Reader,
+    m: Merged,
+    passes: &crate::opt::Passes,
+) -> Result<(Game, Diagnostics), Diagnostics> {
     if let Some(per_board) = super::boards::check_per_board(sources, read, &m, passes) {
         return per_board;
     }
@@ -76,7 +81,12 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
     });
     let board = match board_item {
         Some((path, span)) => {
-            let dir = m.dirs.iter().find(|(f, _)| *f == span.file).map(|d| d.1.clone()).unwrap_or_default();
+            let dir = m
+                .dirs
+                .iter()
+                .find(|(f, _)| *f == span.file)
+                .map(|d| d.1.clone())
+                .unwrap_or_default();
             let full = dir.join(&path);
             match read(&full) {
                 Ok(text) => {
@@ -84,8 +94,13 @@ pub(super) fn check_merged(sources: &mut Sources, read: Reader, m: Merged, passe
                     crate::board::build(sources, f)?
                 }
                 Err(e) => {
-                    return Err(vec![err("E0002", span, format!("cannot read the board file `{}`: {e}", full.display()), "named here")
-                        .help("board paths are relative to the rules file that names them")])
+                    return Err(vec![err(
+                        "E0002",
+                        span,
+                        format!("cannot read the board file `{}`: {e}", full.display()),
+                        "named here",
+                    )
+                    .help("board paths are relative to the rules file that names them")])
                 }
             }
         }
@@ -225,15 +240,30 @@ impl Checker {
         if let Some((_, prev)) = self.globals.get(&name.name) {
             let prev = *prev;
             self.error(
-                err("E0202", name.span, format!("`{}` is declared twice", name.name), "declared again here")
-                    .at(prev, "first declared here")
-                    .help("every top-level name must be unique; rename one of them"),
+                err(
+                    "E0202",
+                    name.span,
+                    format!("`{}` is declared twice", name.name),
+                    "declared again here",
+                )
+                .at(prev, "first declared here")
+                .help("every top-level name must be unique; rename one of them"),
             );
             return;
         }
-        if matches!(name.name.as_str(), "players" | "nodes" | "edges" | "actor" | "it" | "box" | "num_players") {
-            self.error(err("E0203", name.span, format!("`{}` is a built-in name", name.name), "cannot be redeclared")
-                .help("choose another name"));
+        if matches!(
+            name.name.as_str(),
+            "players" | "nodes" | "edges" | "actor" | "it" | "box" | "num_players"
+        ) {
+            self.error(
+                err(
+                    "E0203",
+                    name.span,
+                    format!("`{}` is a built-in name", name.name),
+                    "cannot be redeclared",
+                )
+                .help("choose another name"),
+            );
             return;
         }
         self.globals.insert(name.name.clone(), (sym, name.span));
@@ -247,16 +277,28 @@ impl Checker {
             Scope::Global | Scope::Indexed => return self.define(name, sym),
         };
         if table.contains_key(&name.name) {
-            let d = err("E0202", name.span, format!("`{}` is declared twice for the same scope", name.name), "declared again here")
-                .help("per-player (and per-node) variables and zones share one namespace");
+            let d = err(
+                "E0202",
+                name.span,
+                format!("`{}` is declared twice for the same scope", name.name),
+                "declared again here",
+            )
+            .help("per-player (and per-node) variables and zones share one namespace");
             self.error(d);
             return;
         }
         let clash_attr = scope == Scope::Node && self.board.node_attrs.contains_key(&name.name)
             || scope == Scope::Edge && self.board.edge_attrs.contains_key(&name.name);
         if clash_attr {
-            self.error(err("E0204", name.span, format!("`{}` is already a board attribute", name.name), "clashes with the board file")
-                .help("rename the variable or zone, or the attribute in the board file"));
+            self.error(
+                err(
+                    "E0204",
+                    name.span,
+                    format!("`{}` is already a board attribute", name.name),
+                    "clashes with the board file",
+                )
+                .help("rename the variable or zone, or the attribute in the board file"),
+            );
             return;
         }
         table.insert(name.name.clone(), sym);
@@ -267,10 +309,18 @@ impl Checker {
             TypeRef::ZoneOf(kind, _) => match self.global_sym(&kind.name) {
                 Some(Sym::Kind(k)) => Ty::one(Scalar::Zone(Some(k))),
                 _ => {
-                    let d = err("E0212", kind.span, format!("unknown piece kind `{}`", kind.name), "not a piece kind");
-                    let d = match similar(&kind.name, self.g.kinds.iter().map(|k| k.name.as_str())) {
+                    let d = err(
+                        "E0212",
+                        kind.span,
+                        format!("unknown piece kind `{}`", kind.name),
+                        "not a piece kind",
+                    );
+                    let d = match similar(&kind.name, self.g.kinds.iter().map(|k| k.name.as_str()))
+                    {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help("`zone of KIND` names a kind declared with `piece KIND { … }`"),
+                        None => {
+                            d.help("`zone of KIND` names a kind declared with `piece KIND { … }`")
+                        }
                     };
                     self.error(d);
                     Ty::ERR
@@ -279,7 +329,15 @@ impl Checker {
             TypeRef::List(inner, span) => {
                 let e = self.resolve_type(inner);
                 if e.list {
-                    self.error(err("E0205", *span, "lists of lists are not supported", "nested list").help("use a list of scalars"));
+                    self.error(
+                        err(
+                            "E0205",
+                            *span,
+                            "lists of lists are not supported",
+                            "nested list",
+                        )
+                        .help("use a list of scalars"),
+                    );
                 }
                 Ty::list_of(e.scalar)
             }
@@ -297,10 +355,23 @@ impl Checker {
                         Some(Sym::Kind(k)) => Scalar::Piece(Some(k)),
                         Some(Sym::Enum(e)) => Scalar::Enum(e),
                         _ => {
-                            let mut names = vec!["int", "bool", "player", "node", "edge", "piece", "text", "zone"];
-                            let kinds: Vec<String> = self.g.kinds.iter().map(|k| k.name.clone()).chain(self.g.enums.iter().map(|e| e.name.clone())).collect();
+                            let mut names = vec![
+                                "int", "bool", "player", "node", "edge", "piece", "text", "zone",
+                            ];
+                            let kinds: Vec<String> = self
+                                .g
+                                .kinds
+                                .iter()
+                                .map(|k| k.name.clone())
+                                .chain(self.g.enums.iter().map(|e| e.name.clone()))
+                                .collect();
                             names.extend(kinds.iter().map(|s| s.as_str()));
-                            let mut d = err("E0206", id.span, format!("unknown type `{}`", id.name), "not a type");
+                            let mut d = err(
+                                "E0206",
+                                id.span,
+                                format!("unknown type `{}`", id.name),
+                                "not a type",
+                            );
                             d = d.help(match similar(&id.name, names.iter().copied()) {
                                 Some(s) => format!("did you mean `{s}`?"),
                                 None => format!("types are {}", names.join(", ")),
@@ -324,38 +395,82 @@ impl Checker {
                 ItemKind::Players { min, max } => {
                     seen_players = true;
                     if *min < 1 || *max < *min || *max as usize > MAX_SEATS {
-                        self.error(err("E0207", it.span, format!("invalid player count {min}..{max}"), "here")
-                            .help(format!("write `players MIN..MAX` with 1 <= MIN <= MAX <= {MAX_SEATS}")));
+                        self.error(
+                            err(
+                                "E0207",
+                                it.span,
+                                format!("invalid player count {min}..{max}"),
+                                "here",
+                            )
+                            .help(format!(
+                                "write `players MIN..MAX` with 1 <= MIN <= MAX <= {MAX_SEATS}"
+                            )),
+                        );
                     } else {
                         self.g.min_players = *min as usize;
                         self.g.max_players = *max as usize;
                     }
                 }
-                ItemKind::Seats(names) => self.g.seats = names.iter().map(|n| n.name.clone()).collect(),
-                ItemKind::Enum { name, members, shown } => {
+                ItemKind::Seats(names) => {
+                    self.g.seats = names.iter().map(|n| n.name.clone()).collect()
+                }
+                ItemKind::Enum {
+                    name,
+                    members,
+                    shown,
+                } => {
                     let id = self.g.enums.len() as u16;
                     self.define(name, Sym::Enum(id));
                     for (i, m) in members.iter().enumerate() {
-                        self.members.entry(m.name.clone()).or_default().push((id, i as u16));
+                        self.members
+                            .entry(m.name.clone())
+                            .or_default()
+                            .push((id, i as u16));
                     }
-                    let shown = members.iter().zip(shown).map(|(m, s)| s.clone().unwrap_or_else(|| m.name.clone())).collect();
-                    self.g.enums.push(EnumDecl { name: name.name.clone(), members: members.iter().map(|m| m.name.clone()).collect(), shown });
+                    let shown = members
+                        .iter()
+                        .zip(shown)
+                        .map(|(m, s)| s.clone().unwrap_or_else(|| m.name.clone()))
+                        .collect();
+                    self.g.enums.push(EnumDecl {
+                        name: name.name.clone(),
+                        members: members.iter().map(|m| m.name.clone()).collect(),
+                        shown,
+                    });
                 }
                 _ => {}
             }
         }
         if !seen_players {
             let span = Span::new(items.first().map(|i| i.span.file).unwrap_or(0), 0, 0);
-            self.error(err("E0208", span, "the ruleset does not say how many players it takes", "missing `players`")
-                .help("add a line such as `players 2..4`"));
+            self.error(
+                err(
+                    "E0208",
+                    span,
+                    "the ruleset does not say how many players it takes",
+                    "missing `players`",
+                )
+                .help("add a line such as `players 2..4`"),
+            );
         }
         let n = self.g.max_players;
         if self.g.seats.is_empty() {
             self.g.seats = (1..=n).map(|i| format!("p{i}")).collect();
         } else if self.g.seats.len() < n {
-            let span = items.iter().find(|i| matches!(i.kind, ItemKind::Seats(_))).map(|i| i.span).unwrap_or_default();
-            self.error(err("E0209", span, format!("{} seat names for up to {n} players", self.g.seats.len()), "too few names")
-                .help("name one seat per possible player"));
+            let span = items
+                .iter()
+                .find(|i| matches!(i.kind, ItemKind::Seats(_)))
+                .map(|i| i.span)
+                .unwrap_or_default();
+            self.error(
+                err(
+                    "E0209",
+                    span,
+                    format!("{} seat names for up to {n} players", self.g.seats.len()),
+                    "too few names",
+                )
+                .help("name one seat per possible player"),
+            );
             while self.g.seats.len() < n {
                 let k = self.g.seats.len() + 1;
                 self.g.seats.push(format!("p{k}"));
@@ -379,16 +494,37 @@ impl Checker {
         }
         // The built-in box holds every piece that the rules have not put anywhere.
         self.g.box_zone = 0;
-        self.g.zones.push(ZoneDecl { name: "box".into(), scope: Scope::Global, dims: vec![], stride: 1, kind: None, vis: VisKind::Hidden, unless: None, base: 0, count: 1, span: Span::default() });
+        self.g.zones.push(ZoneDecl {
+            name: "box".into(),
+            scope: Scope::Global,
+            dims: vec![],
+            stride: 1,
+            kind: None,
+            vis: VisKind::Hidden,
+            unless: None,
+            base: 0,
+            count: 1,
+            span: Span::default(),
+        });
         self.g.nzones = 1;
-        self.globals.insert("box".into(), (Sym::Zone(0), Span::default()));
+        self.globals
+            .insert("box".into(), (Sym::Zone(0), Span::default()));
         for it in items {
             match &it.kind {
-                ItemKind::Const { name, value: ast::Expr { kind: ast::ExprKind::List(items), .. } } => {
+                ItemKind::Const {
+                    name,
+                    value:
+                        ast::Expr {
+                            kind: ast::ExprKind::List(items),
+                            ..
+                        },
+                } => {
                     // `const NAME = [a, b, …]`: a list of constant items.
                     self.body = Body::default();
                     let (c, ty) = self.coll(value_of(it));
-                    let Coll::List(es) = c else { unreachable!("a list literal lowers to a list") };
+                    let Coll::List(es) = c else {
+                        unreachable!("a list literal lowers to a list")
+                    };
                     let mut vals = vec![];
                     for (e, src) in es.iter().zip(items) {
                         match const_eval(e) {
@@ -410,46 +546,93 @@ impl Checker {
                     match const_eval(&e) {
                         Some(v) => self.define(name, Sym::Const(v, ty)),
                         None => {
-                            self.error(err("E0210", value.span, "a constant must be computable before the game starts", "not constant")
-                                .help("use numbers, `true`/`false`, other constants and arithmetic"));
+                            self.error(
+                                err(
+                                    "E0210",
+                                    value.span,
+                                    "a constant must be computable before the game starts",
+                                    "not constant",
+                                )
+                                .help(
+                                    "use numbers, `true`/`false`, other constants and arithmetic",
+                                ),
+                            );
                             self.define(name, Sym::Const(0, ty));
                         }
                     }
                 }
-                ItemKind::Piece { name, per_player, fields, start: _, label: _, instances: _ } => {
+                ItemKind::Piece {
+                    name,
+                    per_player,
+                    fields,
+                    start: _,
+                    label: _,
+                    instances: _,
+                } => {
                     let id = self.g.kinds.len() as u16;
                     self.define(name, Sym::Kind(id));
                     let mut fs = vec![];
                     for f in fields {
                         if f.name.name == "owner" {
-                            self.error(err("E0211", f.name.span, "`owner` is a built-in field", "reserved").help("pieces declared `per player` have an `owner`"));
+                            self.error(
+                                err(
+                                    "E0211",
+                                    f.name.span,
+                                    "`owner` is a built-in field",
+                                    "reserved",
+                                )
+                                .help("pieces declared `per player` have an `owner`"),
+                            );
                         }
                         let ty = self.resolve_type(&f.ty);
                         let fid = self.g.fields.len() as u32;
                         self.g.fields.push(vec![]);
                         fs.push((f.name.name.clone(), ty, fid));
                     }
-                    self.g.kinds.push(KindDecl { name: name.name.clone(), per_player: *per_player, fields: fs, label: None, start: None, span: name.span });
+                    self.g.kinds.push(KindDecl {
+                        name: name.name.clone(),
+                        per_player: *per_player,
+                        fields: fs,
+                        label: None,
+                        start: None,
+                        span: name.span,
+                    });
                 }
                 _ => {}
             }
         }
         for it in items {
             match &it.kind {
-                ItemKind::Zone { name, scope, dims, kind, vis } => {
+                ItemKind::Zone {
+                    name,
+                    scope,
+                    dims,
+                    kind,
+                    vis,
+                } => {
                     let dims = self.resolve_dims(dims);
-                    let kind_id = kind.as_ref().and_then(|k| match self.globals.get(&k.name).map(|x| x.0) {
-                        Some(Sym::Kind(id)) => Some(id),
-                        _ => {
-                            let d = err("E0212", k.span, format!("unknown piece kind `{}`", k.name), "not a piece kind");
-                            let d = match similar(&k.name, self.g.kinds.iter().map(|k| k.name.as_str())) {
-                                Some(s) => d.help(format!("did you mean `{s}`?")),
-                                None => d.help("declare it with `piece NAME { … }`"),
-                            };
-                            self.error(d);
-                            None
-                        }
-                    });
+                    let kind_id =
+                        kind.as_ref()
+                            .and_then(|k| match self.globals.get(&k.name).map(|x| x.0) {
+                                Some(Sym::Kind(id)) => Some(id),
+                                _ => {
+                                    let d = err(
+                                        "E0212",
+                                        k.span,
+                                        format!("unknown piece kind `{}`", k.name),
+                                        "not a piece kind",
+                                    );
+                                    let d = match similar(
+                                        &k.name,
+                                        self.g.kinds.iter().map(|k| k.name.as_str()),
+                                    ) {
+                                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                                        None => d.help("declare it with `piece NAME { … }`"),
+                                    };
+                                    self.error(d);
+                                    None
+                                }
+                            });
                     let (count, stride) = self.dims_count(&dims);
                     let count = self.storage(count, name.span);
                     let id = self.g.zones.len();
@@ -469,15 +652,41 @@ impl Checker {
                         }
                         None => (VisKind::Public, None),
                     };
-                    self.g.zones.push(ZoneDecl { name: name.name.clone(), scope: *scope, dims: dims.clone(), stride, kind: kind_id, vis: vk, unless, base: self.g.nzones, count, span: name.span });
+                    self.g.zones.push(ZoneDecl {
+                        name: name.name.clone(),
+                        scope: *scope,
+                        dims: dims.clone(),
+                        stride,
+                        kind: kind_id,
+                        vis: vk,
+                        unless,
+                        base: self.g.nzones,
+                        count,
+                        span: name.span,
+                    });
                     self.g.nzones += count;
                     self.define_dims(*scope, &dims, name, Sym::Zone(id));
                 }
-                ItemKind::Var { name, scope, dims, ty, init: _, vis } => {
+                ItemKind::Var {
+                    name,
+                    scope,
+                    dims,
+                    ty,
+                    init: _,
+                    vis,
+                } => {
                     let dims = self.resolve_dims(dims);
                     let ty = self.resolve_type(ty);
                     if ty.list {
-                        self.error(err("E0214", name.span, "variables cannot hold lists", "list-typed variable").help("use a zone for a collection of pieces, or a local `let`"));
+                        self.error(
+                            err(
+                                "E0214",
+                                name.span,
+                                "variables cannot hold lists",
+                                "list-typed variable",
+                            )
+                            .help("use a zone for a collection of pieces, or a local `let`"),
+                        );
                     }
                     let owner_only = matches!(vis, Some(v) if v.kind == VisKind::Owner);
                     let hidden = matches!(vis, Some(v) if v.kind == VisKind::Hidden);
@@ -492,28 +701,72 @@ impl Checker {
                             .help("a variable is `public` (the default), `hidden` from every view, or `owner` (per-player variables)"));
                     }
                     if owner_only && dims.first() != Some(&Dim::Player) {
-                        self.error(err("E0213", name.span, "only per-player variables can be visible to their owner", "`owner` needs `per player`")
-                            .help("use `public` or `hidden`, or declare the variable `per player`"));
+                        self.error(
+                            err(
+                                "E0213",
+                                name.span,
+                                "only per-player variables can be visible to their owner",
+                                "`owner` needs `per player`",
+                            )
+                            .help("use `public` or `hidden`, or declare the variable `per player`"),
+                        );
                     }
                     let (count, stride) = self.dims_count(&dims);
                     let count = self.storage(count, name.span);
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: *scope, dims: dims.clone(), stride, ty, init: None, base: self.g.nvars, count, is_option: false, owner_only, hidden, span: name.span });
+                    self.g.vars.push(VarDecl {
+                        name: name.name.clone(),
+                        scope: *scope,
+                        dims: dims.clone(),
+                        stride,
+                        ty,
+                        init: None,
+                        base: self.g.nvars,
+                        count,
+                        is_option: false,
+                        owner_only,
+                        hidden,
+                        span: name.span,
+                    });
                     self.g.nvars += count;
                     self.define_dims(*scope, &dims, name, Sym::Var(id));
                 }
                 ItemKind::Option { name, ty, value: _ } => {
                     let ty = self.resolve_type(ty);
-                    if !matches!(ty.scalar, Scalar::Int | Scalar::Bool | Scalar::Enum(_)) || ty.list {
-                        self.error(err("E0215", name.span, "options must be `int`, `bool` or an enumeration", "unsupported option type").help("options are set from the command line as `--option name=value`"));
+                    if !matches!(ty.scalar, Scalar::Int | Scalar::Bool | Scalar::Enum(_)) || ty.list
+                    {
+                        self.error(
+                            err(
+                                "E0215",
+                                name.span,
+                                "options must be `int`, `bool` or an enumeration",
+                                "unsupported option type",
+                            )
+                            .help("options are set from the command line as `--option name=value`"),
+                        );
                     }
                     let id = self.g.vars.len();
-                    self.g.vars.push(VarDecl { name: name.name.clone(), scope: Scope::Global, dims: vec![], stride: 1, ty, init: None, base: self.g.nvars, count: 1, is_option: true, owner_only: false, hidden: false, span: name.span });
+                    self.g.vars.push(VarDecl {
+                        name: name.name.clone(),
+                        scope: Scope::Global,
+                        dims: vec![],
+                        stride: 1,
+                        ty,
+                        init: None,
+                        base: self.g.nvars,
+                        count: 1,
+                        is_option: true,
+                        owner_only: false,
+                        hidden: false,
+                        span: name.span,
+                    });
                     self.g.nvars += 1;
                     self.g.options.insert(name.name.clone(), id);
                     self.define(name, Sym::Var(id));
                 }
-                ItemKind::Fn { name, params, ret, .. } => {
+                ItemKind::Fn {
+                    name, params, ret, ..
+                } => {
                     let id = self.fn_sigs.len() as u16;
                     let ps = params.iter().map(|p| self.resolve_type(&p.ty)).collect();
                     let r = self.resolve_type(ret);
@@ -571,8 +824,14 @@ impl Checker {
                 ast::Dim::Enum(id) => match self.global_sym(&id.name) {
                     Some(Sym::Enum(e)) => Dim::Enum(e),
                     _ => {
-                        let mut d = err("E0206", id.span, format!("`per {}`: `{}` is not an enumeration", id.name, id.name), "not an enumeration");
-                        let enums: Vec<String> = self.g.enums.iter().map(|e| e.name.clone()).collect();
+                        let mut d = err(
+                            "E0206",
+                            id.span,
+                            format!("`per {}`: `{}` is not an enumeration", id.name, id.name),
+                            "not an enumeration",
+                        );
+                        let enums: Vec<String> =
+                            self.g.enums.iter().map(|e| e.name.clone()).collect();
                         d = d.help(match similar(&id.name, enums.iter().map(|s| s.as_str())) {
                             Some(s) => format!("did you mean `{s}`?"),
                             None => "state is declared `per player`, `per node`, `per edge` or `per ENUM` (an enumeration declared with `enum`)".into(),
@@ -606,8 +865,15 @@ impl Checker {
     /// of the first dimension), computed in 64 bits and saturated, so that a huge product reaches
     /// the storage limit (E0707) instead of wrapping.
     fn dims_count(&self, dims: &[Dim]) -> (u32, u32) {
-        let stride = dims.iter().skip(1).map(|&d| u64::from(self.dim_len(d))).product::<u64>();
-        let first = dims.first().map(|&d| u64::from(self.dim_len(d))).unwrap_or(1);
+        let stride = dims
+            .iter()
+            .skip(1)
+            .map(|&d| u64::from(self.dim_len(d)))
+            .product::<u64>();
+        let first = dims
+            .first()
+            .map(|&d| u64::from(self.dim_len(d)))
+            .unwrap_or(1);
         let clamp = |x: u64| x.min(u64::from(u32::MAX)) as u32;
         (clamp(first.saturating_mul(stride)), clamp(stride))
     }
@@ -624,8 +890,15 @@ impl Checker {
             (Scope::Indexed, [Dim::Enum(e), _]) => {
                 let key = (*e, name.name.clone());
                 if self.enum_members.contains_key(&key) {
-                    self.error(err("E0202", name.span, format!("`{}` is declared twice for the same scope", name.name), "declared again here")
-                        .help("state per the same enumeration shares one namespace"));
+                    self.error(
+                        err(
+                            "E0202",
+                            name.span,
+                            format!("`{}` is declared twice for the same scope", name.name),
+                            "declared again here",
+                        )
+                        .help("state per the same enumeration shares one namespace"),
+                    );
                     return;
                 }
                 self.enum_members.insert(key, sym);
@@ -664,13 +937,26 @@ impl Checker {
                     let want = self.g.vars[id].ty;
                     self.expect(ty, want, value.span);
                     if const_eval(&e).is_none() {
-                        self.error(err("E0210", value.span, "an option's default must be a constant", "not constant").help("use a literal such as `false` or `3`"));
+                        self.error(
+                            err(
+                                "E0210",
+                                value.span,
+                                "an option's default must be a constant",
+                                "not constant",
+                            )
+                            .help("use a literal such as `false` or `3`"),
+                        );
                     }
                     self.g.vars[id].init = Some(e);
                 }
                 ItemKind::Var { name, init, .. } => {
                     // The declaration of this item (names may clash, spans do not).
-                    let id = match self.g.vars.iter().position(|d| !d.is_option && d.span == name.span) {
+                    let id = match self
+                        .g
+                        .vars
+                        .iter()
+                        .position(|d| !d.is_option && d.span == name.span)
+                    {
                         Some(v) => v,
                         None => continue,
                     };
@@ -682,12 +968,23 @@ impl Checker {
                         self.g.vars[id].init = Some(e);
                     }
                 }
-                ItemKind::Piece { start, label, instances, per_player, .. } => {
+                ItemKind::Piece {
+                    start,
+                    label,
+                    instances,
+                    per_player,
+                    ..
+                } => {
                     let k = kind_i;
                     kind_i += 1;
                     self.piece_instances(k, *per_player, instances.as_deref(), it.span);
                     if let Some(z) = start {
-                        let zs = if *per_player { self.lookup_member(Scope::Player, &z.name).or_else(|| self.global_sym(&z.name)) } else { self.global_sym(&z.name) };
+                        let zs = if *per_player {
+                            self.lookup_member(Scope::Player, &z.name)
+                                .or_else(|| self.global_sym(&z.name))
+                        } else {
+                            self.global_sym(&z.name)
+                        };
                         match zs {
                             Some(Sym::Zone(zi)) if self.g.zones[zi].scope == Scope::Indexed => {
                                 let zd = &self.g.zones[zi];
@@ -698,7 +995,15 @@ impl Checker {
                             Some(Sym::Zone(zi)) => {
                                 let zd = &self.g.zones[zi];
                                 if zd.kind.is_some() && zd.kind != Some(k) {
-                                    let d = err("E0216", z.span, format!("zone `{}` holds another kind of piece", z.name), "wrong kind of zone").help("a zone declared `: KIND` holds only pieces of that kind");
+                                    let d = err(
+                                        "E0216",
+                                        z.span,
+                                        format!("zone `{}` holds another kind of piece", z.name),
+                                        "wrong kind of zone",
+                                    )
+                                    .help(
+                                        "a zone declared `: KIND` holds only pieces of that kind",
+                                    );
                                     self.error(d);
                                 }
                                 self.g.kinds[k as usize].start = Some(zi as u16);
@@ -714,12 +1019,16 @@ impl Checker {
                         self.body = Body::default();
                         let slot = self.bind("it", Ty::one(Scalar::Piece(Some(k))));
                         debug_assert_eq!(slot, 0);
-                        self.body.implicit.push((slot, Ty::one(Scalar::Piece(Some(k)))));
+                        self.body
+                            .implicit
+                            .push((slot, Ty::one(Scalar::Piece(Some(k)))));
                         let tid = self.template(t);
                         self.g.kinds[k as usize].label = Some(tid);
                     }
                 }
-                ItemKind::Fn { params, body, name, .. } => {
+                ItemKind::Fn {
+                    params, body, name, ..
+                } => {
                     let id = fn_i;
                     fn_i += 1;
                     self.body = Body::default();
@@ -730,25 +1039,53 @@ impl Checker {
                     }
                     let (e, ty) = self.expr(body);
                     self.expect(ty, sig.1, body.span);
-                    self.g.fns.push(FnDecl { name: name.name.clone(), nparams: params.len() as u16, nlocals: self.body.nlocals, body: e });
+                    self.g.fns.push(FnDecl {
+                        name: name.name.clone(),
+                        nparams: params.len() as u16,
+                        nlocals: self.body.nlocals,
+                        body: e,
+                    });
                 }
                 ItemKind::Proc { name, params, body } => {
                     let sig = self.proc_sigs[proc_i].clone();
                     proc_i += 1;
                     self.body = Body::default();
                     self.body.scopes.push(vec![]);
-                    let ps: Vec<(u16, Ty)> = params.iter().zip(sig.iter()).map(|(p, ty)| (self.bind(&p.name.name, *ty), *ty)).collect();
+                    let ps: Vec<(u16, Ty)> = params
+                        .iter()
+                        .zip(sig.iter())
+                        .map(|(p, ty)| (self.bind(&p.name.name, *ty), *ty))
+                        .collect();
                     let b = self.block(body);
-                    self.g.procs.push(ProcDecl { name: name.name.clone(), params: ps, nlocals: self.body.nlocals, body: b, is_phase: false, span: name.span });
+                    self.g.procs.push(ProcDecl {
+                        name: name.name.clone(),
+                        params: ps,
+                        nlocals: self.body.nlocals,
+                        body: b,
+                        is_phase: false,
+                        span: name.span,
+                    });
                 }
                 ItemKind::Phase { name, body } => {
                     proc_i += 1;
                     self.body = Body::default();
                     self.body.scopes.push(vec![]);
                     let b = self.block(body);
-                    self.g.procs.push(ProcDecl { name: name.name.clone(), params: vec![], nlocals: self.body.nlocals, body: b, is_phase: true, span: name.span });
+                    self.g.procs.push(ProcDecl {
+                        name: name.name.clone(),
+                        params: vec![],
+                        nlocals: self.body.nlocals,
+                        body: b,
+                        is_phase: true,
+                        span: name.span,
+                    });
                 }
-                ItemKind::Action { name, params, label, body } => {
+                ItemKind::Action {
+                    name,
+                    params,
+                    label,
+                    body,
+                } => {
                     action_i += 1;
                     let a = self.action(name, params, label.as_ref(), body);
                     self.g.actions.push(a);
@@ -766,7 +1103,11 @@ impl Checker {
                     let id = self.block(b);
                     self.g.play = (id, self.body.nlocals);
                 }
-                ItemKind::Score { player, expr, lowest } => {
+                ItemKind::Score {
+                    player,
+                    expr,
+                    lowest,
+                } => {
                     score_seen = true;
                     let (e, n) = self.player_expr(player, expr, Ty::INT);
                     self.g.score = Some((e, n, *lowest));
@@ -779,13 +1120,17 @@ impl Checker {
                     let (e, n) = self.player_expr(player, expr, Ty::INT);
                     self.g.team = Some((e, n));
                 }
-                ItemKind::Statistic { name, player, expr } => self.statistic(name, player.as_ref(), expr),
+                ItemKind::Statistic { name, player, expr } => {
+                    self.statistic(name, player.as_ref(), expr)
+                }
                 ItemKind::Invariant { text, expr } => {
                     self.body = Body::default();
                     self.body.scopes.push(vec![]);
                     let (e, ty) = self.expr(expr);
                     self.expect(ty, Ty::BOOL, expr.span);
-                    self.g.invariants.push((text.clone(), e, self.body.nlocals, expr.span));
+                    self.g
+                        .invariants
+                        .push((text.clone(), e, self.body.nlocals, expr.span));
                 }
                 _ => {}
             }
@@ -793,8 +1138,15 @@ impl Checker {
         let _ = (action_i, score_seen);
         if !saw_play {
             let span = Span::new(items.first().map(|i| i.span.file).unwrap_or(0), 0, 0);
-            self.error(err("E0218", span, "the ruleset has no `play { … }` block", "missing `play`")
-                .help("`play` is where the game's flow starts, after `setup`"));
+            self.error(
+                err(
+                    "E0218",
+                    span,
+                    "the ruleset has no `play { … }` block",
+                    "missing `play`",
+                )
+                .help("`play` is where the game's flow starts, after `setup`"),
+            );
         }
     }
 
@@ -808,14 +1160,33 @@ impl Checker {
         }
         let (e, ty) = self.expr(expr);
         if !self.assignable(ty, Ty::INT) {
-            let d = err("E0240", expr.span, format!("a statistic is a whole number, not {}", self.type_name(ty)), format!("this is {}", self.type_name(ty)))
-                .help("count what you mean, e.g. `if COND then 1 else 0`, or `count(…)` of a zone");
+            let d = err(
+                "E0240",
+                expr.span,
+                format!("a statistic is a whole number, not {}", self.type_name(ty)),
+                format!("this is {}", self.type_name(ty)),
+            )
+            .help("count what you mean, e.g. `if COND then 1 else 0`, or `count(…)` of a zone");
             self.error(d);
         }
         if self.g.statistics.iter().any(|s| s.name == name.name) {
-            self.error(err("E0202", name.span, format!("statistic `{}` is declared twice", name.name), "declared again here").help("give each statistic its own name"));
+            self.error(
+                err(
+                    "E0202",
+                    name.span,
+                    format!("statistic `{}` is declared twice", name.name),
+                    "declared again here",
+                )
+                .help("give each statistic its own name"),
+            );
         }
-        self.g.statistics.push(Statistic { name: name.name.clone(), per_player: player.is_some(), expr: e, nlocals: self.body.nlocals, span: name.span });
+        self.g.statistics.push(Statistic {
+            name: name.name.clone(),
+            per_player: player.is_some(),
+            expr: e,
+            nlocals: self.body.nlocals,
+            span: name.span,
+        });
     }
 
     fn player_expr(&mut self, player: &ast::Ident, expr: &ast::Expr, want: Ty) -> (Expr, u16) {
@@ -827,7 +1198,13 @@ impl Checker {
         (e, self.body.nlocals)
     }
 
-    fn piece_instances(&mut self, k: u16, per_player: bool, instances: Option<&[ast::Instance]>, span: Span) {
+    fn piece_instances(
+        &mut self,
+        k: u16,
+        per_player: bool,
+        instances: Option<&[ast::Instance]>,
+        span: Span,
+    ) {
         let kind = self.g.kinds[k as usize].clone();
         // (count, field values) groups, from the rules or from the board file.
         let mut groups: Vec<(u32, Vec<Val>)> = vec![];
@@ -845,17 +1222,47 @@ impl Checker {
                                 vals[i] = const_eval(&e).unwrap_or(0);
                                 given[i] = true;
                             }
-                            None => self.error(err("E0219", f.name.span, format!("piece `{}` has no field `{}`", kind.name, f.name.name), "unknown field")
-                                .help(format!("its fields are: {}", kind.fields.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(", ")))),
+                            None => self.error(
+                                err(
+                                    "E0219",
+                                    f.name.span,
+                                    format!("piece `{}` has no field `{}`", kind.name, f.name.name),
+                                    "unknown field",
+                                )
+                                .help(format!(
+                                    "its fields are: {}",
+                                    kind.fields
+                                        .iter()
+                                        .map(|f| f.0.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )),
+                            ),
                         }
                     }
                     for (i, g) in given.iter().enumerate() {
                         if !g {
-                            self.error(err("E0220", inst.span, format!("field `{}` is not given", kind.fields[i].0), "incomplete instance").help("give every field a value"));
+                            self.error(
+                                err(
+                                    "E0220",
+                                    inst.span,
+                                    format!("field `{}` is not given", kind.fields[i].0),
+                                    "incomplete instance",
+                                )
+                                .help("give every field a value"),
+                            );
                         }
                     }
                     if inst.count < 1 {
-                        self.error(err("E0221", inst.span, "an instance count must be at least 1", "here").help("write `N x { … }` with N >= 1"));
+                        self.error(
+                            err(
+                                "E0221",
+                                inst.span,
+                                "an instance count must be at least 1",
+                                "here",
+                            )
+                            .help("write `N x { … }` with N >= 1"),
+                        );
                     }
                     groups.push((inst.count.clamp(0, u32::MAX.into()) as u32, vals));
                 }
@@ -864,8 +1271,18 @@ impl Checker {
                 let board = self.board.clone();
                 match board.pieces.get(&kind.name) {
                     None if per_player => {
-                        self.error(err("E0222", span, format!("piece `{}` is declared per player but lists no instances", kind.name), "no instances")
-                            .help("list them after the declaration: `{ 4 x { value: 1 } }`"));
+                        self.error(
+                            err(
+                                "E0222",
+                                span,
+                                format!(
+                                    "piece `{}` is declared per player but lists no instances",
+                                    kind.name
+                                ),
+                                "no instances",
+                            )
+                            .help("list them after the declaration: `{ 4 x { value: 1 } }`"),
+                        );
                     }
                     None => {
                         self.error(err("E0223", span, format!("there are no `{0}` pieces: the board file has no `[[pieces.{0}]]` groups and the rules list no instances", kind.name), "no pieces of this kind")
@@ -896,7 +1313,8 @@ impl Checker {
         }
         let seats = if per_player { self.g.max_players } else { 1 };
         // Every piece costs memory in every position: the total is capped.
-        let total = self.g.piece_kind.len() as u64 + seats as u64 * groups.iter().map(|g| u64::from(g.0)).sum::<u64>();
+        let total = self.g.piece_kind.len() as u64
+            + seats as u64 * groups.iter().map(|g| u64::from(g.0)).sum::<u64>();
         if total > crate::limits::MAX_PIECES {
             self.error(err("E0706", span, format!("the game would hold more pieces than the limit of {}", crate::limits::MAX_PIECES), "this kind reaches the limit")
                 .help("piece counts (times the seats, for a piece per player) add up over all kinds; use fewer pieces or a number variable"));
@@ -907,7 +1325,9 @@ impl Checker {
                 for _ in 0..*count {
                     let id = self.g.piece_kind.len();
                     self.g.piece_kind.push(k);
-                    self.g.piece_owner.push(if per_player { seat as i8 } else { -1 });
+                    self.g
+                        .piece_owner
+                        .push(if per_player { seat as i8 } else { -1 });
                     self.g.piece_start.push(None);
                     for (i, (_, _, fid)) in kind.fields.iter().enumerate() {
                         let col = &mut self.g.fields[*fid as usize];
@@ -928,13 +1348,30 @@ impl Checker {
             (AttrValue::Str(s), Scalar::Node | Scalar::Edge) => {
                 let board = self.board.clone();
                 let node = ty.scalar == Scalar::Node;
-                let found = if node { board.node_index.get(s).copied() } else { board.edges.iter().position(|e| &e.id == s).map(|e| e as u32) };
+                let found = if node {
+                    board.node_index.get(s).copied()
+                } else {
+                    board
+                        .edges
+                        .iter()
+                        .position(|e| &e.id == s)
+                        .map(|e| e as u32)
+                };
                 match found {
                     Some(i) => i as Val,
                     None => {
                         let what = if node { "node" } else { "edge" };
-                        let mut d = err("E0229", span, format!("the board has no {what} `{s}` (field `{field}`)"), format!("unknown {what}"));
-                        let near = if node { similar(s, board.nodes.iter().map(|n| n.id.as_str())) } else { similar(s, board.edges.iter().map(|e| e.id.as_str())) };
+                        let mut d = err(
+                            "E0229",
+                            span,
+                            format!("the board has no {what} `{s}` (field `{field}`)"),
+                            format!("unknown {what}"),
+                        );
+                        let near = if node {
+                            similar(s, board.nodes.iter().map(|n| n.id.as_str()))
+                        } else {
+                            similar(s, board.edges.iter().map(|e| e.id.as_str()))
+                        };
                         d = d.help(match near {
                             Some(n) => format!("did you mean `{n}`?"),
                             None => format!("{} `{what}` field names one of the board's {what} ids; `regel board` lists them", if node { "a" } else { "an" }),
@@ -949,8 +1386,13 @@ impl Checker {
                 match en.members.iter().position(|m| m == s) {
                     Some(i) => i as Val,
                     None => {
-                        let d = err("E0226", span, format!("`{s}` is not a member of `{}`", en.name), "unknown member")
-                            .help(format!("the members are: {}", en.members.join(", ")));
+                        let d = err(
+                            "E0226",
+                            span,
+                            format!("`{s}` is not a member of `{}`", en.name),
+                            "unknown member",
+                        )
+                        .help(format!("the members are: {}", en.members.join(", ")));
                         self.error(d);
                         0
                     }
@@ -958,7 +1400,15 @@ impl Checker {
             }
             _ => {
                 let tn = crate::ir::type_name(&self.g, ty);
-                self.error(err("E0227", span, format!("field `{field}` should be {tn}"), "wrong type of value").help("fix the value in the board file, or the field's type in the rules"));
+                self.error(
+                    err(
+                        "E0227",
+                        span,
+                        format!("field `{field}` should be {tn}"),
+                        "wrong type of value",
+                    )
+                    .help("fix the value in the board file, or the field's type in the rules"),
+                );
                 0
             }
         }
@@ -983,7 +1433,11 @@ impl Checker {
         if self.body.scopes.is_empty() {
             self.body.scopes.push(vec![]);
         }
-        self.body.scopes.last_mut().unwrap().push((name.to_string(), slot, ty));
+        self.body
+            .scopes
+            .last_mut()
+            .unwrap()
+            .push((name.to_string(), slot, ty));
         slot
     }
 
@@ -992,14 +1446,22 @@ impl Checker {
         for (i, used) in self.action_used.clone().iter().enumerate() {
             if !used {
                 let a = &self.g.actions[i];
-                self.warnings.push(Diagnostic::warning("W0001", format!("action `{}` is never offered", a.name)).at(a.span, "no `act … with` names it").help("offer it in an `act` statement, or remove it"));
+                self.warnings.push(
+                    Diagnostic::warning("W0001", format!("action `{}` is never offered", a.name))
+                        .at(a.span, "no `act … with` names it")
+                        .help("offer it in an `act` statement, or remove it"),
+                );
             }
         }
         for (i, used) in self.proc_used.clone().iter().enumerate() {
             if !used {
                 let p = &self.g.procs[i];
                 let what = if p.is_phase { "phase" } else { "procedure" };
-                self.warnings.push(Diagnostic::warning("W0002", format!("{what} `{}` is never called", p.name)).at(p.span, "unreachable").help("call it from `play`, `setup` or another body, or remove it"));
+                self.warnings.push(
+                    Diagnostic::warning("W0002", format!("{what} `{}` is never called", p.name))
+                        .at(p.span, "unreachable")
+                        .help("call it from `play`, `setup` or another body, or remove it"),
+                );
             }
         }
     }

@@ -3,10 +3,10 @@
 //! (`for`, aggregates, `choose`, `move all`, action parameter domains).
 
 use super::decls::Checker;
-use crate::ir::*;
 use super::{err, similar};
 use crate::ast::{self, BinOp, ExprKind, Scope};
 use crate::diag::Span;
+use crate::ir::*;
 
 impl Checker {
     pub fn type_name(&self, t: Ty) -> String {
@@ -22,7 +22,10 @@ impl Checker {
         }
         match (got.scalar, want.scalar) {
             (a, b) if a == b => true,
-            (Scalar::Nothing, Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_)) => true,
+            (
+                Scalar::Nothing,
+                Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_),
+            ) => true,
             (Scalar::Piece(_), Scalar::Piece(None)) => true,
             (Scalar::Zone(_), Scalar::Zone(None)) => true,
             _ => false,
@@ -31,7 +34,16 @@ impl Checker {
 
     pub fn expect(&mut self, got: Ty, want: Ty, span: Span) {
         if !self.assignable(got, want) {
-            let d = err("E0240", span, format!("expected {}, found {}", self.type_name(want), self.type_name(got)), format!("this is {}", self.type_name(got)));
+            let d = err(
+                "E0240",
+                span,
+                format!(
+                    "expected {}, found {}",
+                    self.type_name(want),
+                    self.type_name(got)
+                ),
+                format!("this is {}", self.type_name(got)),
+            );
             self.error(d);
         }
     }
@@ -42,7 +54,16 @@ impl Checker {
         } else if self.assignable(b, a) {
             a
         } else {
-            let d = err("E0241", span, format!("mismatched types: {} and {}", self.type_name(a), self.type_name(b)), "these must have the same type");
+            let d = err(
+                "E0241",
+                span,
+                format!(
+                    "mismatched types: {} and {}",
+                    self.type_name(a),
+                    self.type_name(b)
+                ),
+                "these must have the same type",
+            );
             self.error(d);
             a
         }
@@ -71,14 +92,28 @@ impl Checker {
                 Some(&n) => (Expr::Const(n as Val), Ty::NODE),
                 // `@id` of an edge (a node of the same id comes first).
                 None if self.board.edges.iter().any(|e| e.id == id.name) => {
-                    let e = self.board.edges.iter().position(|e| e.id == id.name).unwrap_or(0);
+                    let e = self
+                        .board
+                        .edges
+                        .iter()
+                        .position(|e| e.id == id.name)
+                        .unwrap_or(0);
                     (Expr::Const(e as Val), Ty::EDGE)
                 }
                 None => {
-                    let mut d = err("E0230", id.span, format!("the board has no node `{}`", id.name), "unknown node");
+                    let mut d = err(
+                        "E0230",
+                        id.span,
+                        format!("the board has no node `{}`", id.name),
+                        "unknown node",
+                    );
                     d = match similar(&id.name, self.board.node_index.keys().map(|s| s.as_str())) {
                         Some(s) => d.help(format!("did you mean `@{s}`?")),
-                        None => d.help(format!("the board `{}` has {} nodes; `regel board` lists them", self.board.name, self.board.nodes.len())),
+                        None => d.help(format!(
+                            "the board `{}` has {} nodes; `regel board` lists them",
+                            self.board.name,
+                            self.board.nodes.len()
+                        )),
                     };
                     self.error(d);
                     (Expr::Const(0), Ty::NODE)
@@ -88,10 +123,22 @@ impl Checker {
             ExprKind::Field(obj, f) => self.field(obj, f),
             ExprKind::Index(obj, i) => self.index(obj, i, span),
             ExprKind::Call(name, args) => self.call(name, args, span),
-            ExprKind::Agg { func, binder, coll, body } => self.agg(func, binder, coll, body.as_deref(), span),
+            ExprKind::Agg {
+                func,
+                binder,
+                coll,
+                body,
+            } => self.agg(func, binder, coll, body.as_deref(), span),
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => {
-                self.error(err("E0242", span, "a collection where a single value is expected", "this is a collection")
-                    .help("use an aggregate such as `count(…)`, `first(…)` or `any(x in …: …)`"));
+                self.error(
+                    err(
+                        "E0242",
+                        span,
+                        "a collection where a single value is expected",
+                        "this is a collection",
+                    )
+                    .help("use an aggregate such as `count(…)`, `first(…)` or `any(x in …: …)`"),
+                );
                 (Expr::Const(0), Ty::ERR)
             }
             ExprKind::Neg(a) => {
@@ -112,7 +159,15 @@ impl Checker {
                 match self.global_sym(&kind.name) {
                     Some(Sym::Kind(k)) => (Expr::IsKind(Box::new(x), k), Ty::BOOL),
                     _ => {
-                        self.error(err("E0212", kind.span, format!("unknown piece kind `{}`", kind.name), "not a piece kind").help("`x is KIND` tests a piece's kind"));
+                        self.error(
+                            err(
+                                "E0212",
+                                kind.span,
+                                format!("unknown piece kind `{}`", kind.name),
+                                "not a piece kind",
+                            )
+                            .help("`x is KIND` tests a piece's kind"),
+                        );
                         (Expr::Const(0), Ty::BOOL)
                     }
                 }
@@ -146,8 +201,17 @@ impl Checker {
             }
             BinOp::Eq | BinOp::Ne => {
                 if !self.assignable(xt, yt) && !self.assignable(yt, xt) {
-                    let d = err("E0243", span, format!("cannot compare {} with {}", self.type_name(xt), self.type_name(yt)), "different types")
-                        .help("both sides of `==` and `!=` must have the same type");
+                    let d = err(
+                        "E0243",
+                        span,
+                        format!(
+                            "cannot compare {} with {}",
+                            self.type_name(xt),
+                            self.type_name(yt)
+                        ),
+                        "different types",
+                    )
+                    .help("both sides of `==` and `!=` must have the same type");
                     self.error(d);
                 }
                 Ty::BOOL
@@ -190,7 +254,15 @@ impl Checker {
             return match self.body.actor {
                 Some(slot) => (Expr::Local(slot), Ty::PLAYER),
                 None => {
-                    self.error(err("E0231", id.span, "`actor` exists only inside an action", "no actor here").help("pass the player to the procedure as a parameter"));
+                    self.error(
+                        err(
+                            "E0231",
+                            id.span,
+                            "`actor` exists only inside an action",
+                            "no actor here",
+                        )
+                        .help("pass the player to the procedure as a parameter"),
+                    );
                     (Expr::Const(0), Ty::PLAYER)
                 }
             };
@@ -202,7 +274,10 @@ impl Checker {
             }
         }
         if id.name == "num_players" {
-            return (Expr::Builtin(Builtin::NumPlayers, vec![], None, id.span), Ty::INT);
+            return (
+                Expr::Builtin(Builtin::NumPlayers, vec![], None, id.span),
+                Ty::INT,
+            );
         }
         match self.global_sym(&id.name) {
             Some(Sym::Const(v, t)) => return (Expr::Const(v), t),
@@ -217,7 +292,13 @@ impl Checker {
             }
             Some(Sym::Zone(z)) if self.g.zones[z].scope == Scope::Global => {
                 let zd = &self.g.zones[z];
-                return (Expr::Zone(ZoneRef { base: zd.base, index: ZIndex::Global }), Ty::one(Scalar::Zone(zd.kind)));
+                return (
+                    Expr::Zone(ZoneRef {
+                        base: zd.base,
+                        index: ZIndex::Global,
+                    }),
+                    Ty::one(Scalar::Zone(zd.kind)),
+                );
             }
             Some(sym @ (Sym::Var(_) | Sym::Zone(_))) => {
                 self.missing_index(sym, None, id);
@@ -232,7 +313,12 @@ impl Checker {
                     Sym::Kind(_) => "a piece kind",
                     _ => "not a value",
                 };
-                let mut d = err("E0232", id.span, format!("`{}` is {what}, not a value", id.name), "used as a value");
+                let mut d = err(
+                    "E0232",
+                    id.span,
+                    format!("`{}` is {what}, not a value", id.name),
+                    "used as a value",
+                );
                 if let Sym::Enum(en) = other {
                     let first = self.g.enums[en as usize].members[0].clone();
                     d = d.help(format!("as a collection it is its members (`for m in {0}`, `random({0})`); one member is written `{first}` or `{0}.{first}`", id.name));
@@ -246,23 +332,57 @@ impl Checker {
             if ms.len() == 1 {
                 return (Expr::Const(ms[0].1 as Val), Ty::one(Scalar::Enum(ms[0].0)));
             }
-            let names: Vec<String> = ms.iter().map(|(e, _)| format!("`{}.{}`", self.g.enums[*e as usize].name, id.name)).collect();
-            self.error(err("E0233", id.span, format!("`{}` is a member of several enumerations", id.name), "ambiguous").help(format!("write {}", names.join(" or "))));
+            let names: Vec<String> = ms
+                .iter()
+                .map(|(e, _)| format!("`{}.{}`", self.g.enums[*e as usize].name, id.name))
+                .collect();
+            self.error(
+                err(
+                    "E0233",
+                    id.span,
+                    format!("`{}` is a member of several enumerations", id.name),
+                    "ambiguous",
+                )
+                .help(format!("write {}", names.join(" or "))),
+            );
             return (Expr::Const(0), Ty::ERR);
         }
         if self.player_members.contains_key(&id.name) || self.node_members.contains_key(&id.name) {
-            let owner = if self.player_members.contains_key(&id.name) { "player" } else { "node" };
-            self.error(err("E0234", id.span, format!("`{}` is declared per {owner}", id.name), "which one?").help(format!("write `p.{}` for some {owner} `p`", id.name)));
+            let owner = if self.player_members.contains_key(&id.name) {
+                "player"
+            } else {
+                "node"
+            };
+            self.error(
+                err(
+                    "E0234",
+                    id.span,
+                    format!("`{}` is declared per {owner}", id.name),
+                    "which one?",
+                )
+                .help(format!("write `p.{}` for some {owner} `p`", id.name)),
+            );
             return (Expr::Const(0), Ty::ERR);
         }
         // The element of a named collection's `where`: `count(x in C where x > 2)`.
         if let Some(&(_, slot, ty)) = self.body.where_names.iter().rev().find(|w| w.0 == id.name) {
             return (Expr::Local(slot), ty);
         }
-        let mut names: Vec<String> = self.body.scopes.iter().flatten().map(|(n, _, _)| n.clone()).collect();
+        let mut names: Vec<String> = self
+            .body
+            .scopes
+            .iter()
+            .flatten()
+            .map(|(n, _, _)| n.clone())
+            .collect();
         names.extend(self.globals.keys().cloned());
         names.extend(self.members.keys().cloned());
-        let mut d = err("E0231", id.span, format!("unknown name `{}`", id.name), "not declared");
+        let mut d = err(
+            "E0231",
+            id.span,
+            format!("unknown name `{}`", id.name),
+            "not declared",
+        );
         if let Some(s) = similar(&id.name, names.iter().map(|s| s.as_str())) {
             d = d.help(format!("did you mean `{s}`?"));
         }
@@ -293,7 +413,13 @@ impl Checker {
                 Sym::Zone(z) => {
                     let zd = &self.g.zones[z];
                     let (base, kind) = (zd.base, zd.kind);
-                    (Expr::Zone(ZoneRef { base, index: idx(obj) }), Ty::one(Scalar::Zone(kind)))
+                    (
+                        Expr::Zone(ZoneRef {
+                            base,
+                            index: idx(obj),
+                        }),
+                        Ty::one(Scalar::Zone(kind)),
+                    )
                 }
                 _ => return None,
             });
@@ -301,18 +427,27 @@ impl Checker {
         match ty.scalar {
             Scalar::Node => {
                 let i = self.g.node_attrs.iter().position(|a| a.0 == name)?;
-                Some((Expr::NodeAttr(i as u16, Box::new(obj)), self.g.node_attrs[i].1))
+                Some((
+                    Expr::NodeAttr(i as u16, Box::new(obj)),
+                    self.g.node_attrs[i].1,
+                ))
             }
             Scalar::Edge => match name {
                 "from" => Some((Expr::EdgeFrom(Box::new(obj)), Ty::NODE)),
                 "to" => Some((Expr::EdgeTo(Box::new(obj)), Ty::NODE)),
                 _ => {
                     let i = self.g.edge_attrs.iter().position(|a| a.0 == name)?;
-                    Some((Expr::EdgeAttr(i as u16, Box::new(obj)), self.g.edge_attrs[i].1))
+                    Some((
+                        Expr::EdgeAttr(i as u16, Box::new(obj)),
+                        self.g.edge_attrs[i].1,
+                    ))
                 }
             },
             Scalar::Piece(k) => {
-                if name == "owner" && k.map(|k| self.g.kinds[k as usize].per_player).unwrap_or(true) {
+                if name == "owner"
+                    && k.map(|k| self.g.kinds[k as usize].per_player)
+                        .unwrap_or(true)
+                {
                     return Some((Expr::Owner(Box::new(obj)), Ty::PLAYER));
                 }
                 let kd = &self.g.kinds[k? as usize];
@@ -332,7 +467,13 @@ impl Checker {
                     return match en.members.iter().position(|m| m == &f.name) {
                         Some(i) => (Expr::Const(i as Val), Ty::one(Scalar::Enum(e))),
                         None => {
-                            let d = err("E0235", f.span, format!("`{}` has no member `{}`", en.name, f.name), "unknown member").help(format!("the members are: {}", en.members.join(", ")));
+                            let d = err(
+                                "E0235",
+                                f.span,
+                                format!("`{}` has no member `{}`", en.name, f.name),
+                                "unknown member",
+                            )
+                            .help(format!("the members are: {}", en.members.join(", ")));
                             self.error(d);
                             (Expr::Const(0), Ty::one(Scalar::Enum(e)))
                         }
@@ -357,11 +498,23 @@ impl Checker {
                         names.extend(self.node_members.keys().cloned());
                         names.extend(self.g.node_attrs.iter().map(|a| a.0.clone()));
                     }
-                    Scalar::Edge => names.extend(self.edge_members.keys().cloned().chain(["from".to_string(), "to".to_string()])),
-                    Scalar::Piece(Some(k)) => names.extend(self.g.kinds[k as usize].fields.iter().map(|f| f.0.clone())),
+                    Scalar::Edge => names.extend(
+                        self.edge_members
+                            .keys()
+                            .cloned()
+                            .chain(["from".to_string(), "to".to_string()]),
+                    ),
+                    Scalar::Piece(Some(k)) => {
+                        names.extend(self.g.kinds[k as usize].fields.iter().map(|f| f.0.clone()))
+                    }
                     _ => {}
                 }
-                let mut d = err("E0236", f.span, format!("{tn} has no field `{}`", f.name), "unknown field");
+                let mut d = err(
+                    "E0236",
+                    f.span,
+                    format!("{tn} has no field `{}`", f.name),
+                    "unknown field",
+                );
                 d = match similar(&f.name, names.iter().map(|s| s.as_str())) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
                     None if names.is_empty() => d.help(format!("{tn} has no fields")),
@@ -396,11 +549,27 @@ impl Checker {
         let what = self.g.dims_text(&dims);
         let write = match (obj, dims.len()) {
             (_, 1) => format!("{}[{var}]", id.name),
-            (Some(t), _) => format!("{}.{}[{var}]", match t.scalar { Scalar::Player => "p", Scalar::Node => "n", Scalar::Edge => "e", _ => "x" }, id.name),
+            (Some(t), _) => format!(
+                "{}.{}[{var}]",
+                match t.scalar {
+                    Scalar::Player => "p",
+                    Scalar::Node => "n",
+                    Scalar::Edge => "e",
+                    _ => "x",
+                },
+                id.name
+            ),
             (None, _) => format!("x.{}[{var}]", id.name),
         };
-        self.error(err("E0237", id.span, format!("`{}` is declared per {what}: it needs an index", id.name), "which one?")
-            .help(format!("write `{write}`")));
+        self.error(
+            err(
+                "E0237",
+                id.span,
+                format!("`{}` is declared per {what}: it needs an index", id.name),
+                "which one?",
+            )
+            .help(format!("write `{write}`")),
+        );
         (Expr::Const(0), Ty::ERR)
     }
 
@@ -444,7 +613,13 @@ impl Checker {
             }
             Sym::Zone(z) => {
                 let zd = &self.g.zones[z];
-                (Expr::Zone(ZoneRef { base: zd.base, index: ZIndex::At(Box::new(at), zd.count) }), Ty::one(Scalar::Zone(zd.kind)))
+                (
+                    Expr::Zone(ZoneRef {
+                        base: zd.base,
+                        index: ZIndex::At(Box::new(at), zd.count),
+                    }),
+                    Ty::one(Scalar::Zone(zd.kind)),
+                )
             }
             _ => unreachable!("only zones and variables have dimensions"),
         }
@@ -455,8 +630,17 @@ impl Checker {
         let (ie, it) = self.expr(i);
         let want = Self::dim_ty(d);
         if !self.assignable(it, want) {
-            let d = err("E0240", i.span, format!("expected {} as the index, found {}", self.type_name(want), self.type_name(it)), format!("this is {}", self.type_name(it)))
-                .help(format!("this state is indexed by {}", self.type_name(want)));
+            let d = err(
+                "E0240",
+                i.span,
+                format!(
+                    "expected {} as the index, found {}",
+                    self.type_name(want),
+                    self.type_name(it)
+                ),
+                format!("this is {}", self.type_name(it)),
+            )
+            .help(format!("this state is indexed by {}", self.type_name(want)));
             self.error(d);
         }
         ie
@@ -469,7 +653,10 @@ impl Checker {
             let (c, et) = self.coll(obj);
             let (ie, it) = self.expr(i);
             self.expect(it, Ty::INT, i.span);
-            return (Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span), et.elem());
+            return (
+                Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span),
+                et.elem(),
+            );
         }
         match &obj.kind {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() => {
@@ -505,9 +692,14 @@ impl Checker {
     /// literal, a range, a filter or `list`/`sorted`/`distinct`.
     fn is_list(&self, e: &ast::Expr) -> bool {
         match &e.kind {
-            ExprKind::Name(n) => self.lookup_local(&n.name).is_none() && matches!(self.global_sym(&n.name), Some(Sym::List(..))),
+            ExprKind::Name(n) => {
+                self.lookup_local(&n.name).is_none()
+                    && matches!(self.global_sym(&n.name), Some(Sym::List(..)))
+            }
             ExprKind::List(_) | ExprKind::Range(..) | ExprKind::Where(..) => true,
-            ExprKind::Agg { func, .. } => matches!(func.name.as_str(), "distinct" | "list" | "sorted"),
+            ExprKind::Agg { func, .. } => {
+                matches!(func.name.as_str(), "distinct" | "list" | "sorted")
+            }
             _ => false,
         }
     }
@@ -529,13 +721,23 @@ impl Checker {
     }
 
     /// Indexing a value that is not indexed state.
-    fn index_value(&mut self, o: Expr, ot: Ty, ospan: Span, i: &ast::Expr, span: Span) -> (Expr, Ty) {
+    fn index_value(
+        &mut self,
+        o: Expr,
+        ot: Ty,
+        ospan: Span,
+        i: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Ty) {
         let (ie, it) = self.expr(i);
         match ot.scalar {
             // `z[i]`: the i-th piece from the bottom, or none.
             Scalar::Zone(k) if !ot.list => {
                 self.expect(it, Ty::INT, i.span);
-                (Expr::Builtin(Builtin::ZoneAt, vec![o, ie], None, span), Ty::one(Scalar::Piece(k)))
+                (
+                    Expr::Builtin(Builtin::ZoneAt, vec![o, ie], None, span),
+                    Ty::one(Scalar::Piece(k)),
+                )
             }
             Scalar::Error => (Expr::Const(0), Ty::ERR),
             _ => {
@@ -548,15 +750,28 @@ impl Checker {
     }
 
     fn args(&mut self, args: &[ast::Expr]) -> Vec<(Expr, Ty, Span)> {
-        args.iter().map(|a| {
-            let (e, t) = self.expr(a);
-            (e, t, a.span)
-        }).collect()
+        args.iter()
+            .map(|a| {
+                let (e, t) = self.expr(a);
+                (e, t, a.span)
+            })
+            .collect()
     }
 
     fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
         if args.len() != n {
-            self.error(err("E0244", span, format!("`{}` takes {n} argument{}, but {} {} given", name.name, if n == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }), "wrong number of arguments"));
+            self.error(err(
+                "E0244",
+                span,
+                format!(
+                    "`{}` takes {n} argument{}, but {} {} given",
+                    name.name,
+                    if n == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
+                ),
+                "wrong number of arguments",
+            ));
             return false;
         }
         true
@@ -574,7 +789,14 @@ impl Checker {
                 self.expect(t, *want, a.span);
                 es.push(e);
             }
-            return (Expr::Call { func: f, args: es, span }, sig.1);
+            return (
+                Expr::Call {
+                    func: f,
+                    args: es,
+                    span,
+                },
+                sig.1,
+            );
         }
         let b = |b: Builtin, es: Vec<Expr>| Expr::Builtin(b, es, None, span);
         match name.name.as_str() {
@@ -584,7 +806,11 @@ impl Checker {
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
-                let op = if name.name == "next" { Builtin::Next } else { Builtin::Prev };
+                let op = if name.name == "next" {
+                    Builtin::Next
+                } else {
+                    Builtin::Prev
+                };
                 (b(op, vec![a[0].0.clone()]), Ty::PLAYER)
             }
             "abs" => {
@@ -599,7 +825,11 @@ impl Checker {
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::INT, a[0].2);
                 self.expect(a[1].1, Ty::INT, a[1].2);
-                let op = if name.name == "min" { Builtin::Min2 } else { Builtin::Max2 };
+                let op = if name.name == "min" {
+                    Builtin::Min2
+                } else {
+                    Builtin::Max2
+                };
                 (b(op, vec![a[0].0.clone(), a[1].0.clone()]), Ty::INT)
             }
             "top" | "bottom" => {
@@ -614,7 +844,11 @@ impl Checker {
                         None
                     }
                 };
-                let op = if name.name == "top" { Builtin::Top } else { Builtin::Bottom };
+                let op = if name.name == "top" {
+                    Builtin::Top
+                } else {
+                    Builtin::Bottom
+                };
                 (b(op, vec![e]), Ty::one(Scalar::Piece(kind)))
             }
             "random" | "first" | "last" | "empty" | "count" | "sum" => {
@@ -636,11 +870,19 @@ impl Checker {
                 // Counting a plain zone reads its length instead of listing it.
                 if let (Coll::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
                     let len = Expr::ZoneLen(zr.clone());
-                    return if op == Builtin::Count { (len, ty) } else { (Expr::ZoneEmpty(zr.clone()), ty) };
+                    return if op == Builtin::Count {
+                        (len, ty)
+                    } else {
+                        (Expr::ZoneEmpty(zr.clone()), ty)
+                    };
                 }
                 // `random` says whether a scenario's scripted roll is the
                 // value itself (numbers) or the element's position (anything else).
-                let args = if op == Builtin::Random { vec![Expr::Const((et.scalar == Scalar::Int) as Val)] } else { vec![] };
+                let args = if op == Builtin::Random {
+                    vec![Expr::Const((et.scalar == Scalar::Int) as Val)]
+                } else {
+                    vec![]
+                };
                 (Expr::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
             "index" => {
@@ -650,7 +892,10 @@ impl Checker {
                 let (x, xt) = self.expr(&args[0]);
                 let (c, et) = self.coll(&args[1]);
                 self.unify(xt, et, span);
-                (Expr::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span), Ty::INT)
+                (
+                    Expr::Builtin(Builtin::IndexOf, vec![x], Some(Box::new(c)), span),
+                    Ty::INT,
+                )
             }
             "distance" => {
                 if !self.arity(name, args, 2, span) {
@@ -660,7 +905,10 @@ impl Checker {
                 self.expect(a[0].1, Ty::NODE, a[0].2);
                 self.expect(a[1].1, Ty::NODE, a[1].2);
                 self.uses_distance = true;
-                (b(Builtin::Distance, vec![a[0].0.clone(), a[1].0.clone()]), Ty::INT)
+                (
+                    b(Builtin::Distance, vec![a[0].0.clone(), a[1].0.clone()]),
+                    Ty::INT,
+                )
             }
             "zone_of" | "node_of" | "revealed" => {
                 if !self.arity(name, args, 1, span) {
@@ -681,7 +929,10 @@ impl Checker {
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::NODE, a[0].2);
                 self.expect(a[1].1, Ty::NODE, a[1].2);
-                (b(Builtin::EdgeBetween, vec![a[0].0.clone(), a[1].0.clone()]), Ty::EDGE)
+                (
+                    b(Builtin::EdgeBetween, vec![a[0].0.clone(), a[1].0.clone()]),
+                    Ty::EDGE,
+                )
             }
             "sees" => {
                 if !self.arity(name, args, 2, span) {
@@ -690,7 +941,10 @@ impl Checker {
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
                 self.expect(a[1].1, Ty::one(Scalar::Piece(None)), a[1].2);
-                (b(Builtin::Sees, vec![a[0].0.clone(), a[1].0.clone()]), Ty::BOOL)
+                (
+                    b(Builtin::Sees, vec![a[0].0.clone(), a[1].0.clone()]),
+                    Ty::BOOL,
+                )
             }
             "team" => {
                 if !self.arity(name, args, 1, span) {
@@ -700,7 +954,8 @@ impl Checker {
                 self.expect(a[0].1, Ty::PLAYER, a[0].2);
                 (b(Builtin::Team, vec![a[0].0.clone()]), Ty::INT)
             }
-            "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents" | "distinct" | "sorted" | "reachable" => {
+            "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from"
+            | "opponents" | "distinct" | "sorted" | "reachable" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
                 (Expr::Const(0), Ty::ERR)
@@ -744,7 +999,14 @@ impl Checker {
         self.body.implicit.pop();
     }
 
-    fn agg(&mut self, func: &ast::Ident, binder: &ast::Ident, coll: &ast::Expr, body: Option<&ast::Expr>, span: Span) -> (Expr, Ty) {
+    fn agg(
+        &mut self,
+        func: &ast::Ident,
+        binder: &ast::Ident,
+        coll: &ast::Expr,
+        body: Option<&ast::Expr>,
+        span: Span,
+    ) -> (Expr, Ty) {
         let op = match func.name.as_str() {
             "count" => AggOp::Count,
             "sum" => AggOp::Sum,
@@ -755,8 +1017,18 @@ impl Checker {
             "best" => AggOp::Best,
             "worst" => AggOp::Worst,
             "distinct" | "list" | "sorted" => {
-                self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", func.name), "this is a collection")
-                    .help("use it in `for`, `count(…)` or as a domain"));
+                self.error(
+                    err(
+                        "E0242",
+                        span,
+                        format!(
+                            "`{}(…)` is a collection where a single value is expected",
+                            func.name
+                        ),
+                        "this is a collection",
+                    )
+                    .help("use it in `for`, `count(…)` or as a domain"),
+                );
                 return (Expr::Const(0), Ty::ERR);
             }
             _ => {
@@ -783,7 +1055,15 @@ impl Checker {
             (AggOp::Count, None) => {}
             (_, Some((t, s))) => self.expect(t, want_body, s),
             (_, None) => {
-                self.error(err("E0248", span, format!("`{}` needs a body after `:`", func.name), "missing body").help(format!("write `{}({} in …: …)`", func.name, binder.name)));
+                self.error(
+                    err(
+                        "E0248",
+                        span,
+                        format!("`{}` needs a body after `:`", func.name),
+                        "missing body",
+                    )
+                    .help(format!("write `{}({} in …: …)`", func.name, binder.name)),
+                );
             }
         }
         let ty = match op {
@@ -791,7 +1071,15 @@ impl Checker {
             AggOp::Any | AggOp::All => Ty::BOOL,
             AggOp::Best | AggOp::Worst | AggOp::First | AggOp::Last => et,
         };
-        (Expr::Agg { op, coll: Box::new(c), slot, body: body_e }, ty)
+        (
+            Expr::Agg {
+                op,
+                coll: Box::new(c),
+                slot,
+                body: body_e,
+            },
+            ty,
+        )
     }
 
     /// A collection whose elements are named `name` by what consumes it
@@ -809,19 +1097,46 @@ impl Checker {
         // Only the outermost `where` of a named collection gets the name.
         let elem_name = self.body.elem_name.take();
         match &e.kind {
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => (Coll::Players, Ty::PLAYER),
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => (Coll::Nodes, Ty::NODE),
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => (Coll::Edges, Ty::EDGE),
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => {
+                (Coll::Players, Ty::PLAYER)
+            }
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "nodes" => {
+                (Coll::Nodes, Ty::NODE)
+            }
+            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "edges" => {
+                (Coll::Edges, Ty::EDGE)
+            }
             // A constant list is its items.
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::List(..))) => {
-                let Some(Sym::List(l, ty)) = self.global_sym(&id.name) else { unreachable!() };
-                (Coll::List(self.g.lists[l as usize].iter().map(|&v| Expr::Const(v)).collect()), ty)
+            ExprKind::Name(id)
+                if self.lookup_local(&id.name).is_none()
+                    && matches!(self.global_sym(&id.name), Some(Sym::List(..))) =>
+            {
+                let Some(Sym::List(l, ty)) = self.global_sym(&id.name) else {
+                    unreachable!()
+                };
+                (
+                    Coll::List(
+                        self.g.lists[l as usize]
+                            .iter()
+                            .map(|&v| Expr::Const(v))
+                            .collect(),
+                    ),
+                    ty,
+                )
             }
             // An enumeration's name is its members in declaration order.
-            ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && matches!(self.global_sym(&id.name), Some(Sym::Enum(_))) => {
-                let Some(Sym::Enum(en)) = self.global_sym(&id.name) else { unreachable!() };
+            ExprKind::Name(id)
+                if self.lookup_local(&id.name).is_none()
+                    && matches!(self.global_sym(&id.name), Some(Sym::Enum(_))) =>
+            {
+                let Some(Sym::Enum(en)) = self.global_sym(&id.name) else {
+                    unreachable!()
+                };
                 let last = self.g.enums[en as usize].members.len() as Val - 1;
-                (Coll::Range(Expr::Const(0), Expr::Const(last)), Ty::one(Scalar::Enum(en)))
+                (
+                    Coll::Range(Expr::Const(0), Expr::Const(last)),
+                    Ty::one(Scalar::Enum(en)),
+                )
             }
             ExprKind::Range(a, b) => {
                 let (x, xt) = self.expr(a);
@@ -860,12 +1175,17 @@ impl Checker {
                 // the result is typed by the kind (its fields can be read, and
                 // it can move into a zone of that kind).
                 let et = match (et.scalar, is_kind_test(&ce, slot)) {
-                    (Scalar::Piece(None), Some(k)) => Ty { scalar: Scalar::Piece(Some(k)), list: et.list },
+                    (Scalar::Piece(None), Some(k)) => Ty {
+                        scalar: Scalar::Piece(Some(k)),
+                        list: et.list,
+                    },
                     _ => et,
                 };
                 (Coll::Filter(Box::new(c2), slot, ce), et)
             }
-            ExprKind::Call(name, args) if name.name == "reachable" && self.global_sym(&name.name).is_none() => {
+            ExprKind::Call(name, args)
+                if name.name == "reachable" && self.global_sym(&name.name).is_none() =>
+            {
                 if !self.arity(name, args, 2, span) {
                     return (Coll::List(vec![]), Ty::NODE);
                 }
@@ -875,7 +1195,17 @@ impl Checker {
                 self.expect(et, Ty::NODE, args[1].span);
                 (Coll::Reachable(x, Box::new(c)), Ty::NODE)
             }
-            ExprKind::Call(name, args) if matches!(name.name.as_str(), "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from" | "opponents") && self.global_sym(&name.name).is_none() => {
+            ExprKind::Call(name, args)
+                if matches!(
+                    name.name.as_str(),
+                    "successors"
+                        | "predecessors"
+                        | "neighbors"
+                        | "edges_of"
+                        | "players_from"
+                        | "opponents"
+                ) && self.global_sym(&name.name).is_none() =>
+            {
                 if !self.arity(name, args, 1, span) {
                     return (Coll::List(vec![]), Ty::INT);
                 }
@@ -883,7 +1213,14 @@ impl Checker {
                 match name.name.as_str() {
                     "players_from" | "opponents" => {
                         self.expect(t, Ty::PLAYER, args[0].span);
-                        (if name.name == "opponents" { Coll::Opponents(x) } else { Coll::PlayersFrom(x) }, Ty::PLAYER)
+                        (
+                            if name.name == "opponents" {
+                                Coll::Opponents(x)
+                            } else {
+                                Coll::PlayersFrom(x)
+                            },
+                            Ty::PLAYER,
+                        )
                     }
                     n => {
                         self.expect(t, Ty::NODE, args[0].span);
@@ -896,7 +1233,12 @@ impl Checker {
                     }
                 }
             }
-            ExprKind::Agg { func, binder, coll, body } if matches!(func.name.as_str(), "distinct" | "list" | "sorted") => {
+            ExprKind::Agg {
+                func,
+                binder,
+                coll,
+                body,
+            } if matches!(func.name.as_str(), "distinct" | "list" | "sorted") => {
                 let (c, et) = self.named_coll(coll, &binder.name);
                 let slot = self.bind_elem(Some(&binder.name), et);
                 let r = match body {
@@ -926,7 +1268,10 @@ impl Checker {
                     Scalar::Zone(k) if !t.list => {
                         let zr = match x {
                             Expr::Zone(zr) => zr,
-                            other => ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) },
+                            other => ZoneRef {
+                                base: 0,
+                                index: ZIndex::Value(Box::new(other)),
+                            },
                         };
                         (Coll::Zone(zr), Ty::one(Scalar::Piece(k)))
                     }
@@ -947,12 +1292,30 @@ impl Checker {
         let (x, t) = self.expr(e);
         match (x, t.scalar) {
             (Expr::Zone(zr), Scalar::Zone(k)) => (zr, k),
-            (other, Scalar::Zone(k)) => (ZoneRef { base: 0, index: ZIndex::Value(Box::new(other)) }, k),
-            (_, Scalar::Error) => (ZoneRef { base: 0, index: ZIndex::Global }, None),
+            (other, Scalar::Zone(k)) => (
+                ZoneRef {
+                    base: 0,
+                    index: ZIndex::Value(Box::new(other)),
+                },
+                k,
+            ),
+            (_, Scalar::Error) => (
+                ZoneRef {
+                    base: 0,
+                    index: ZIndex::Global,
+                },
+                None,
+            ),
             _ => {
                 let d = err("E0250", e.span, format!("expected a zone, found {}", self.type_name(t)), "not a zone").help("zones are declared with `zone NAME` and reached as `NAME`, `p.NAME` or `n.NAME`");
                 self.error(d);
-                (ZoneRef { base: 0, index: ZIndex::Global }, None)
+                (
+                    ZoneRef {
+                        base: 0,
+                        index: ZIndex::Global,
+                    },
+                    None,
+                )
             }
         }
     }

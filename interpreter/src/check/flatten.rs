@@ -9,8 +9,8 @@
 //! Jumps only go forward, so every loop still passes through a `while` or
 //! `for` frame and the step budget still counts every iteration.
 
-use crate::ir::*;
 use crate::ir::Game;
+use crate::ir::*;
 
 /// Fills `g.code`: one flattened copy per block, under the same ids.
 pub(super) fn flatten_game(g: &mut Game) {
@@ -29,13 +29,19 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
         let op = match &st.s {
             Instr::If(c, t, e) => {
                 let test = out.len();
-                out.push(Step { op: Op::JumpUnless(c.clone(), 0), span });
+                out.push(Step {
+                    op: Op::JumpUnless(c.clone(), 0),
+                    span,
+                });
                 flatten(g, &g.blocks[*t as usize], out);
                 match e {
                     None => patch(out, test),
                     Some(e) => {
                         let skip = out.len();
-                        out.push(Step { op: Op::Jump(0), span });
+                        out.push(Step {
+                            op: Op::Jump(0),
+                            span,
+                        });
                         patch(out, test);
                         flatten(g, &g.blocks[*e as usize], out);
                         patch(out, skip);
@@ -52,8 +58,28 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
             Instr::Return => Op::Return,
             Instr::Move(w, z, p) => Op::Move(w.clone(), z.clone(), *p),
             Instr::Shuffle(z) => Op::Shuffle(z.clone()),
-            Instr::Choose { slot, player, from, label, ty } => Op::Choose { slot: *slot, player: player.clone(), from: from.clone(), label: *label, ty: *ty },
-            Instr::Act { player, actions, els } => Op::Act { player: player.clone(), actions: actions.clone(), els: *els },
+            Instr::Choose {
+                slot,
+                player,
+                from,
+                label,
+                ty,
+            } => Op::Choose {
+                slot: *slot,
+                player: player.clone(),
+                from: from.clone(),
+                label: *label,
+                ty: *ty,
+            },
+            Instr::Act {
+                player,
+                actions,
+                els,
+            } => Op::Act {
+                player: player.clone(),
+                actions: actions.clone(),
+                els: *els,
+            },
             Instr::Call(p, args) => Op::Call(*p, args.clone()),
             Instr::Log(t) => Op::Log(*t),
             Instr::EndGame => Op::EndGame,

@@ -25,11 +25,22 @@ pub struct Merged {
 }
 
 /// Reads and parses `path`, following `extends` chains (at most 16 deep).
-pub fn load(sources: &mut Sources, read: Reader, path: &Path, from: Option<Span>) -> Result<Merged, Diagnostics> {
+pub fn load(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+    from: Option<Span>,
+) -> Result<Merged, Diagnostics> {
     load_depth(sources, read, path, from, 0)
 }
 
-fn load_depth(sources: &mut Sources, read: Reader, path: &Path, from: Option<Span>, depth: usize) -> Result<Merged, Diagnostics> {
+fn load_depth(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+    from: Option<Span>,
+    depth: usize,
+) -> Result<Merged, Diagnostics> {
     let text = match read(path) {
         Ok(t) => t,
         Err(e) => {
@@ -59,13 +70,26 @@ fn load_depth(sources: &mut Sources, read: Reader, path: &Path, from: Option<Spa
             if !errors.is_empty() {
                 return Err(errors);
             }
-            Ok(Merged { game_name: name, variants: vec![], items: ast.items, dirs: vec![(file, dir)] })
+            Ok(Merged {
+                game_name: name,
+                variants: vec![],
+                items: ast.items,
+                dirs: vec![(file, dir)],
+            })
         }
-        Header::Variant { name, base, base_span, .. } => {
+        Header::Variant {
+            name,
+            base,
+            base_span,
+            ..
+        } => {
             if depth >= 16 {
-                return Err(vec![Diagnostic::error("E0303", "variants extend each other too deeply (a cycle?)")
-                    .at(base_span, "extended here")
-                    .help("a variant chain may be at most 16 files long")]);
+                return Err(vec![Diagnostic::error(
+                    "E0303",
+                    "variants extend each other too deeply (a cycle?)",
+                )
+                .at(base_span, "extended here")
+                .help("a variant chain may be at most 16 files long")]);
             }
             let base_path = dir.join(&base);
             let mut merged = load_depth(sources, read, &base_path, Some(base_span), depth + 1)?;
@@ -83,7 +107,11 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
         let key = item.kind.key();
         // `override board "x.toml"` replaces every board of the base, also a
         // base that names one board per range of player counts.
-        if item.is_override && key.0 == "board" && key.1.is_empty() && base.iter().any(|b| b.kind.key().0 == "board") {
+        if item.is_override
+            && key.0 == "board"
+            && key.1.is_empty()
+            && base.iter().any(|b| b.kind.key().0 == "board")
+        {
             base.retain(|b| b.kind.key().0 != "board");
             base.push(item);
             continue;
@@ -92,7 +120,11 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
         match (item.is_override, found) {
             (true, Some(i)) => base[i] = item,
             (true, None) => {
-                let what = if key.1.is_empty() { format!("`{}`", key.0) } else { format!("{} `{}`", key.0, key.1) };
+                let what = if key.1.is_empty() {
+                    format!("`{}`", key.0)
+                } else {
+                    format!("{} `{}`", key.0, key.1)
+                };
                 let similar: Vec<String> = base
                     .iter()
                     .map(|b| b.kind.key())
@@ -100,22 +132,42 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
                     .map(|k| format!("`{}`", k.1))
                     .collect();
                 let help = if similar.is_empty() {
-                    format!("the base declares no {} at all; drop `override` to add a new one", key.0)
+                    format!(
+                        "the base declares no {} at all; drop `override` to add a new one",
+                        key.0
+                    )
                 } else {
-                    format!("the base's {}s are {}; drop `override` to add a new one", key.0, similar.join(", "))
+                    format!(
+                        "the base's {}s are {}; drop `override` to add a new one",
+                        key.0,
+                        similar.join(", ")
+                    )
                 };
                 errors.push(
-                    Diagnostic::error("E0301", format!("this variant overrides {what}, which the base does not have"))
-                        .at(item.span, "overrides nothing")
-                        .help(help),
+                    Diagnostic::error(
+                        "E0301",
+                        format!("this variant overrides {what}, which the base does not have"),
+                    )
+                    .at(item.span, "overrides nothing")
+                    .help(help),
                 );
             }
             (false, Some(i)) if key.0 != "invariant" => {
                 errors.push(
-                    Diagnostic::error("E0304", format!("`{}` is already declared by the base ruleset", if key.1.is_empty() { key.0.to_string() } else { key.1.clone() }))
-                        .at(item.span, "declared again here")
-                        .at(base[i].span, "the base's declaration")
-                        .help("write `override` in front to replace the base's declaration"),
+                    Diagnostic::error(
+                        "E0304",
+                        format!(
+                            "`{}` is already declared by the base ruleset",
+                            if key.1.is_empty() {
+                                key.0.to_string()
+                            } else {
+                                key.1.clone()
+                            }
+                        ),
+                    )
+                    .at(item.span, "declared again here")
+                    .at(base[i].span, "the base's declaration")
+                    .help("write `override` in front to replace the base's declaration"),
                 );
             }
             _ => base.push(item),

@@ -23,16 +23,24 @@ use std::path::Path;
 pub use adhoc::compile_expr;
 pub use load::Reader;
 
-
 /// Checks the ruleset at `path` (a game or a variant), reading files through
 /// `read`. On success returns the game and its warnings.
-pub fn check(sources: &mut Sources, read: Reader, path: &Path) -> Result<(Game, Diagnostics), Diagnostics> {
+pub fn check(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+) -> Result<(Game, Diagnostics), Diagnostics> {
     check_with(sources, read, path, &crate::opt::Passes::all())
 }
 
 /// As [`check`], with a chosen set of rewrites after checking (`regel ir
 /// --passes`, and the test that the passes change no outcome).
-pub fn check_with(sources: &mut Sources, read: Reader, path: &Path, passes: &crate::opt::Passes) -> Result<(Game, Diagnostics), Diagnostics> {
+pub fn check_with(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+    passes: &crate::opt::Passes,
+) -> Result<(Game, Diagnostics), Diagnostics> {
     let merged = load::load(sources, read, path, None)?;
     let over = counts::check(&merged.items);
     if !over.is_empty() {
@@ -51,38 +59,131 @@ pub fn summary(g: &Game) -> String {
         let _ = writeln!(s, "variants: {}", g.variants.join(" <- "));
     }
     let _ = writeln!(s, "players: {}..{}", g.min_players, g.max_players);
-    let _ = writeln!(s, "board: {} ({} nodes, {} edges{})", g.board.name, g.board.nodes.len(), g.board.edges.len(), if g.board.directed { ", directed" } else { "" });
-    let opts: Vec<String> = g.options.iter().map(|(n, &v)| format!("{n} = {}", crate::ir::display_const(g, g.vars[v].ty, g.vars[v].init.as_ref()))).collect();
-    let _ = writeln!(s, "options: {}", if opts.is_empty() { "none".into() } else { opts.join(", ") });
-    let kinds: Vec<String> = g.kinds.iter().map(|k| {
-        let n = g.piece_kind.iter().filter(|&&pk| g.kinds[pk as usize].name == k.name).count();
-        format!("{} ({}{})", k.name, n, if k.per_player { ", per seat" } else { "" })
-    }).collect();
+    let _ = writeln!(
+        s,
+        "board: {} ({} nodes, {} edges{})",
+        g.board.name,
+        g.board.nodes.len(),
+        g.board.edges.len(),
+        if g.board.directed { ", directed" } else { "" }
+    );
+    let opts: Vec<String> = g
+        .options
+        .iter()
+        .map(|(n, &v)| {
+            format!(
+                "{n} = {}",
+                crate::ir::display_const(g, g.vars[v].ty, g.vars[v].init.as_ref())
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "options: {}",
+        if opts.is_empty() {
+            "none".into()
+        } else {
+            opts.join(", ")
+        }
+    );
+    let kinds: Vec<String> = g
+        .kinds
+        .iter()
+        .map(|k| {
+            let n = g
+                .piece_kind
+                .iter()
+                .filter(|&&pk| g.kinds[pk as usize].name == k.name)
+                .count();
+            format!(
+                "{} ({}{})",
+                k.name,
+                n,
+                if k.per_player { ", per seat" } else { "" }
+            )
+        })
+        .collect();
     let _ = writeln!(s, "pieces: {}", kinds.join(", "));
-    let zones: Vec<String> = g.zones.iter().filter(|z| z.name != "box").map(|z| {
-        let scope: String = z.dims.iter().map(|d| match d {
-            Dim::Player => "per player ".to_string(),
-            Dim::Node => "per node ".to_string(),
-            Dim::Edge => "per edge ".to_string(),
-            Dim::Enum(e) => format!("per {} ", g.enums[*e as usize].name),
-        }).collect();
-        let vis = match z.vis { crate::ast::VisKind::Public => "public", crate::ast::VisKind::Hidden => "hidden", crate::ast::VisKind::Owner => "owner", crate::ast::VisKind::Top => "top visible" };
-        format!("{scope}{} ({vis}{})", z.name, if z.unless.is_some() { ", conditional" } else { "" })
-    }).collect();
+    let zones: Vec<String> = g
+        .zones
+        .iter()
+        .filter(|z| z.name != "box")
+        .map(|z| {
+            let scope: String = z
+                .dims
+                .iter()
+                .map(|d| match d {
+                    Dim::Player => "per player ".to_string(),
+                    Dim::Node => "per node ".to_string(),
+                    Dim::Edge => "per edge ".to_string(),
+                    Dim::Enum(e) => format!("per {} ", g.enums[*e as usize].name),
+                })
+                .collect();
+            let vis = match z.vis {
+                crate::ast::VisKind::Public => "public",
+                crate::ast::VisKind::Hidden => "hidden",
+                crate::ast::VisKind::Owner => "owner",
+                crate::ast::VisKind::Top => "top visible",
+            };
+            format!(
+                "{scope}{} ({vis}{})",
+                z.name,
+                if z.unless.is_some() {
+                    ", conditional"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
     let _ = writeln!(s, "zones: {}", zones.join(", "));
-    let phases: Vec<&str> = g.procs.iter().filter(|p| p.is_phase).map(|p| p.name.as_str()).collect();
-    let _ = writeln!(s, "phases: {}", if phases.is_empty() { "none".into() } else { phases.join(", ") });
-    let actions: Vec<String> = g.actions.iter().map(|a| {
-        let ps: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
-        format!("{}({})", a.name, ps.join(", "))
-    }).collect();
-    let _ = writeln!(s, "actions: {}", if actions.is_empty() { "none".into() } else { actions.join(", ") });
+    let phases: Vec<&str> = g
+        .procs
+        .iter()
+        .filter(|p| p.is_phase)
+        .map(|p| p.name.as_str())
+        .collect();
+    let _ = writeln!(
+        s,
+        "phases: {}",
+        if phases.is_empty() {
+            "none".into()
+        } else {
+            phases.join(", ")
+        }
+    );
+    let actions: Vec<String> = g
+        .actions
+        .iter()
+        .map(|a| {
+            let ps: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
+            format!("{}({})", a.name, ps.join(", "))
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "actions: {}",
+        if actions.is_empty() {
+            "none".into()
+        } else {
+            actions.join(", ")
+        }
+    );
     let mut decisions = vec![];
     for b in &g.blocks {
         for st in b {
             match &st.s {
-                Instr::Act { actions, .. } => decisions.push(format!("act [{}]", actions.iter().map(|&a| g.actions[a as usize].name.as_str()).collect::<Vec<_>>().join(", "))),
-                Instr::Choose { ty, .. } => decisions.push(format!("choose {}", crate::ir::type_name(g, *ty))),
+                Instr::Act { actions, .. } => decisions.push(format!(
+                    "act [{}]",
+                    actions
+                        .iter()
+                        .map(|&a| g.actions[a as usize].name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                Instr::Choose { ty, .. } => {
+                    decisions.push(format!("choose {}", crate::ir::type_name(g, *ty)))
+                }
                 _ => {}
             }
         }
@@ -95,12 +196,20 @@ pub fn summary(g: &Game) -> String {
     s
 }
 
-pub(crate) fn err(code: &'static str, span: Span, msg: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+pub(crate) fn err(
+    code: &'static str,
+    span: Span,
+    msg: impl Into<String>,
+    label: impl Into<String>,
+) -> Diagnostic {
     Diagnostic::error(code, msg).at(span, label)
 }
 
 /// The closest of `candidates` to `name` by edit distance, for "did you mean" hints.
-pub(crate) fn similar<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn similar<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(name, c);
@@ -118,10 +227,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         let mut cur = vec![i; b.len() + 1];
         for j in 1..=b.len() {
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+            cur[j] = (prev[j] + 1)
+                .min(cur[j - 1] + 1)
+                .min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
         }
         prev = cur;
     }
     prev[b.len()]
 }
-

@@ -2,8 +2,8 @@
 
 use super::decls::{Body, Checker};
 use super::err;
-use crate::ir::*;
 use crate::ast::{self, AssignOp, StmtKind};
+use crate::ir::*;
 
 impl Checker {
     pub fn block(&mut self, b: &ast::Block) -> BlockId {
@@ -22,13 +22,24 @@ impl Checker {
                 let slot = self.bind(&name.name, ty);
                 Instr::Let(slot, e)
             }
-            StmtKind::Choose { name, player, from, label } => {
+            StmtKind::Choose {
+                name,
+                player,
+                from,
+                label,
+            } => {
                 let (p, pt) = self.expr(player);
                 self.expect(pt, Ty::PLAYER, player.span);
                 let (c, et) = self.coll(from);
                 let slot = self.bind(&name.name, et);
                 let label = label.as_ref().map(|t| self.template(t));
-                Instr::Choose { slot, player: p, from: Box::new(c), label, ty: et }
+                Instr::Choose {
+                    slot,
+                    player: p,
+                    from: Box::new(c),
+                    label,
+                    ty: et,
+                }
             }
             StmtKind::Assign { place, op, value } => {
                 let (pe, pt) = self.expr(place);
@@ -37,15 +48,30 @@ impl Checker {
                     Expr::Local(slot) => Place::Local(slot),
                     Expr::Var(base, idx) => {
                         if self.g.vars.iter().any(|d| d.is_option && d.base == base) {
-                            self.error(err("E0260", place.span, "options cannot be changed during a game", "read-only").help("declare a `var` and copy the option into it in `setup`"));
+                            self.error(
+                                err(
+                                    "E0260",
+                                    place.span,
+                                    "options cannot be changed during a game",
+                                    "read-only",
+                                )
+                                .help("declare a `var` and copy the option into it in `setup`"),
+                            );
                         }
                         Place::Var(base, idx)
                     }
                     // The place already has an error of its own.
                     _ if pt.scalar == Scalar::Error => return None,
                     _ => {
-                        self.error(err("E0261", place.span, "only variables and locals can be assigned", "not assignable")
-                            .help("declare state with `var`; zones change with `move`"));
+                        self.error(
+                            err(
+                                "E0261",
+                                place.span,
+                                "only variables and locals can be assigned",
+                                "not assignable",
+                            )
+                            .help("declare state with `var`; zones change with `move`"),
+                        );
                         return None;
                     }
                 };
@@ -85,7 +111,15 @@ impl Checker {
             }
             StmtKind::Break | StmtKind::Continue => {
                 if self.body.loops == 0 {
-                    self.error(err("E0262", span, "`break` and `continue` belong inside a loop", "outside any loop").help("use `return` to leave a procedure or action"));
+                    self.error(
+                        err(
+                            "E0262",
+                            span,
+                            "`break` and `continue` belong inside a loop",
+                            "outside any loop",
+                        )
+                        .help("use `return` to leave a procedure or action"),
+                    );
                 }
                 if matches!(st.kind, StmtKind::Break) {
                     Instr::Break
@@ -115,13 +149,25 @@ impl Checker {
                 match pk.scalar {
                     Scalar::Piece(k) if !pk.list => {
                         if zk.is_some() && k != zk {
-                            let zn = zk.map(|k| self.g.kinds[k as usize].name.clone()).unwrap_or_default();
+                            let zn = zk
+                                .map(|k| self.g.kinds[k as usize].name.clone())
+                                .unwrap_or_default();
                             let (msg, label) = match k {
                                 Some(k) => {
                                     let pn = &self.g.kinds[k as usize].name;
-                                    (format!("a zone of `{zn}` cannot receive a `{pn}`"), format!("this is a `{pn}`"))
+                                    (
+                                        format!("a zone of `{zn}` cannot receive a `{pn}`"),
+                                        format!("this is a `{pn}`"),
+                                    )
                                 }
-                                None => (format!("a zone of `{zn}` cannot receive a piece of unknown kind"), "the checker cannot tell that this is a `".to_string() + &zn + "`"),
+                                None => (
+                                    format!(
+                                        "a zone of `{zn}` cannot receive a piece of unknown kind"
+                                    ),
+                                    "the checker cannot tell that this is a `".to_string()
+                                        + &zn
+                                        + "`",
+                                ),
                             };
                             let d = err("E0263", pspan, msg, label)
                                 .at(to.span, format!("this zone holds only `{zn}`"))
@@ -131,7 +177,13 @@ impl Checker {
                     }
                     Scalar::Error => {}
                     _ => {
-                        let d = err("E0264", pspan, format!("only pieces can be moved, not {}", self.type_name(pk)), "not a piece").help("`move` takes a piece, `all COLLECTION` or `N of COLLECTION`");
+                        let d = err(
+                            "E0264",
+                            pspan,
+                            format!("only pieces can be moved, not {}", self.type_name(pk)),
+                            "not a piece",
+                        )
+                        .help("`move` takes a piece, `all COLLECTION` or `N of COLLECTION`");
                         self.error(d);
                     }
                 }
@@ -141,7 +193,11 @@ impl Checker {
                 let (zr, _) = self.zone(z);
                 Instr::Shuffle(zr)
             }
-            StmtKind::Act { player, actions, els } => {
+            StmtKind::Act {
+                player,
+                actions,
+                els,
+            } => {
                 let (p, pt) = self.expr(player);
                 self.expect(pt, Ty::PLAYER, player.span);
                 let mut ids = vec![];
@@ -152,8 +208,18 @@ impl Checker {
                             ids.push(id);
                         }
                         _ => {
-                            let names: Vec<String> = self.globals.iter().filter(|(_, v)| matches!(v.0, Sym::Action(_))).map(|(k, _)| k.clone()).collect();
-                            let mut d = err("E0265", a.span, format!("unknown action `{}`", a.name), "not an action");
+                            let names: Vec<String> = self
+                                .globals
+                                .iter()
+                                .filter(|(_, v)| matches!(v.0, Sym::Action(_)))
+                                .map(|(k, _)| k.clone())
+                                .collect();
+                            let mut d = err(
+                                "E0265",
+                                a.span,
+                                format!("unknown action `{}`", a.name),
+                                "not an action",
+                            );
                             d = match super::similar(&a.name, names.iter().map(|s| s.as_str())) {
                                 Some(s) => d.help(format!("did you mean `{s}`?")),
                                 None => d.help("declare it with `action NAME(…) { … }`"),
@@ -163,7 +229,11 @@ impl Checker {
                     }
                 }
                 let e = els.as_ref().map(|b| self.block(b));
-                Instr::Act { player: p, actions: ids, els: e }
+                Instr::Act {
+                    player: p,
+                    actions: ids,
+                    els: e,
+                }
             }
             StmtKind::Log(t) => Instr::Log(self.template(t)),
             StmtKind::EndGame => Instr::EndGame,
@@ -182,7 +252,19 @@ impl Checker {
                     self.proc_used[id as usize] = true;
                     let sig = self.proc_sigs[id as usize].clone();
                     if args.len() != sig.len() {
-                        self.error(err("E0244", span, format!("`{}` takes {} argument{}, but {} {} given", name.name, sig.len(), if sig.len() == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }), "wrong number of arguments"));
+                        self.error(err(
+                            "E0244",
+                            span,
+                            format!(
+                                "`{}` takes {} argument{}, but {} {} given",
+                                name.name,
+                                sig.len(),
+                                if sig.len() == 1 { "" } else { "s" },
+                                args.len(),
+                                if args.len() == 1 { "was" } else { "were" }
+                            ),
+                            "wrong number of arguments",
+                        ));
                         return None;
                     }
                     let mut es = vec![];
@@ -194,11 +276,23 @@ impl Checker {
                     Instr::Call(id, es)
                 }
                 _ => {
-                    let names: Vec<String> = self.globals.iter().filter(|(_, v)| matches!(v.0, Sym::Proc(_))).map(|(k, _)| k.clone()).collect();
-                    let mut d = err("E0266", name.span, format!("unknown procedure `{}`", name.name), "not a procedure or phase");
+                    let names: Vec<String> = self
+                        .globals
+                        .iter()
+                        .filter(|(_, v)| matches!(v.0, Sym::Proc(_)))
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    let mut d = err(
+                        "E0266",
+                        name.span,
+                        format!("unknown procedure `{}`", name.name),
+                        "not a procedure or phase",
+                    );
                     d = match super::similar(&name.name, names.iter().map(|s| s.as_str())) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help("declare it with `proc NAME(…) { … }` or `phase NAME { … }`"),
+                        None => {
+                            d.help("declare it with `proc NAME(…) { … }` or `phase NAME { … }`")
+                        }
                     };
                     self.error(d);
                     return None;
@@ -208,7 +302,13 @@ impl Checker {
         Some(Stmt { s, span })
     }
 
-    pub fn action(&mut self, name: &ast::Ident, params: &[ast::ActionParam], label: Option<&ast::Template>, body: &ast::Block) -> ActionDecl {
+    pub fn action(
+        &mut self,
+        name: &ast::Ident,
+        params: &[ast::ActionParam],
+        label: Option<&ast::Template>,
+        body: &ast::Block,
+    ) -> ActionDecl {
         self.body = Body::default();
         self.body.scopes.push(vec![]);
         let actor = self.bind("actor", Ty::PLAYER);
@@ -218,7 +318,13 @@ impl Checker {
             let (c, et) = self.named_coll(&p.domain, &p.name.name);
             let deps = param_mask(&ps, |f| visit_c(&c, f));
             let slot = self.bind(&p.name.name, et);
-            ps.push(ActionParam { name: p.name.name.clone(), slot, ty: et, domain: c, deps });
+            ps.push(ActionParam {
+                name: p.name.name.clone(),
+                slot,
+                ty: et,
+                domain: c,
+                deps,
+            });
         }
         let mut pre = vec![];
         let mut rest = &body.stmts[..];
@@ -234,9 +340,23 @@ impl Checker {
             }
         }
         let label = label.map(|t| self.template(t));
-        let b = self.block(&ast::Block { stmts: rest.to_vec(), span: body.span });
-        let product = ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
-        ActionDecl { name: name.name.clone(), params: ps, pre, label, body: b, nlocals: self.body.nlocals, product, merge: false, span: name.span }
+        let b = self.block(&ast::Block {
+            stmts: rest.to_vec(),
+            span: body.span,
+        });
+        let product =
+            ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
+        ActionDecl {
+            name: name.name.clone(),
+            params: ps,
+            pre,
+            label,
+            body: b,
+            nlocals: self.body.nlocals,
+            product,
+            merge: false,
+            span: name.span,
+        }
     }
 }
 

@@ -14,13 +14,20 @@ use crate::ir::*;
 /// whose options may need merging.
 pub(super) fn mark(g: &mut Game) {
     let n = g.piece_kind.len();
-    let mut first: std::collections::HashMap<(u16, i8, Vec<Val>), u32> = std::collections::HashMap::new();
+    let mut first: std::collections::HashMap<(u16, i8, Vec<Val>), u32> =
+        std::collections::HashMap::new();
     g.piece_class = Vec::with_capacity(n);
     g.kind_twins = vec![false; g.kinds.len()];
     for p in 0..n {
         let k = g.piece_kind[p];
-        let fields = g.kinds[k as usize].fields.iter().map(|(_, _, fid)| g.fields[*fid as usize][p]).collect();
-        let class = *first.entry((k, g.piece_owner[p], fields)).or_insert(p as u32);
+        let fields = g.kinds[k as usize]
+            .fields
+            .iter()
+            .map(|(_, _, fid)| g.fields[*fid as usize][p])
+            .collect();
+        let class = *first
+            .entry((k, g.piece_owner[p], fields))
+            .or_insert(p as u32);
         if class != p as u32 {
             g.kind_twins[k as usize] = true;
         }
@@ -31,4 +38,3 @@ pub(super) fn mark(g: &mut Game) {
         a.merge = a.params.iter().any(|prm| may_twin(&twins, prm.ty));
     }
 }
-

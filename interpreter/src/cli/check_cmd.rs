@@ -20,7 +20,16 @@ pub fn run(files: &[PathBuf], format: Format, summary: bool, io: &mut Io) -> i32
             Format::Text => {
                 let _ = write!(io.err, "{}", diag::render(&sources, &diags, io.color, 100));
                 if ok {
-                    let _ = writeln!(io.out, "ok: {}{}", f.display(), if diags.is_empty() { String::new() } else { format!(" ({} warning(s))", diags.len()) });
+                    let _ = writeln!(
+                        io.out,
+                        "ok: {}{}",
+                        f.display(),
+                        if diags.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({} warning(s))", diags.len())
+                        }
+                    );
                     if summary {
                         let _ = write!(io.out, "{}", sum.unwrap_or_default());
                     }
@@ -36,7 +45,11 @@ pub fn run(files: &[PathBuf], format: Format, summary: bool, io: &mut Io) -> i32
         }
     }
     if format == Format::Json {
-        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+        let _ = writeln!(
+            io.out,
+            "{}",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        );
     }
     if failed {
         1

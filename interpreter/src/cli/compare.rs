@@ -64,14 +64,23 @@ pub struct Estimate {
 fn estimate(x: &[f64]) -> Estimate {
     let n = x.len() as f64;
     if x.is_empty() {
-        return Estimate { mean: 0.0, half: f64::INFINITY };
+        return Estimate {
+            mean: 0.0,
+            half: f64::INFINITY,
+        };
     }
     let mean = x.iter().sum::<f64>() / n;
     if x.len() < 2 {
-        return Estimate { mean, half: f64::INFINITY };
+        return Estimate {
+            mean,
+            half: f64::INFINITY,
+        };
     }
     let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
-    Estimate { mean, half: 1.96 * (var / n).sqrt() }
+    Estimate {
+        mean,
+        half: 1.96 * (var / n).sqrt(),
+    }
 }
 
 #[derive(Serialize)]
@@ -108,12 +117,17 @@ struct Out {
 /// The statistics both sides declare under one name and of one kind (per
 /// player or not), as (base index, variant index, per player); and a note
 /// for each of the others.
-fn paired_stats(gb: &crate::ir::Game, gv: &crate::ir::Game) -> (Vec<(usize, usize, bool)>, Vec<String>) {
+fn paired_stats(
+    gb: &crate::ir::Game,
+    gv: &crate::ir::Game,
+) -> (Vec<(usize, usize, bool)>, Vec<String>) {
     let mut pairs = vec![];
     let mut notes = vec![];
     for (i, s) in gb.statistics.iter().enumerate() {
         match gv.statistics.iter().position(|t| t.name == s.name) {
-            Some(j) if gv.statistics[j].per_player == s.per_player => pairs.push((i, j, s.per_player)),
+            Some(j) if gv.statistics[j].per_player == s.per_player => {
+                pairs.push((i, j, s.per_player))
+            }
             Some(_) => notes.push(format!("`{}` is per player on one side only", s.name)),
             None => notes.push(format!("`{}` is declared by the base only", s.name)),
         }
@@ -143,13 +157,26 @@ fn stat_values(r: &GameResult, pairs: &[(usize, usize, bool)], variant: bool) ->
     v
 }
 
-fn stat_measures(g: &crate::ir::Game, pairs: &[(usize, usize, bool)], seats: &[String]) -> Vec<Measure> {
-    let m = |name: String, subject: String| Measure { name, unit: Unit::Number, say: (subject, "higher", "lower"), base: vec![], variant: vec![] };
+fn stat_measures(
+    g: &crate::ir::Game,
+    pairs: &[(usize, usize, bool)],
+    seats: &[String],
+) -> Vec<Measure> {
+    let m = |name: String, subject: String| Measure {
+        name,
+        unit: Unit::Number,
+        say: (subject, "higher", "lower"),
+        base: vec![],
+        variant: vec![],
+    };
     let mut v = vec![];
     for &(i, _, per_player) in pairs {
         let name = &g.statistics[i].name;
         if per_player {
-            v.push(m(format!("{name} (seat mean)"), format!("`{name}`, averaged over the seats, is")));
+            v.push(m(
+                format!("{name} (seat mean)"),
+                format!("`{name}`, averaged over the seats, is"),
+            ));
             for s in seats {
                 v.push(m(format!("{name} ({s})"), format!("`{name}` of {s} is")));
             }
@@ -162,33 +189,83 @@ fn stat_measures(g: &crate::ir::Game, pairs: &[(usize, usize, bool)], seats: &[S
 
 /// The per-game values of every measure, in the order of [`measures`].
 fn values(r: &GameResult, n: usize) -> Vec<f64> {
-    let win: Vec<f64> = (0..n).map(|s| r.winners.contains(&s) as u8 as f64).collect();
+    let win: Vec<f64> = (0..n)
+        .map(|s| r.winners.contains(&s) as u8 as f64)
+        .collect();
     let winning_team = r.winners.first().map(|&w| r.teams[w]);
     // The runner-up: the best-ranked seat of a team that did not win.
-    let runner = (0..n).filter(|&s| !r.winners.contains(&s) && Some(r.teams[s]) != winning_team).min_by_key(|&s| r.ranks[s]);
+    let runner = (0..n)
+        .filter(|&s| !r.winners.contains(&s) && Some(r.teams[s]) != winning_team)
+        .min_by_key(|&s| r.ranks[s]);
     let margin = match (r.winners.first(), runner) {
         (Some(&w), Some(ru)) => (r.scores[w] - r.scores[ru]).abs() as f64,
         _ => 0.0,
     };
     let spread = (r.scores.iter().max().unwrap_or(&0) - r.scores.iter().min().unwrap_or(&0)) as f64;
     let tie = r.winners.iter().any(|&w| Some(r.teams[w]) != winning_team) as u8 as f64;
-    let others = if n > 1 { win[1..].iter().sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+    let others = if n > 1 {
+        win[1..].iter().sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
     let mut v = vec![r.decisions as f64, margin, spread, tie, win[0] - others];
     v.extend(win);
     v
 }
 
 fn measures(seats: &[String]) -> Vec<Measure> {
-    let m = |name: &str, unit, subject: &str, up, down| Measure { name: name.into(), unit, say: (subject.into(), up, down), base: vec![], variant: vec![] };
+    let m = |name: &str, unit, subject: &str, up, down| Measure {
+        name: name.into(),
+        unit,
+        say: (subject.into(), up, down),
+        base: vec![],
+        variant: vec![],
+    };
     let mut v = vec![
-        m("game length", Unit::Decisions, "games last", "longer", "shorter"),
-        m("winner's margin", Unit::Points, "the winner's margin is", "wider", "narrower"),
-        m("score spread", Unit::Points, "the score spread (highest − lowest) is", "wider", "narrower"),
-        m("ties", Unit::Rate, "games end in a tie", "more often", "less often"),
-        m("first-player advantage", Unit::Rate, "the first player wins, against the average other seat,", "more often", "less often"),
+        m(
+            "game length",
+            Unit::Decisions,
+            "games last",
+            "longer",
+            "shorter",
+        ),
+        m(
+            "winner's margin",
+            Unit::Points,
+            "the winner's margin is",
+            "wider",
+            "narrower",
+        ),
+        m(
+            "score spread",
+            Unit::Points,
+            "the score spread (highest − lowest) is",
+            "wider",
+            "narrower",
+        ),
+        m(
+            "ties",
+            Unit::Rate,
+            "games end in a tie",
+            "more often",
+            "less often",
+        ),
+        m(
+            "first-player advantage",
+            Unit::Rate,
+            "the first player wins, against the average other seat,",
+            "more often",
+            "less often",
+        ),
     ];
     for s in seats {
-        v.push(m(&format!("{s} wins"), Unit::Rate, &format!("{s} wins"), "more often", "less often"));
+        v.push(m(
+            &format!("{s} wins"),
+            Unit::Rate,
+            &format!("{s} wins"),
+            "more often",
+            "less often",
+        ));
     }
     v
 }
@@ -204,10 +281,27 @@ fn sentence(m: &Measure, b: Estimate, v: Estimate, d: Estimate) -> String {
     // A declared statistic may count small things (a fraction of a stall per
     // game): it gets two decimals.
     let dp = if m.unit == Unit::Number { 2 } else { 1 };
-    let show = |x: f64| if m.unit == Unit::Rate { format!("{:.1} %", x * 100.0) } else { format!("{x:.dp$}") };
+    let show = |x: f64| {
+        if m.unit == Unit::Rate {
+            format!("{:.1} %", x * 100.0)
+        } else {
+            format!("{x:.dp$}")
+        }
+    };
     let dir = if d.mean >= 0.0 { m.say.1 } else { m.say.2 };
-    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
-    let core = format!("{} {:.dp$} ± {:.dp$}{unit} {dir} (base {}, variant {})", m.say.0, (d.mean * k).abs(), d.half * k, show(b.mean), show(v.mean));
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    let core = format!(
+        "{} {:.dp$} ± {:.dp$}{unit} {dir} (base {}, variant {})",
+        m.say.0,
+        (d.mean * k).abs(),
+        d.half * k,
+        show(b.mean),
+        show(v.mean)
+    );
     if d.mean.abs() > d.half {
         core
     } else {
@@ -225,18 +319,31 @@ fn narrow(m: &Measure, d: Estimate, b: Estimate, precision: f64) -> bool {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let Some((gb, _)) = load_game(&a.base, io) else { return 1 };
-    let Some((gv, _)) = load_game(&a.variant, io) else { return 1 };
+    let Some((gb, _)) = load_game(&a.base, io) else {
+        return 1;
+    };
+    let Some((gv, _)) = load_game(&a.variant, io) else {
+        return 1;
+    };
     let usage = |io: &mut Io, e: String| {
         let _ = writeln!(io.err, "error: {e}");
         2
     };
     for g in [&gb, &gv] {
         if a.players < g.min_players || a.players > g.max_players {
-            return usage(io, format!("{} takes {}..{} players, not {}", g.name, g.min_players, g.max_players, a.players));
+            return usage(
+                io,
+                format!(
+                    "{} takes {}..{} players, not {}",
+                    g.name, g.min_players, g.max_players, a.players
+                ),
+            );
         }
     }
-    let (ob, ov) = match (parse_options(&gb, &a.options), parse_options(&gv, &a.options)) {
+    let (ob, ov) = match (
+        parse_options(&gb, &a.options),
+        parse_options(&gv, &a.options),
+    ) {
         (Ok(b), Ok(v)) => (b, v),
         (Err(e), _) | (_, Err(e)) => return usage(io, e),
     };
@@ -245,9 +352,15 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         Err(e) => return usage(io, e),
     };
     if a.games == 0 || a.batch == 0 || a.precision.is_nan() || a.precision <= 0.0 {
-        return usage(io, "`--games`, `--batch` and `--precision` must be positive".into());
+        return usage(
+            io,
+            "`--games`, `--batch` and `--precision` must be positive".into(),
+        );
     }
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+    {
         Ok(p) => p,
         Err(e) => return usage(io, e.to_string()),
     };
@@ -259,7 +372,12 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} pairs of games ({eta} left at most) {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} pairs of games ({eta} left at most) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut played = 0u64;
     let mut errors: Vec<String> = vec![];
     let mut stopped = "budget";
@@ -271,7 +389,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 .map(|i| {
                     let seed = a.seed + i;
                     let side = |g, o: &Vec<(String, i64)>| {
-                        let setup = Setup { players: a.players, seed, options: o.clone(), budget: a.step_budget, log: false };
+                        let setup = Setup {
+                            players: a.players,
+                            seed,
+                            options: o.clone(),
+                            budget: a.step_budget,
+                            log: false,
+                        };
                         play_bots(g, &setup, &kinds, false, false)
                     };
                     let r = (side(&gb, &ob), side(&gv, &ov));
@@ -282,20 +406,39 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         });
         played += k;
         for (b, v) in &pairs {
-            if let Some(e) = b.error.as_ref().map(|e| format!("base, seed {}: {e}", b.seed)).or(v.error.as_ref().map(|e| format!("variant, seed {}: {e}", v.seed))) {
+            if let Some(e) = b
+                .error
+                .as_ref()
+                .map(|e| format!("base, seed {}: {e}", b.seed))
+                .or(v
+                    .error
+                    .as_ref()
+                    .map(|e| format!("variant, seed {}: {e}", v.seed)))
+            {
                 errors.push(e);
                 continue;
             }
-            let xs = values(b, a.players).into_iter().chain(stat_values(b, &stats, false));
-            let ys = values(v, a.players).into_iter().chain(stat_values(v, &stats, true));
+            let xs = values(b, a.players)
+                .into_iter()
+                .chain(stat_values(b, &stats, false));
+            let ys = values(v, a.players)
+                .into_iter()
+                .chain(stat_values(v, &stats, true));
             for (m, (x, y)) in ms.iter_mut().zip(xs.zip(ys)) {
                 m.base.push(x);
                 m.variant.push(y);
             }
         }
-        let widest = ms.iter().filter(|m| m.unit == Unit::Rate).map(|m| diff_of(m).half * 100.0).fold(0.0, f64::max);
+        let widest = ms
+            .iter()
+            .filter(|m| m.unit == Unit::Rate)
+            .map(|m| diff_of(m).half * 100.0)
+            .fold(0.0, f64::max);
         bar.set_message(format!("widest interval ±{widest:.1} points"));
-        if ms.iter().all(|m| narrow(m, diff_of(m), estimate(&m.base), a.precision)) {
+        if ms
+            .iter()
+            .all(|m| narrow(m, diff_of(m), estimate(&m.base), a.precision))
+        {
             stopped = "precise";
             break;
         }
@@ -305,7 +448,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     out.unmatched_statistics = unmatched;
     match a.format {
         Format::Json => {
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&out).unwrap_or_default()
+            );
         }
         Format::Text => print_text(&out, io),
     }
@@ -322,8 +469,23 @@ fn diff_of(m: &Measure) -> Estimate {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn report(a: &Args, gb: &crate::ir::Game, gv: &crate::ir::Game, kinds: &[SeatKind], ms: &[Measure], played: u64, errors: Vec<String>, stopped: &'static str) -> Out {
-    let name = |g: &crate::ir::Game| if g.variants.is_empty() { g.name.clone() } else { format!("{} ({})", g.name, g.variants.join(" <- ")) };
+fn report(
+    a: &Args,
+    gb: &crate::ir::Game,
+    gv: &crate::ir::Game,
+    kinds: &[SeatKind],
+    ms: &[Measure],
+    played: u64,
+    errors: Vec<String>,
+    stopped: &'static str,
+) -> Out {
+    let name = |g: &crate::ir::Game| {
+        if g.variants.is_empty() {
+            g.name.clone()
+        } else {
+            format!("{} ({})", g.name, g.variants.join(" <- "))
+        }
+    };
     Out {
         base: format!("{} [{}]", a.base.display(), name(gb)),
         variant: format!("{} [{}]", a.variant.display(), name(gv)),
@@ -339,7 +501,15 @@ fn report(a: &Args, gb: &crate::ir::Game, gv: &crate::ir::Game, kinds: &[SeatKin
             .iter()
             .map(|m| {
                 let (b, v, d) = (estimate(&m.base), estimate(&m.variant), diff_of(m));
-                MeasureOut { measure: m.name.clone(), unit: m.unit, base: b, variant: v, difference: d, clear: d.mean.abs() > d.half, sentence: sentence(m, b, v, d) }
+                MeasureOut {
+                    measure: m.name.clone(),
+                    unit: m.unit,
+                    base: b,
+                    variant: v,
+                    difference: d,
+                    clear: d.mean.abs() > d.half,
+                    sentence: sentence(m, b, v, d),
+                }
             })
             .collect(),
     }
@@ -348,16 +518,33 @@ fn report(a: &Args, gb: &crate::ir::Game, gv: &crate::ir::Game, kinds: &[SeatKin
 fn print_text(o: &Out, io: &mut Io) {
     let _ = writeln!(io.out, "base:    {}", o.base);
     let _ = writeln!(io.out, "variant: {}", o.variant);
-    let _ = writeln!(io.out, "{} players, bots {}; {} pairs of games (seeds {}..{}), {} with errors", o.players, o.bots.join(", "), o.pairs, o.seeds.0, o.seeds.1, o.errors);
+    let _ = writeln!(
+        io.out,
+        "{} players, bots {}; {} pairs of games (seeds {}..{}), {} with errors",
+        o.players,
+        o.bots.join(", "),
+        o.pairs,
+        o.seeds.0,
+        o.seeds.1,
+        o.errors
+    );
     for e in &o.first_errors {
         let _ = writeln!(io.out, "  {e}");
     }
     let _ = writeln!(
         io.out,
         "stopped: {}",
-        if o.stopped == "precise" { "every interval is narrow enough" } else { "the game budget is spent (raise --games for narrower intervals)" }
+        if o.stopped == "precise" {
+            "every interval is narrow enough"
+        } else {
+            "the game budget is spent (raise --games for narrower intervals)"
+        }
     );
-    let _ = writeln!(io.out, "\n{:<26} {:>16} {:>16} {:>18}", "measure (95 % intervals)", "base", "variant", "difference");
+    let _ = writeln!(
+        io.out,
+        "\n{:<26} {:>16} {:>16} {:>18}",
+        "measure (95 % intervals)", "base", "variant", "difference"
+    );
     for m in &o.measures {
         let f = |e: Estimate, sign: bool| match m.unit {
             Unit::Rate if sign => format!("{:+.1} ± {:.1} pt", e.mean * 100.0, e.half * 100.0),
@@ -368,7 +555,14 @@ fn print_text(o: &Out, io: &mut Io) {
             _ => format!("{:.1} ± {:.1}", e.mean, e.half),
         };
         let mark = if m.clear { " *" } else { "" };
-        let _ = writeln!(io.out, "{:<26} {:>16} {:>16} {:>18}{mark}", m.measure, f(m.base, false), f(m.variant, false), f(m.difference, true));
+        let _ = writeln!(
+            io.out,
+            "{:<26} {:>16} {:>16} {:>18}{mark}",
+            m.measure,
+            f(m.base, false),
+            f(m.variant, false),
+            f(m.difference, true)
+        );
     }
     let _ = writeln!(io.out, "(* the interval of the difference excludes zero)");
     for s in &o.unmatched_statistics {

@@ -32,8 +32,16 @@ pub struct Totals {
 
 /// The warnings (codes W0101–W0105) and totals for `games` games' merged
 /// counters `cov` of the program `g`.
-pub fn report(g: &Game, cov: &Coverage, sources: &Sources, games: u64) -> (Vec<Diagnostic>, Totals) {
-    let mut t = Totals { actions: g.actions.len(), ..Totals::default() };
+pub fn report(
+    g: &Game,
+    cov: &Coverage,
+    sources: &Sources,
+    games: u64,
+) -> (Vec<Diagnostic>, Totals) {
+    let mut t = Totals {
+        actions: g.actions.len(),
+        ..Totals::default()
+    };
     let mut out = vec![];
     actions(g, cov, games, &mut t, &mut out);
     requires(g, cov, &mut t, &mut out);
@@ -83,7 +91,11 @@ fn key(s: Span) -> (u32, u32, u32) {
 }
 
 fn span_of(k: (u32, u32, u32)) -> Span {
-    Span { file: k.0, start: k.1, end: k.2 }
+    Span {
+        file: k.0,
+        start: k.1,
+        end: k.2,
+    }
 }
 
 fn requires(g: &Game, cov: &Coverage, t: &mut Totals, out: &mut Vec<Diagnostic>) {
@@ -141,7 +153,13 @@ fn requires(g: &Game, cov: &Coverage, t: &mut Totals, out: &mut Vec<Diagnostic>)
     }
 }
 
-fn branches(g: &Game, cov: &Coverage, sources: &Sources, t: &mut Totals, out: &mut Vec<Diagnostic>) {
+fn branches(
+    g: &Game,
+    cov: &Coverage,
+    sources: &Sources,
+    t: &mut Totals,
+    out: &mut Vec<Diagnostic>,
+) {
     // Per `if` (by span): times its condition held, times it did not, and
     // whether it has an `else` (laid out as a jump over it, with the `if`'s span).
     let mut ifs: BTreeMap<(u32, u32, u32), ([u64; 2], bool)> = BTreeMap::new();
@@ -149,7 +167,9 @@ fn branches(g: &Game, cov: &Coverage, sources: &Sources, t: &mut Totals, out: &m
         for (pc, step) in code.iter().enumerate() {
             if let Op::JumpUnless(_, to) = step.op {
                 let to = to as usize;
-                let has_else = to > pc + 1 && matches!(code[to - 1].op, Op::Jump(_)) && code[to - 1].span == step.span;
+                let has_else = to > pc + 1
+                    && matches!(code[to - 1].op, Op::Jump(_))
+                    && code[to - 1].span == step.span;
                 let c = cov.step_counts(b, pc);
                 let e = ifs.entry(key(step.span)).or_default();
                 e.0[0] += c[0];
@@ -189,7 +209,10 @@ fn if_head(sources: &Sources, s: Span) -> Span {
     let text = &sources.get(s.file).text;
     let body = text.get(s.start as usize..s.end as usize).unwrap_or("");
     match body.find('{') {
-        Some(i) => Span { end: s.start + body[..i].trim_end().len() as u32, ..s },
+        Some(i) => Span {
+            end: s.start + body[..i].trim_end().len() as u32,
+            ..s
+        },
         None => s,
     }
 }

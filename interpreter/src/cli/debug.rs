@@ -24,7 +24,9 @@ fn read_into(sources: &mut Sources, f: &Path, io: &mut Io) -> Option<u32> {
 pub fn board(f: &Path, io: &mut Io) -> i32 {
     if f.extension().and_then(|e| e.to_str()) == Some("toml") {
         let mut sources = Sources::default();
-        let Some(id) = read_into(&mut sources, f, io) else { return 1 };
+        let Some(id) = read_into(&mut sources, f, io) else {
+            return 1;
+        };
         match crate::board::build(&sources, id) {
             Ok(b) => {
                 let _ = write!(io.out, "{}", b.to_dot());
@@ -36,7 +38,9 @@ pub fn board(f: &Path, io: &mut Io) -> i32 {
             }
         }
     } else {
-        let Some((game, _)) = load_game(f, io) else { return 1 };
+        let Some((game, _)) = load_game(f, io) else {
+            return 1;
+        };
         let _ = write!(io.out, "{}", game.board.to_dot());
         0
     }
@@ -46,7 +50,9 @@ pub fn board(f: &Path, io: &mut Io) -> i32 {
 /// written, not merged onto its base).
 pub fn ast(f: &Path, io: &mut Io) -> i32 {
     let mut sources = Sources::default();
-    let Some(id) = read_into(&mut sources, f, io) else { return 1 };
+    let Some(id) = read_into(&mut sources, f, io) else {
+        return 1;
+    };
     match crate::syntax::parse(&sources, id) {
         Ok(file) => match serde_json::to_string_pretty(&file) {
             Ok(s) => {
@@ -98,8 +104,28 @@ pub fn ir(f: &Path, passes: &str, players: Option<usize>, bytecode: bool, io: &m
 
 /// `regel moves`: apply some decisions, then show whose decision it is, that
 /// seat's view and its numbered legal options.
-pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions: &[String], format: Format, io: &mut Io) -> i32 {
-    let Started { game, sources, mut m } = match start(f, players, seed, options, Logs::Off, crate::eval::DEFAULT_BUDGET, io) {
+pub fn moves(
+    f: &Path,
+    players: usize,
+    seed: u64,
+    options: &[String],
+    decisions: &[String],
+    format: Format,
+    io: &mut Io,
+) -> i32 {
+    let Started {
+        game,
+        sources,
+        mut m,
+    } = match start(
+        f,
+        players,
+        seed,
+        options,
+        Logs::Off,
+        crate::eval::DEFAULT_BUDGET,
+        io,
+    ) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -111,17 +137,29 @@ pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions:
         let st = match m.standings() {
             Ok(s) => s,
             Err(e) => {
-                let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+                let _ = write!(
+                    io.err,
+                    "{}",
+                    diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
+                );
                 return 1;
             }
         };
         match format {
             Format::Json => {
                 let j = serde_json::json!({ "over": true, "decisions": m.state.decisions, "seat": null, "options": [], "view": m.view(None), "standings": st });
-                let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+                let _ = writeln!(
+                    io.out,
+                    "{}",
+                    serde_json::to_string_pretty(&j).unwrap_or_default()
+                );
             }
             Format::Text => {
-                let _ = writeln!(io.out, "the game is over after {} decision(s)", m.state.decisions);
+                let _ = writeln!(
+                    io.out,
+                    "the game is over after {} decision(s)",
+                    m.state.decisions
+                );
                 let _ = write!(io.out, "{}", m.view(None).to_text());
                 let _ = write!(io.out, "{}", standings_text(&st));
             }
@@ -141,10 +179,20 @@ pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions:
                 "options": labels,
                 "view": view,
             });
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&j).unwrap_or_default()
+            );
         }
         Format::Text => {
-            let _ = writeln!(io.out, "decision {}: {} to decide{}", m.state.decisions + 1, game.seats[seat], rule.map(|r| format!(" (asked at {r})")).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "decision {}: {} to decide{}",
+                m.state.decisions + 1,
+                game.seats[seat],
+                rule.map(|r| format!(" (asked at {r})")).unwrap_or_default()
+            );
             let _ = writeln!(io.out, "position as {} sees it:", game.seats[seat]);
             let _ = write!(io.out, "{}", view.to_text());
             let _ = writeln!(io.out, "options:");
@@ -157,18 +205,40 @@ pub fn moves(f: &Path, players: usize, seed: u64, options: &[String], decisions:
 /// `regel trace`: one seeded game between random bots (the bots' generator
 /// seeded as in `simulate`), with the full, omniscient log.
 pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut Io) -> i32 {
-    let Started { game, sources, mut m } = match start(f, players, seed, options, Logs::Engine, crate::eval::DEFAULT_BUDGET, io) {
+    let Started {
+        game,
+        sources,
+        mut m,
+    } = match start(
+        f,
+        players,
+        seed,
+        options,
+        Logs::Engine,
+        crate::eval::DEFAULT_BUDGET,
+        io,
+    ) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let _ = writeln!(io.out, "# {} — {} players, seed {} (full log: it shows hidden things)", game.name, players, seed);
+    let _ = writeln!(
+        io.out,
+        "# {} — {} players, seed {} (full log: it shows hidden things)",
+        game.name, players, seed
+    );
     let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(seed));
     for l in m.take_log() {
         let _ = writeln!(io.out, "{l}");
     }
     while let Some((seat, n)) = m.pending() {
         if n == 0 {
-            let d = Diagnostic::error("E0901", format!("{} must decide, but the rules offer no option", game.seats[seat]));
+            let d = Diagnostic::error(
+                "E0901",
+                format!(
+                    "{} must decide, but the rules offer no option",
+                    game.seats[seat]
+                ),
+            );
             let d = match super::replay::pending_span(&m) {
                 Some(s) => d.at(s, "this rule asked"),
                 None => d,
@@ -182,18 +252,30 @@ pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut I
             let _ = writeln!(io.out, "{l}");
         }
         if let Err(e) = r {
-            let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
+            );
             return 1;
         }
     }
     match m.standings() {
         Ok(st) => {
-            let _ = writeln!(io.out, "# game over after {} decision(s)", m.state.decisions);
+            let _ = writeln!(
+                io.out,
+                "# game over after {} decision(s)",
+                m.state.decisions
+            );
             let _ = write!(io.out, "{}", standings_text(&st));
             0
         }
         Err(e) => {
-            let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
+            );
             1
         }
     }

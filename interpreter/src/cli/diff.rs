@@ -43,10 +43,16 @@ struct Out {
 }
 
 pub fn run(base: &Path, variant: &Path, format: Format, io: &mut Io) -> i32 {
-    let Some(d) = diff(base, variant, io) else { return 1 };
+    let Some(d) = diff(base, variant, io) else {
+        return 1;
+    };
     match format {
         Format::Json => {
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&d).unwrap_or_default()
+            );
         }
         Format::Text => {
             let _ = writeln!(io.out, "{} → {}", d.base, d.variant);
@@ -61,7 +67,12 @@ pub fn run(base: &Path, variant: &Path, format: Format, io: &mut Io) -> i32 {
                 }
             }
             if n > 0 {
-                let _ = writeln!(io.out, "{n} difference(s): {} in the rules, {} on the board", d.rules.len(), d.board.len());
+                let _ = writeln!(
+                    io.out,
+                    "{n} difference(s): {} in the rules, {} on the board",
+                    d.rules.len(),
+                    d.board.len()
+                );
             }
         }
     }
@@ -70,7 +81,11 @@ pub fn run(base: &Path, variant: &Path, format: Format, io: &mut Io) -> i32 {
 
 /// A change as one line of text.
 fn sentence(c: &Change) -> String {
-    let head = if c.name.is_empty() { format!("`{}`", c.what) } else { format!("{} `{}`", c.what, c.name) };
+    let head = if c.name.is_empty() {
+        format!("`{}`", c.what)
+    } else {
+        format!("{} `{}`", c.what, c.name)
+    };
     match (c.change, &c.from, &c.to) {
         ("changed", Some(f), Some(t)) => format!("{head}: {f} → {t}"),
         ("added", _, Some(t)) => format!("{head} added: {t}"),
@@ -87,13 +102,23 @@ fn diff(base: &Path, variant: &Path, io: &mut Io) -> Option<Out> {
     let mut merged = |p: &Path| match load::load(&mut sources, &read_file, p, None) {
         Ok(m) => Some(m),
         Err(d) => {
-            let _ = writeln!(io.err, "{}", d.first().map(|d| d.message.clone()).unwrap_or_default());
+            let _ = writeln!(
+                io.err,
+                "{}",
+                d.first().map(|d| d.message.clone()).unwrap_or_default()
+            );
             None
         }
     };
     let mb = merged(base)?;
     let mv = merged(variant)?;
-    let name = |g: &crate::ir::Game| if g.variants.is_empty() { g.name.clone() } else { format!("{} ({})", g.name, g.variants.join(" <- ")) };
+    let name = |g: &crate::ir::Game| {
+        if g.variants.is_empty() {
+            g.name.clone()
+        } else {
+            format!("{} ({})", g.name, g.variants.join(" <- "))
+        }
+    };
     Some(Out {
         base: format!("{} [{}]", base.display(), name(&gb)),
         variant: format!("{} [{}]", variant.display(), name(&gv)),
@@ -107,7 +132,11 @@ fn shape<T: Serialize>(x: &T) -> Value {
     fn strip(v: &mut Value) {
         match v {
             // A span in a tuple variant (`zone of KIND`) has no field name.
-            Value::Object(m) if m.len() == 3 && ["file", "start", "end"].iter().all(|k| m.contains_key(*k)) => *v = Value::Null,
+            Value::Object(m)
+                if m.len() == 3 && ["file", "start", "end"].iter().all(|k| m.contains_key(*k)) =>
+            {
+                *v = Value::Null
+            }
             Value::Object(m) => {
                 m.retain(|k, _| k != "span" && k != "base_span");
                 m.values_mut().for_each(strip);
@@ -126,7 +155,11 @@ fn quote(sources: &Sources, s: Span) -> String {
     let text = &sources.get(s.file).text;
     let raw = text.get(s.start as usize..s.end as usize).unwrap_or("");
     // Comments end at the line's end; drop them before joining lines.
-    let joined: Vec<&str> = raw.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
+    let joined: Vec<&str> = raw
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .collect();
     let one = joined.join(" ");
     if one.chars().count() > 90 {
         format!("{}…", one.chars().take(89).collect::<String>())
@@ -147,7 +180,11 @@ fn value_span(it: &Item) -> Span {
 
 fn body(k: &ItemKind) -> Option<&Block> {
     match k {
-        ItemKind::Proc { body, .. } | ItemKind::Phase { body, .. } | ItemKind::Action { body, .. } | ItemKind::Setup(body) | ItemKind::Play(body) => Some(body),
+        ItemKind::Proc { body, .. }
+        | ItemKind::Phase { body, .. }
+        | ItemKind::Action { body, .. }
+        | ItemKind::Setup(body)
+        | ItemKind::Play(body) => Some(body),
         _ => None,
     }
 }
@@ -158,9 +195,23 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
     for b in base {
         let (what, name) = key(b);
         match variant.iter().find(|v| key(v) == (what, name.clone())) {
-            None => out.push(Change { what: what.into(), name, change: "removed", from: Some(quote(sources, b.span)), to: None, details: vec![] }),
+            None => out.push(Change {
+                what: what.into(),
+                name,
+                change: "removed",
+                from: Some(quote(sources, b.span)),
+                to: None,
+                details: vec![],
+            }),
             Some(v) if shape(&b.kind) != shape(&v.kind) => {
-                let mut c = Change { what: what.into(), name, change: "changed", from: None, to: None, details: vec![] };
+                let mut c = Change {
+                    what: what.into(),
+                    name,
+                    change: "changed",
+                    from: None,
+                    to: None,
+                    details: vec![],
+                };
                 match (body(&b.kind), body(&v.kind)) {
                     (Some(bb), Some(vb)) if head_shape(&b.kind) == head_shape(&v.kind) => {
                         c.from = Some(format!("{} statement(s)", bb.stmts.len()));
@@ -180,7 +231,14 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
     for v in variant {
         let (what, name) = key(v);
         if !base.iter().any(|b| key(b) == (what, name.clone())) {
-            out.push(Change { what: what.into(), name, change: "added", from: None, to: Some(quote(sources, v.span)), details: vec![] });
+            out.push(Change {
+                what: what.into(),
+                name,
+                change: "added",
+                from: None,
+                to: Some(quote(sources, v.span)),
+                details: vec![],
+            });
         }
     }
     out
@@ -200,13 +258,19 @@ fn head_shape(k: &ItemKind) -> Value {
 /// The statements of two bodies that differ: after the common start and end,
 /// what the base has and what the variant has instead.
 fn statements(sources: &Sources, a: &Block, b: &Block) -> Vec<String> {
-    let (sa, sb): (Vec<Value>, Vec<Value>) = (a.stmts.iter().map(shape).collect(), b.stmts.iter().map(shape).collect());
+    let (sa, sb): (Vec<Value>, Vec<Value>) = (
+        a.stmts.iter().map(shape).collect(),
+        b.stmts.iter().map(shape).collect(),
+    );
     let mut pre = 0;
     while pre < sa.len() && pre < sb.len() && sa[pre] == sb[pre] {
         pre += 1;
     }
     let mut suf = 0;
-    while suf < sa.len() - pre && suf < sb.len() - pre && sa[sa.len() - 1 - suf] == sb[sb.len() - 1 - suf] {
+    while suf < sa.len() - pre
+        && suf < sb.len() - pre
+        && sa[sa.len() - 1 - suf] == sb[sb.len() - 1 - suf]
+    {
         suf += 1;
     }
     let mut out = vec![];
@@ -216,7 +280,11 @@ fn statements(sources: &Sources, a: &Block, b: &Block) -> Vec<String> {
     }
     for s in &b.stmts[pre..b.stmts.len() - suf] {
         let (l, _) = sources.line_col(s.span.file, s.span.start);
-        out.push(format!("+ {}  ({} line {l})", quote(sources, s.span), sources.get(s.span.file).name));
+        out.push(format!(
+            "+ {}  ({} line {l})",
+            quote(sources, s.span),
+            sources.get(s.span.file).name
+        ));
     }
     out
 }
@@ -224,64 +292,162 @@ fn statements(sources: &Sources, a: &Block, b: &Block) -> Vec<String> {
 /// The board's nodes, edges, attribute values and component sets.
 fn board(a: &Board, b: &Board) -> Vec<Change> {
     let mut out = vec![];
-    let ch = |what: &str, name: String, change: &'static str, from: Option<String>, to: Option<String>| Change { what: what.into(), name, change, from, to, details: vec![] };
+    let ch = |what: &str,
+              name: String,
+              change: &'static str,
+              from: Option<String>,
+              to: Option<String>| Change {
+        what: what.into(),
+        name,
+        change,
+        from,
+        to,
+        details: vec![],
+    };
     if a.name != b.name {
-        out.push(ch("board", String::new(), "changed", Some(a.name.clone()), Some(b.name.clone())));
+        out.push(ch(
+            "board",
+            String::new(),
+            "changed",
+            Some(a.name.clone()),
+            Some(b.name.clone()),
+        ));
     }
     if a.directed != b.directed {
-        out.push(ch("board", "directed".into(), "changed", Some(a.directed.to_string()), Some(b.directed.to_string())));
+        out.push(ch(
+            "board",
+            "directed".into(),
+            "changed",
+            Some(a.directed.to_string()),
+            Some(b.directed.to_string()),
+        ));
     }
     for n in &a.nodes {
         if !b.node_index.contains_key(&n.id) {
-            out.push(ch("node", n.id.clone(), "removed", Some("a node".into()), None));
+            out.push(ch(
+                "node",
+                n.id.clone(),
+                "removed",
+                Some("a node".into()),
+                None,
+            ));
         }
     }
     for n in &b.nodes {
         if !a.node_index.contains_key(&n.id) {
-            out.push(ch("node", n.id.clone(), "added", None, Some("a node".into())));
+            out.push(ch(
+                "node",
+                n.id.clone(),
+                "added",
+                None,
+                Some("a node".into()),
+            ));
         }
     }
     let ends = |bd: &Board| -> Vec<String> {
-        bd.edges.iter().map(|e| format!("{} {} {}", bd.nodes[e.from as usize].id, if bd.directed { "->" } else { "--" }, bd.nodes[e.to as usize].id)).collect()
+        bd.edges
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {} {}",
+                    bd.nodes[e.from as usize].id,
+                    if bd.directed { "->" } else { "--" },
+                    bd.nodes[e.to as usize].id
+                )
+            })
+            .collect()
     };
     let (ea, eb) = (ends(a), ends(b));
     for e in ea.iter().filter(|e| !eb.contains(e)) {
-        out.push(ch("edge", e.clone(), "removed", Some("an edge".into()), None));
+        out.push(ch(
+            "edge",
+            e.clone(),
+            "removed",
+            Some("an edge".into()),
+            None,
+        ));
     }
     for e in eb.iter().filter(|e| !ea.contains(e)) {
         out.push(ch("edge", e.clone(), "added", None, Some("an edge".into())));
     }
     for (attr, col) in &a.node_attrs {
         let Some(colb) = b.node_attrs.get(attr) else {
-            out.push(ch("node attribute", attr.clone(), "removed", Some("an attribute".into()), None));
+            out.push(ch(
+                "node attribute",
+                attr.clone(),
+                "removed",
+                Some("an attribute".into()),
+                None,
+            ));
             continue;
         };
         for (i, n) in a.nodes.iter().enumerate() {
             if let Some(&j) = b.node_index.get(&n.id) {
                 let (x, y) = (&col.values[i], &colb.values[j as usize]);
                 if x != y {
-                    out.push(ch("node attribute", format!("{}.{attr}", n.id), "changed", Some(x.to_string()), Some(y.to_string())));
+                    out.push(ch(
+                        "node attribute",
+                        format!("{}.{attr}", n.id),
+                        "changed",
+                        Some(x.to_string()),
+                        Some(y.to_string()),
+                    ));
                 }
             }
         }
     }
-    for attr in b.node_attrs.keys().filter(|k| !a.node_attrs.contains_key(*k)) {
-        out.push(ch("node attribute", attr.clone(), "added", None, Some("an attribute".into())));
+    for attr in b
+        .node_attrs
+        .keys()
+        .filter(|k| !a.node_attrs.contains_key(*k))
+    {
+        out.push(ch(
+            "node attribute",
+            attr.clone(),
+            "added",
+            None,
+            Some("an attribute".into()),
+        ));
     }
     let count = |g: &[crate::board::PieceGroup]| g.iter().map(|p| p.count).sum::<u32>();
     for (kind, ga) in &a.pieces {
         match b.pieces.get(kind) {
-            None => out.push(ch("pieces", kind.clone(), "removed", Some(format!("{} piece(s)", count(ga))), None)),
+            None => out.push(ch(
+                "pieces",
+                kind.clone(),
+                "removed",
+                Some(format!("{} piece(s)", count(ga))),
+                None,
+            )),
             Some(gb) => {
-                let same = ga.len() == gb.len() && ga.iter().zip(gb).all(|(x, y)| x.count == y.count && x.fields.iter().map(|f| (f.0, &f.1 .0)).eq(y.fields.iter().map(|f| (f.0, &f.1 .0))));
+                let same = ga.len() == gb.len()
+                    && ga.iter().zip(gb).all(|(x, y)| {
+                        x.count == y.count
+                            && x.fields
+                                .iter()
+                                .map(|f| (f.0, &f.1 .0))
+                                .eq(y.fields.iter().map(|f| (f.0, &f.1 .0)))
+                    });
                 if !same {
-                    out.push(ch("pieces", kind.clone(), "changed", Some(format!("{} piece(s) in {} group(s)", count(ga), ga.len())), Some(format!("{} piece(s) in {} group(s)", count(gb), gb.len()))));
+                    out.push(ch(
+                        "pieces",
+                        kind.clone(),
+                        "changed",
+                        Some(format!("{} piece(s) in {} group(s)", count(ga), ga.len())),
+                        Some(format!("{} piece(s) in {} group(s)", count(gb), gb.len())),
+                    ));
                 }
             }
         }
     }
     for (kind, gb) in b.pieces.iter().filter(|(k, _)| !a.pieces.contains_key(*k)) {
-        out.push(ch("pieces", kind.clone(), "added", None, Some(format!("{} piece(s)", count(gb)))));
+        out.push(ch(
+            "pieces",
+            kind.clone(),
+            "added",
+            None,
+            Some(format!("{} piece(s)", count(gb))),
+        ));
     }
     out
 }

@@ -51,20 +51,60 @@ struct Out {
 
 fn side(m: &mut Match, ruleset: &Path) -> Side {
     let seat = m.pending().map(|p| p.0);
-    let scores = if seat.is_none() { m.standings().ok().map(|st| st.iter().map(|s| s.score).collect()) } else { None };
-    Side { ruleset: ruleset.display().to_string(), seat: seat.map(|s| m.game.seats[s].clone()), position: m.view(seat).to_text(), options: m.option_labels(), scores }
+    let scores = if seat.is_none() {
+        m.standings()
+            .ok()
+            .map(|st| st.iter().map(|s| s.score).collect())
+    } else {
+        None
+    };
+    Side {
+        ruleset: ruleset.display().to_string(),
+        seat: seat.map(|s| m.game.seats[s].clone()),
+        position: m.view(seat).to_text(),
+        options: m.option_labels(),
+        scores,
+    }
 }
 
 pub fn run(record: &Path, edited: &Path, format: Format, io: &mut Io) -> i32 {
-    let Ok((rec, ruleset)) = read_record(record, io) else { return 2 };
-    let open = |f: &Path, io: &mut Io| start(f, rec.players, rec.seed, &rec.options, super::replay::Logs::Off, crate::eval::DEFAULT_BUDGET, io).map(|s: Started| s.m);
-    let (Ok(mut a), Ok(mut b)) = (open(&ruleset, io), open(edited, io)) else { return 2 };
-    let mut out = Out { record: record.display().to_string(), diverged: false, step: None, decision: None, differs: vec![], base: None, edited: None, decisions: rec.decisions.len() };
+    let Ok((rec, ruleset)) = read_record(record, io) else {
+        return 2;
+    };
+    let open = |f: &Path, io: &mut Io| {
+        start(
+            f,
+            rec.players,
+            rec.seed,
+            &rec.options,
+            super::replay::Logs::Off,
+            crate::eval::DEFAULT_BUDGET,
+            io,
+        )
+        .map(|s: Started| s.m)
+    };
+    let (Ok(mut a), Ok(mut b)) = (open(&ruleset, io), open(edited, io)) else {
+        return 2;
+    };
+    let mut out = Out {
+        record: record.display().to_string(),
+        diverged: false,
+        step: None,
+        decision: None,
+        differs: vec![],
+        base: None,
+        edited: None,
+        decisions: rec.decisions.len(),
+    };
     for step in 1..=rec.decisions.len() + 1 {
         let (sa, sb) = (side(&mut a, &ruleset), side(&mut b, edited));
         let mut differs = vec![];
         if sa.seat != sb.seat {
-            differs.push(if sa.seat.is_none() || sb.seat.is_none() { "end" } else { "seat" });
+            differs.push(if sa.seat.is_none() || sb.seat.is_none() {
+                "end"
+            } else {
+                "seat"
+            });
         }
         if sa.position != sb.position {
             differs.push("position");
@@ -77,7 +117,15 @@ pub fn run(record: &Path, edited: &Path, format: Format, io: &mut Io) -> i32 {
         }
         let label = rec.decisions.get(step - 1);
         if !differs.is_empty() {
-            out = Out { diverged: true, step: Some(step), decision: label.cloned(), differs, base: Some(sa), edited: Some(sb), ..out };
+            out = Out {
+                diverged: true,
+                step: Some(step),
+                decision: label.cloned(),
+                differs,
+                base: Some(sa),
+                edited: Some(sb),
+                ..out
+            };
             break;
         }
         let Some(label) = label else { break };
@@ -93,7 +141,11 @@ pub fn run(record: &Path, edited: &Path, format: Format, io: &mut Io) -> i32 {
     }
     match format {
         Format::Json => {
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&out).unwrap_or_default()
+            );
         }
         Format::Text => print_text(&out, io),
     }
@@ -112,7 +164,11 @@ fn print_text(o: &Out, io: &mut Io) {
         Some(d) => format!("before step {step}, the recorded decision `{d}`"),
         None => format!("at the end, after all {} decision(s)", o.decisions),
     };
-    let _ = writeln!(io.out, "the rulesets part {what}: they differ in {}", o.differs.join(", "));
+    let _ = writeln!(
+        io.out,
+        "the rulesets part {what}: they differ in {}",
+        o.differs.join(", ")
+    );
     let who = |s: &Side| match &s.seat {
         Some(seat) => format!("{seat} to decide"),
         None => "game over".into(),
@@ -132,15 +188,29 @@ fn print_text(o: &Out, io: &mut Io) {
     left.push(String::new());
     right.push(String::new());
     if a.scores.is_some() || b.scores.is_some() {
-        left.push(a.scores.as_ref().map(|s| format!("final scores {s:?}")).unwrap_or_default());
-        right.push(b.scores.as_ref().map(|s| format!("final scores {s:?}")).unwrap_or_default());
+        left.push(
+            a.scores
+                .as_ref()
+                .map(|s| format!("final scores {s:?}"))
+                .unwrap_or_default(),
+        );
+        right.push(
+            b.scores
+                .as_ref()
+                .map(|s| format!("final scores {s:?}"))
+                .unwrap_or_default(),
+        );
     }
     left.push(format!("options ({}):", a.options.len()));
     right.push(format!("options ({}):", b.options.len()));
     let mark = |l: &[String], x: &String| if l.contains(x) { "  " } else { "+ " };
     // Long lists are cut (the JSON output has them whole).
     let list = |mine: &[String], other: &[String]| -> Vec<String> {
-        let mut l: Vec<String> = mine.iter().take(MAX_OPTIONS).flat_map(|x| wrap(&format!("{}{x}", mark(other, x)), w)).collect();
+        let mut l: Vec<String> = mine
+            .iter()
+            .take(MAX_OPTIONS)
+            .flat_map(|x| wrap(&format!("{}{x}", mark(other, x)), w))
+            .collect();
         if mine.len() > MAX_OPTIONS {
             l.push(format!("… and {} more", mine.len() - MAX_OPTIONS));
         }
@@ -153,7 +223,10 @@ fn print_text(o: &Out, io: &mut Io) {
         let bar = if l != r { "|" } else { " " };
         let _ = writeln!(io.out, "{l:<w$} {bar} {r}");
     }
-    let _ = writeln!(io.out, "(| marks lines that differ; + marks an option only that side offers)");
+    let _ = writeln!(
+        io.out,
+        "(| marks lines that differ; + marks an option only that side offers)"
+    );
 }
 
 /// A line broken at spaces into pieces of at most `w` characters (a longer

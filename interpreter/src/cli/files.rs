@@ -19,14 +19,19 @@ use std::path::{Path, PathBuf};
 pub fn read_file(p: &Path) -> std::io::Result<String> {
     let meta = std::fs::metadata(p)?;
     if !meta.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file (a folder, a device or a pipe); Regel reads only plain files"));
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a folder, a device or a pipe); Regel reads only plain files",
+        ));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_large(meta.len()));
     }
     let mut text = String::new();
     // The cap holds even if the file grows after the size was read.
-    std::fs::File::open(p)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    std::fs::File::open(p)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(text.len() as u64));
     }
@@ -34,7 +39,10 @@ pub fn read_file(p: &Path) -> std::io::Result<String> {
 }
 
 fn too_large(len: u64) -> Error {
-    Error::new(ErrorKind::InvalidData, format!("the file has {len} bytes, more than the limit of {MAX_FILE_BYTES}"))
+    Error::new(
+        ErrorKind::InvalidData,
+        format!("the file has {len} bytes, more than the limit of {MAX_FILE_BYTES}"),
+    )
 }
 
 /// The root for a run that starts from `file` (see the module comment).
@@ -42,8 +50,14 @@ pub fn root_for(file: &Path, given: Option<&Path>) -> PathBuf {
     if let Some(r) = given {
         return r.canonicalize().unwrap_or_else(|_| r.to_path_buf());
     }
-    let folder = |f: &Path| f.canonicalize().ok().and_then(|c| c.parent().map(Path::to_path_buf));
-    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    let folder = |f: &Path| {
+        f.canonicalize()
+            .ok()
+            .and_then(|c| c.parent().map(Path::to_path_buf))
+    };
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|d| d.canonicalize().ok());
     match (folder(file), cwd) {
         (Some(dir), Some(cwd)) if dir.starts_with(&cwd) => cwd,
         (Some(dir), _) => dir,

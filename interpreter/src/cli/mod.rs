@@ -13,19 +13,26 @@ pub mod files;
 mod play;
 pub mod record;
 mod replay;
-mod screen;
 pub mod scenario;
+mod screen;
 pub mod simulate;
 
-use crate::{check::{self}, ir::Game};
 use crate::diag::{self, Sources};
+use crate::{
+    check::{self},
+    ir::Game,
+};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser, Debug)]
-#[command(name = "regel", version, about = "Regel: game rules as data. Check, play, simulate and test rulesets.")]
+#[command(
+    name = "regel",
+    version,
+    about = "Regel: game rules as data. Check, play, simulate and test rulesets."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub cmd: Cmd,
@@ -272,26 +279,154 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
         io.root = cli.root;
     }
     match cli.cmd {
-        Cmd::Check { files, format, summary } => check_cmd::run(&files, format, summary, io),
-        Cmd::Simulate { file, games, players, seed, options, format, invariants: _, no_invariants, threads, records, step_budget, seats, coverage } => {
-            simulate::run(&simulate::Args { file, games, players, seed, options, format, invariants: !no_invariants, threads, records, step_budget, seats, coverage }, io)
-        }
-        Cmd::Play { file, players, seed, seats, bot, options, record, step_budget } => {
-            play::run(&play::Args { file, players, seed, seats, bot, options, record, step_budget }, io)
-        }
-        Cmd::Diff { base, variant, format } => diff::run(&base, &variant, format, io),
-        Cmd::Compare { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget } => {
-            compare::run(&compare::Args { base, variant, players, seed, games, batch, precision, seats, options, threads, format, step_budget }, io)
-        }
-        Cmd::Replay { record, format, against: Some(edited) } => diverge::run(&record, &edited, format, io),
-        Cmd::Replay { record, format, against: None } => replay::run(&record, format, io),
+        Cmd::Check {
+            files,
+            format,
+            summary,
+        } => check_cmd::run(&files, format, summary, io),
+        Cmd::Simulate {
+            file,
+            games,
+            players,
+            seed,
+            options,
+            format,
+            invariants: _,
+            no_invariants,
+            threads,
+            records,
+            step_budget,
+            seats,
+            coverage,
+        } => simulate::run(
+            &simulate::Args {
+                file,
+                games,
+                players,
+                seed,
+                options,
+                format,
+                invariants: !no_invariants,
+                threads,
+                records,
+                step_budget,
+                seats,
+                coverage,
+            },
+            io,
+        ),
+        Cmd::Play {
+            file,
+            players,
+            seed,
+            seats,
+            bot,
+            options,
+            record,
+            step_budget,
+        } => play::run(
+            &play::Args {
+                file,
+                players,
+                seed,
+                seats,
+                bot,
+                options,
+                record,
+                step_budget,
+            },
+            io,
+        ),
+        Cmd::Diff {
+            base,
+            variant,
+            format,
+        } => diff::run(&base, &variant, format, io),
+        Cmd::Compare {
+            base,
+            variant,
+            players,
+            seed,
+            games,
+            batch,
+            precision,
+            seats,
+            options,
+            threads,
+            format,
+            step_budget,
+        } => compare::run(
+            &compare::Args {
+                base,
+                variant,
+                players,
+                seed,
+                games,
+                batch,
+                precision,
+                seats,
+                options,
+                threads,
+                format,
+                step_budget,
+            },
+            io,
+        ),
+        Cmd::Replay {
+            record,
+            format,
+            against: Some(edited),
+        } => diverge::run(&record, &edited, format, io),
+        Cmd::Replay {
+            record,
+            format,
+            against: None,
+        } => replay::run(&record, format, io),
         Cmd::Test { files, format } => scenario::run(&files, format, io),
-        Cmd::Draw { file, record, step, seat, players, seed, options, format } => draw::run(&draw::Args { file, record, step, seat, players, seed, options, format }, io),
+        Cmd::Draw {
+            file,
+            record,
+            step,
+            seat,
+            players,
+            seed,
+            options,
+            format,
+        } => draw::run(
+            &draw::Args {
+                file,
+                record,
+                step,
+                seat,
+                players,
+                seed,
+                options,
+                format,
+            },
+            io,
+        ),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
-        Cmd::Ir { file, passes, players, bytecode } => debug::ir(&file, &passes, players, bytecode, io),
-        Cmd::Moves { file, players, seed, options, decisions, format } => debug::moves(&file, players, seed, &options, &decisions, format, io),
-        Cmd::Trace { file, players, seed, options } => debug::trace(&file, players, seed, &options, io),
+        Cmd::Ir {
+            file,
+            passes,
+            players,
+            bytecode,
+        } => debug::ir(&file, &passes, players, bytecode, io),
+        Cmd::Moves {
+            file,
+            players,
+            seed,
+            options,
+            decisions,
+            format,
+        } => debug::moves(&file, players, seed, &options, &decisions, format, io),
+        Cmd::Trace {
+            file,
+            players,
+            seed,
+            options,
+        } => debug::trace(&file, players, seed, &options, io),
     }
 }
 
@@ -305,7 +440,11 @@ pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     match check::check(&mut sources, &read, file) {
         Ok((g, warnings)) => {
             if !warnings.is_empty() {
-                let _ = write!(io.err, "{}", diag::render(&sources, &warnings, io.color, 100));
+                let _ = write!(
+                    io.err,
+                    "{}",
+                    diag::render(&sources, &warnings, io.color, 100)
+                );
             }
             Some((Arc::new(g), sources))
         }
@@ -320,9 +459,14 @@ pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
 pub fn parse_options(g: &Game, opts: &[String]) -> Result<Vec<(String, i64)>, String> {
     let mut out = vec![];
     for o in opts {
-        let (name, value) = o.split_once('=').ok_or_else(|| format!("`{o}`: write an option as NAME=VALUE"))?;
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| format!("`{o}`: write an option as NAME=VALUE"))?;
         let Some(&vi) = g.options.get(name) else {
-            return Err(format!("the ruleset has no option `{name}`; its options are: {}", g.options.keys().cloned().collect::<Vec<_>>().join(", ")));
+            return Err(format!(
+                "the ruleset has no option `{name}`; its options are: {}",
+                g.options.keys().cloned().collect::<Vec<_>>().join(", ")
+            ));
         };
         let ty = g.vars[vi].ty;
         let v = match ty.scalar {
@@ -331,11 +475,20 @@ pub fn parse_options(g: &Game, opts: &[String]) -> Result<Vec<(String, i64)>, St
                 "false" => 0,
                 _ => return Err(format!("option `{name}` is true or false, not `{value}`")),
             },
-            crate::ir::Scalar::Enum(e) => match g.enums[e as usize].members.iter().position(|m| m == value) {
-                Some(i) => i as i64,
-                None => return Err(format!("option `{name}` is one of {}", g.enums[e as usize].members.join(", "))),
-            },
-            _ => value.parse().map_err(|_| format!("option `{name}` is a whole number, not `{value}`"))?,
+            crate::ir::Scalar::Enum(e) => {
+                match g.enums[e as usize].members.iter().position(|m| m == value) {
+                    Some(i) => i as i64,
+                    None => {
+                        return Err(format!(
+                            "option `{name}` is one of {}",
+                            g.enums[e as usize].members.join(", ")
+                        ))
+                    }
+                }
+            }
+            _ => value
+                .parse()
+                .map_err(|_| format!("option `{name}` is a whole number, not `{value}`"))?,
         };
         out.push((name.to_string(), v));
     }

@@ -32,18 +32,30 @@ pub struct Args {
 fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
     let others = match &a.bot {
         Some(b) => match SeatKind::parse(b)? {
-            SeatKind::Human => return Err("`--bot` names a bot: `random`, `mcts` or `mcts:ITERATIONS`".into()),
+            SeatKind::Human => {
+                return Err("`--bot` names a bot: `random`, `mcts` or `mcts:ITERATIONS`".into())
+            }
             k => k,
         },
         None => SeatKind::Random,
     };
     if a.seats.is_empty() {
-        return Ok((0..a.players).map(|i| if i == 0 { SeatKind::Human } else { others }).collect());
+        return Ok((0..a.players)
+            .map(|i| if i == 0 { SeatKind::Human } else { others })
+            .collect());
     }
     if a.seats.len() > a.players {
-        return Err(format!("{} `--seat`s given for {} players", a.seats.len(), a.players));
+        return Err(format!(
+            "{} `--seat`s given for {} players",
+            a.seats.len(),
+            a.players
+        ));
     }
-    let mut k: Vec<SeatKind> = a.seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<_, _>>()?;
+    let mut k: Vec<SeatKind> = a
+        .seats
+        .iter()
+        .map(|s| SeatKind::parse(s))
+        .collect::<Result<_, _>>()?;
     // Seats not named are bots.
     k.resize(a.players, others);
     Ok(k)
@@ -70,15 +82,25 @@ enum Answer {
 /// The numbered options, in columns when there are many (the `moves` debug view).
 pub(super) fn options_text(labels: &[String]) -> String {
     let w = labels.len().to_string().len();
-    let cells: Vec<String> = labels.iter().enumerate().map(|(i, l)| format!("{:>w$}) {l}", i + 1)).collect();
+    let cells: Vec<String> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{:>w$}) {l}", i + 1))
+        .collect();
     let cw = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0) + 3;
-    let cols = if labels.len() > 12 { (96 / cw).max(1) } else { 1 };
+    let cols = if labels.len() > 12 {
+        (96 / cw).max(1)
+    } else {
+        1
+    };
     let rows = labels.len().div_ceil(cols);
     let mut s = String::new();
     for r in 0..rows {
         s.push_str("  ");
         for c in 0..cols {
-            let Some(cell) = cells.get(c * rows + r) else { continue };
+            let Some(cell) = cells.get(c * rows + r) else {
+                continue;
+            };
             if c + 1 < cols && cells.get((c + 1) * rows + r).is_some() {
                 s.push_str(&format!("{cell:<cw$}"));
             } else {
@@ -89,7 +111,6 @@ pub(super) fn options_text(labels: &[String]) -> String {
     }
     s
 }
-
 
 /// Clears the terminal (and its scrollback) so that the next seat does not
 /// see the last one's hand; without a terminal, a marker line.
@@ -104,7 +125,11 @@ fn clear_screen(io: &mut Io) {
 /// The course of the game since this seat last decided: the last
 /// [`screen::COURSE_LINES`] lines, and how many came before.
 fn course_text(course: &[String], all: bool) -> String {
-    let skip = if all { 0 } else { course.len().saturating_sub(screen::COURSE_LINES) };
+    let skip = if all {
+        0
+    } else {
+        course.len().saturating_sub(screen::COURSE_LINES)
+    };
     let mut s = String::new();
     if skip > 0 {
         s.push_str(&format!("  ({skip} earlier line(s): `log` shows them)\n"));
@@ -118,7 +143,14 @@ fn course_text(course: &[String], all: bool) -> String {
 
 /// Asks a human seat for a decision until it gives a legal one (or leaves).
 /// `course` is what happened since the seat last decided, as it may read it.
-fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course: &[String], sources: &diag::Sources, io: &mut Io) -> Answer {
+fn ask(
+    m: &crate::eval::Match,
+    opening: &crate::eval::Match,
+    seat: usize,
+    course: &[String],
+    sources: &diag::Sources,
+    io: &mut Io,
+) -> Answer {
     let g = &m.game;
     let name = &g.seats[seat];
     let labels = m.option_labels();
@@ -129,9 +161,20 @@ fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course
     let full = m.view(Some(seat));
     // The position gets the rows the options leave of a 40-row terminal
     // (two for the prompt and the `──` above).
-    let options_rows = lines.len().min(screen::OPTION_LINES) + usize::from(lines.len() > screen::OPTION_LINES) + 1;
-    let view = screen::position_in(&full, seats, Some(seat), screen::ROWS - 2 - options_rows, Some(&opening.view(Some(seat))));
-    let _ = writeln!(io.out, "\n══ decision {}: {name} to play ══", m.state.decisions + 1);
+    let options_rows =
+        lines.len().min(screen::OPTION_LINES) + usize::from(lines.len() > screen::OPTION_LINES) + 1;
+    let view = screen::position_in(
+        &full,
+        seats,
+        Some(seat),
+        screen::ROWS - 2 - options_rows,
+        Some(&opening.view(Some(seat))),
+    );
+    let _ = writeln!(
+        io.out,
+        "\n══ decision {}: {name} to play ══",
+        m.state.decisions + 1
+    );
     let _ = write!(io.out, "{}", course_text(course, false));
     let _ = writeln!(io.out, "──");
     let _ = write!(io.out, "{view}");
@@ -187,17 +230,25 @@ fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course
             if (1..=n).contains(&k) {
                 return Answer::Option(k - 1);
             }
-            let _ = writeln!(io.out, "error: there is no option {k}: type a number from 1 to {n}, or an option's label");
+            let _ = writeln!(
+                io.out,
+                "error: there is no option {k}: type a number from 1 to {n}, or an option's label"
+            );
         } else if let Some(i) = labels.iter().position(|l| l == t) {
             return Answer::Option(i);
         } else {
-            let ci: Vec<usize> = (0..n).filter(|&i| labels[i].eq_ignore_ascii_case(t)).collect();
+            let ci: Vec<usize> = (0..n)
+                .filter(|&i| labels[i].eq_ignore_ascii_case(t))
+                .collect();
             if ci.len() == 1 {
                 return Answer::Option(ci[0]);
             }
             let _ = writeln!(io.out, "error: `{t}` is not an option here: type a number from 1 to {n}, or an option's label (`?` for help)");
             if let Some(w) = crate::eval::why_illegal(m, t, sources) {
-                let at = w.span.map(|s| format!(" ({})", super::replay::location(sources, s))).unwrap_or_default();
+                let at = w
+                    .span
+                    .map(|s| format!(" ({})", super::replay::location(sources, s)))
+                    .unwrap_or_default();
                 let _ = writeln!(io.out, "why: {}{at}", w.message);
             }
         }
@@ -212,7 +263,10 @@ fn ask(m: &crate::eval::Match, opening: &crate::eval::Match, seat: usize, course
 
 /// A seed nobody chose: from the clock and the process, mixed.
 fn fresh_seed() -> u64 {
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
     let x = t ^ (u64::from(std::process::id()) << 32);
     // A splitmix step, so that seeds of games started close together differ in every digit.
     let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -230,7 +284,19 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         }
     };
     let seed = a.seed.unwrap_or_else(fresh_seed);
-    let Started { game, sources, mut m } = match start(&a.file, a.players, seed, &a.options, Logs::Seats, a.step_budget, io) {
+    let Started {
+        game,
+        sources,
+        mut m,
+    } = match start(
+        &a.file,
+        a.players,
+        seed,
+        &a.options,
+        Logs::Seats,
+        a.step_budget,
+        io,
+    ) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -250,12 +316,22 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             format!("{} ({what})", game.seats[s])
         })
         .collect();
-    let variants = if game.variants.is_empty() { String::new() } else { format!(" ({})", game.variants.join(" <- ")) };
+    let variants = if game.variants.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", game.variants.join(" <- "))
+    };
     let _ = writeln!(io.out, "{}{} — {} players", game.name, variants, n);
-    let _ = writeln!(io.out, "seed {seed} (`--seed {seed}` plays this game again)");
+    let _ = writeln!(
+        io.out,
+        "seed {seed} (`--seed {seed}` plays this game again)"
+    );
     let _ = writeln!(io.out, "seats: {}", who.join(", "));
     if !humans.is_empty() {
-        let _ = writeln!(io.out, "Answer with an option's number or label; `?` for help, `quit` to leave.");
+        let _ = writeln!(
+            io.out,
+            "Answer with an option's number or label; `?` for help, `quit` to leave."
+        );
     }
     // What each seat has not yet been shown, as it may read it. Onlookers
     // (no human at the table) are shown the public lines as they come.
@@ -275,16 +351,26 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 unseen[h].push(line.text[h].clone());
             }
         }
-        let Some((seat, k)) = m.pending() else { break Ok(()) };
+        let Some((seat, k)) = m.pending() else {
+            break Ok(());
+        };
         if k == 0 {
-            let _ = writeln!(io.err, "error: {} must decide, but the rules offer no option", game.seats[seat]);
+            let _ = writeln!(
+                io.err,
+                "error: {} must decide, but the rules offer no option",
+                game.seats[seat]
+            );
             break Err(1);
         }
         let i = if kinds[seat] == SeatKind::Human {
             if humans.len() > 1 && last_human != Some(seat) {
                 // Hot seat: the last player's hand leaves the screen before the next sits down.
                 clear_screen(io);
-                let _ = write!(io.out, "── {}'s turn: pass the terminal to {0}, then press Enter ──", game.seats[seat]);
+                let _ = write!(
+                    io.out,
+                    "── {}'s turn: pass the terminal to {0}, then press Enter ──",
+                    game.seats[seat]
+                );
                 let _ = io.out.flush();
                 let mut l = String::new();
                 if matches!(io.input.read_line(&mut l), Ok(0) | Err(_)) {
@@ -309,11 +395,23 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         labels.push(m.option_label(i));
         deciders.push(game.seats[seat].clone());
         if let Err(e) = m.apply(i) {
-            let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
+            );
             break Err(1);
         }
     };
-    let mut rec = Record::new(&a.file, a.record.as_deref(), &game, n, seed, &a.options, labels);
+    let mut rec = Record::new(
+        &a.file,
+        a.record.as_deref(),
+        &game,
+        n,
+        seed,
+        &a.options,
+        labels,
+    );
     rec.deciders = deciders;
     let code = match outcome {
         Ok(()) => match m.standings() {
@@ -328,7 +426,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         unseen.get_mut(0).map(|u| u.push(line.text[n].clone()));
                     }
                 }
-                let rest = if reader < n { &unseen[reader] } else { &unseen[0] };
+                let rest = if reader < n {
+                    &unseen[reader]
+                } else {
+                    &unseen[0]
+                };
                 if !humans.is_empty() {
                     let _ = write!(io.out, "{}", course_text(rest, true));
                 } else {
@@ -336,14 +438,42 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         let _ = writeln!(io.out, "{}", screen::course_line(l));
                     }
                 }
-                let _ = writeln!(io.out, "\n═══ game over after {} decision(s) ═══", m.state.decisions);
+                let _ = writeln!(
+                    io.out,
+                    "\n═══ game over after {} decision(s) ═══",
+                    m.state.decisions
+                );
                 let mut view = m.view(None);
                 let table = std::mem::take(&mut view.table);
-                let _ = write!(io.out, "{}", screen::position_in(&view, &game.seats[..n], None, screen::ROWS - 2, Some(&opening.view(None))));
+                let _ = write!(
+                    io.out,
+                    "{}",
+                    screen::position_in(
+                        &view,
+                        &game.seats[..n],
+                        None,
+                        screen::ROWS - 2,
+                        Some(&opening.view(None))
+                    )
+                );
                 // The breakdown: every public per-player variable, then the score and the rank.
                 view.table = table;
-                view.table.push(("score".into(), st.iter().map(|s| s.score.to_string()).collect()));
-                view.table.push(("place".into(), st.iter().map(|s| if s.winner { format!("{} (won)", s.rank) } else { s.rank.to_string() }).collect()));
+                view.table.push((
+                    "score".into(),
+                    st.iter().map(|s| s.score.to_string()).collect(),
+                ));
+                view.table.push((
+                    "place".into(),
+                    st.iter()
+                        .map(|s| {
+                            if s.winner {
+                                format!("{} (won)", s.rank)
+                            } else {
+                                s.rank.to_string()
+                            }
+                        })
+                        .collect(),
+                ));
                 let _ = writeln!(io.out, "\nscore breakdown:");
                 let _ = write!(io.out, "{}", screen::table(&view, &game.seats[..n], None));
                 let _ = writeln!(io.out, "\nfinal standings:");
@@ -352,7 +482,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 0
             }
             Err(e) => {
-                let _ = write!(io.err, "{}", diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100));
+                let _ = write!(
+                    io.err,
+                    "{}",
+                    diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
+                );
                 1
             }
         },
@@ -361,11 +495,19 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     if let Some(path) = &a.record {
         match std::fs::write(path, rec.to_toml()) {
             Ok(()) => {
-                let what = if rec.scores.is_some() { "game record" } else { "record of the unfinished game" };
+                let what = if rec.scores.is_some() {
+                    "game record"
+                } else {
+                    "record of the unfinished game"
+                };
                 let _ = writeln!(io.out, "{what} written to {}", path.display());
             }
             Err(e) => {
-                let _ = writeln!(io.err, "error: cannot write the record {}: {e}", path.display());
+                let _ = writeln!(
+                    io.err,
+                    "error: cannot write the record {}: {e}",
+                    path.display()
+                );
                 return if code == 0 { 1 } else { code };
             }
         }

@@ -16,8 +16,8 @@
 //! ]
 //! ```
 
-use crate::ir::Game;
 use crate::diag::{Diagnostic, Sources};
+use crate::ir::Game;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -60,8 +60,18 @@ struct Head<'a> {
 impl Record {
     /// A record of a game of ruleset `file`, to be written at `at` (when
     /// known: the ruleset is then stored relative to the record's folder).
-    pub fn new(file: &Path, at: Option<&Path>, g: &Game, players: usize, seed: u64, options: &[String], decisions: Vec<String>) -> Record {
-        let ruleset = at.and_then(|r| relative_to_folder_of(file, r)).unwrap_or_else(|| file.to_path_buf());
+    pub fn new(
+        file: &Path,
+        at: Option<&Path>,
+        g: &Game,
+        players: usize,
+        seed: u64,
+        options: &[String],
+        decisions: Vec<String>,
+    ) -> Record {
+        let ruleset = at
+            .and_then(|r| relative_to_folder_of(file, r))
+            .unwrap_or_else(|| file.to_path_buf());
         Record {
             ruleset: ruleset.display().to_string().replace('\\', "/"),
             game: g.name.clone(),
@@ -90,10 +100,18 @@ impl Record {
         };
         s.push_str(&toml::to_string(&head).unwrap_or_default());
         s.push_str("decisions = [\n");
-        let quoted: Vec<String> = self.decisions.iter().map(|l| format!("{},", toml::Value::String(l.clone()))).collect();
+        let quoted: Vec<String> = self
+            .decisions
+            .iter()
+            .map(|l| format!("{},", toml::Value::String(l.clone())))
+            .collect();
         let width = quoted.iter().map(|q| q.chars().count()).max().unwrap_or(0);
         for (k, q) in quoted.iter().enumerate() {
-            let who = self.deciders.get(k).map(|d| format!(" {d}")).unwrap_or_default();
+            let who = self
+                .deciders
+                .get(k)
+                .map(|d| format!(" {d}"))
+                .unwrap_or_default();
             s.push_str(&format!("  {q:<width$}  # {}{who}\n", k + 1));
         }
         s.push_str("]\n");
@@ -122,7 +140,10 @@ impl Record {
 /// `file` as a path from the folder of `record`, when both can be resolved.
 fn relative_to_folder_of(file: &Path, record: &Path) -> Option<std::path::PathBuf> {
     let file = std::fs::canonicalize(file).ok()?;
-    let dir = record.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = record
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let dir = std::fs::canonicalize(dir).ok()?;
     let f: Vec<_> = file.components().collect();
     let d: Vec<_> = dir.components().collect();

@@ -7,9 +7,9 @@
 
 use super::record::Record;
 use super::{load_game, parse_options, Format, Io};
-use crate::ir::Game;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, PendingKind, RunError, Setup, Standing};
+use crate::ir::Game;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,8 +23,18 @@ pub(super) struct Started {
 
 /// Loads and checks `file`, applies the `name=value` options and starts a
 /// match. On failure the problem is printed and the exit code returned.
-pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], log: Logs, budget: u64, io: &mut Io) -> Result<Started, i32> {
-    let Some((game, sources)) = load_game(file, io) else { return Err(1) };
+pub(super) fn start(
+    file: &Path,
+    players: usize,
+    seed: u64,
+    options: &[String],
+    log: Logs,
+    budget: u64,
+    io: &mut Io,
+) -> Result<Started, i32> {
+    let Some((game, sources)) = load_game(file, io) else {
+        return Err(1);
+    };
     let opts = match parse_options(&game, options) {
         Ok(o) => o,
         Err(e) => {
@@ -33,15 +43,33 @@ pub(super) fn start(file: &Path, players: usize, seed: u64, options: &[String], 
         }
     };
     if players < game.min_players || players > game.max_players {
-        let _ = writeln!(io.err, "error: {} takes {}..{} players, not {players}", game.name, game.min_players, game.max_players);
+        let _ = writeln!(
+            io.err,
+            "error: {} takes {}..{} players, not {players}",
+            game.name, game.min_players, game.max_players
+        );
         return Err(2);
     }
-    let setup = Setup { players, seed, options: opts, budget, log: log != Logs::Off };
-    let m = if log == Logs::Seats { Match::new_with_seat_logs(game.clone(), &setup) } else { Match::new(game.clone(), &setup) };
+    let setup = Setup {
+        players,
+        seed,
+        options: opts,
+        budget,
+        log: log != Logs::Off,
+    };
+    let m = if log == Logs::Seats {
+        Match::new_with_seat_logs(game.clone(), &setup)
+    } else {
+        Match::new(game.clone(), &setup)
+    };
     match m {
         Ok(m) => Ok(Started { game, sources, m }),
         Err(e) => {
-            let _ = write!(io.err, "{}", diag::render(&sources, &[e.to_diagnostic(0)], io.color, 100));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(&sources, &[e.to_diagnostic(0)], io.color, 100)
+            );
             Err(1)
         }
     }
@@ -64,16 +92,26 @@ pub(super) fn pending_span(m: &Match) -> Option<Span> {
         PendingKind::Choose { block, pc, .. } => (block, pc),
         PendingKind::Act { block, pc } => (block, pc),
     };
-    m.game.code.get(block as usize)?.get(pc as usize).map(|s| s.span)
+    m.game
+        .code
+        .get(block as usize)?
+        .get(pc as usize)
+        .map(|s| s.span)
 }
 
 /// `span` without the whitespace at its end (a statement's span may reach
 /// into the next line).
 pub(super) fn trim_span(sources: &Sources, span: Span) -> Span {
-    let Some(f) = sources.files.get(span.file as usize) else { return span };
+    let Some(f) = sources.files.get(span.file as usize) else {
+        return span;
+    };
     let (start, end) = (span.start as usize, (span.end as usize).min(f.text.len()));
     match f.text.get(start..end) {
-        Some(t) => Span::new(span.file, start, start + t.trim_end().len().max(1).min(end - start)),
+        Some(t) => Span::new(
+            span.file,
+            start,
+            start + t.trim_end().len().max(1).min(end - start),
+        ),
         None => span,
     }
 }
@@ -87,29 +125,45 @@ pub(super) fn location(sources: &Sources, span: Span) -> String {
 /// Why a list of labelled decisions could not be applied.
 pub(super) enum StepError {
     /// Step `step` (1-based) names a label that is not a legal option.
-    Illegal { step: usize, diag: Box<Diagnostic>, message: String },
+    Illegal {
+        step: usize,
+        diag: Box<Diagnostic>,
+        message: String,
+    },
     /// The game ended before step `step`.
     Over { step: usize, message: String },
     /// The rules failed at run time while applying step `step`.
-    Run { step: usize, diag: Box<Diagnostic>, message: String },
+    Run {
+        step: usize,
+        diag: Box<Diagnostic>,
+        message: String,
+    },
 }
 
 impl StepError {
     pub fn message(&self) -> &str {
         match self {
-            StepError::Illegal { message, .. } | StepError::Over { message, .. } | StepError::Run { message, .. } => message,
+            StepError::Illegal { message, .. }
+            | StepError::Over { message, .. }
+            | StepError::Run { message, .. } => message,
         }
     }
     pub fn step(&self) -> usize {
         match self {
-            StepError::Illegal { step, .. } | StepError::Over { step, .. } | StepError::Run { step, .. } => *step,
+            StepError::Illegal { step, .. }
+            | StepError::Over { step, .. }
+            | StepError::Run { step, .. } => *step,
         }
     }
     /// Prints the problem (as a diagnostic with the rule's span when there is one).
     pub fn print(&self, sources: &Sources, io: &mut Io) {
         match self {
             StepError::Illegal { diag, .. } | StepError::Run { diag, .. } => {
-                let _ = write!(io.err, "{}", diag::render(sources, std::slice::from_ref(&**diag), io.color, 100));
+                let _ = write!(
+                    io.err,
+                    "{}",
+                    diag::render(sources, std::slice::from_ref(&**diag), io.color, 100)
+                );
             }
             StepError::Over { message, .. } => {
                 let _ = writeln!(io.err, "error: {message}");
@@ -119,7 +173,12 @@ impl StepError {
 }
 
 /// Applies `labels` in order (step numbers start at `first_step`).
-pub(super) fn apply_labels(m: &mut Match, sources: &Sources, labels: &[String], first_step: usize) -> Result<(), StepError> {
+pub(super) fn apply_labels(
+    m: &mut Match,
+    sources: &Sources,
+    labels: &[String],
+    first_step: usize,
+) -> Result<(), StepError> {
     for (k, label) in labels.iter().enumerate() {
         let step = first_step + k;
         let Some((seat, _)) = m.pending() else {
@@ -133,31 +192,52 @@ pub(super) fn apply_labels(m: &mut Match, sources: &Sources, labels: &[String], 
         let Some(i) = options.iter().position(|l| l == label) else {
             let span = pending_span(m).map(|s| trim_span(sources, s));
             let why = crate::eval::why_illegal(m, label, sources);
-            let mut message = format!("step {step}: `{label}` is not a legal option for {seat_name}");
+            let mut message =
+                format!("step {step}: `{label}` is not a legal option for {seat_name}");
             if let Some(s) = span {
                 message.push_str(&format!(" (asked by the rule at {})", location(sources, s)));
             }
             if let Some(w) = &why {
                 message.push_str(&format!("; why: {}", w.message));
             }
-            message.push_str(&format!("; the legal options are: {}", quote_some(&options, 40)));
-            let mut d = Diagnostic::error("E0902", format!("step {step}: `{label}` is not a legal option for {seat_name}"));
+            message.push_str(&format!(
+                "; the legal options are: {}",
+                quote_some(&options, 40)
+            ));
+            let mut d = Diagnostic::error(
+                "E0902",
+                format!("step {step}: `{label}` is not a legal option for {seat_name}"),
+            );
             if let Some(s) = span {
                 d = d.at(s, format!("this rule asked {seat_name} to decide"));
             }
-            let mut help = format!("the legal options at step {step} are: {}", quote_some(&options, 24));
+            let mut help = format!(
+                "the legal options at step {step} are: {}",
+                quote_some(&options, 24)
+            );
             match why {
-                Some(crate::eval::Why { message, span: Some(s) }) => d = d.at(trim_span(sources, s), format!("why: {message}")),
+                Some(crate::eval::Why {
+                    message,
+                    span: Some(s),
+                }) => d = d.at(trim_span(sources, s), format!("why: {message}")),
                 Some(w) => help = format!("why: {}; {help}", w.message),
                 None => {}
             }
             d = d.help(help);
-            return Err(StepError::Illegal { step, diag: Box::new(d), message });
+            return Err(StepError::Illegal {
+                step,
+                diag: Box::new(d),
+                message,
+            });
         };
         if let Err(e) = m.apply(i) {
             let message = format!("step {step} (`{label}`): run-time error: {}", e.message);
             let d = run_diag(&e, m.state.decisions);
-            return Err(StepError::Run { step, diag: Box::new(d), message });
+            return Err(StepError::Run {
+                step,
+                diag: Box::new(d),
+                message,
+            });
         }
     }
     Ok(())
@@ -169,9 +249,17 @@ pub(super) fn run_diag(e: &RunError, decisions: u32) -> Diagnostic {
 
 /// At most `max` labels, quoted, and how many more there are.
 pub(super) fn quote_some(labels: &[String], max: usize) -> String {
-    let mut s = labels.iter().take(max).map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ");
+    let mut s = labels
+        .iter()
+        .take(max)
+        .map(|l| format!("`{l}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     if labels.len() > max {
-        s.push_str(&format!(" … and {} more (`regel moves` lists them all)", labels.len() - max));
+        s.push_str(&format!(
+            " … and {} more (`regel moves` lists them all)",
+            labels.len() - max
+        ));
     }
     s
 }
@@ -180,10 +268,21 @@ pub(super) fn quote_some(labels: &[String], max: usize) -> String {
 pub(super) fn standings_text(st: &[Standing]) -> String {
     let mut order: Vec<&Standing> = st.iter().collect();
     order.sort_by_key(|s| s.rank);
-    let w = st.iter().map(|s| s.seat.chars().count()).max().unwrap_or(4).max(4);
+    let w = st
+        .iter()
+        .map(|s| s.seat.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let mut s = format!("{:<4}  {:<w$}  {:>7}\n", "rank", "seat", "score");
     for x in order {
-        s.push_str(&format!("{:<4}  {:<w$}  {:>7}{}\n", x.rank, x.seat, x.score, if x.winner { "  winner" } else { "" }));
+        s.push_str(&format!(
+            "{:<4}  {:<w$}  {:>7}{}\n",
+            x.rank,
+            x.seat,
+            x.score,
+            if x.winner { "  winner" } else { "" }
+        ));
     }
     s
 }
@@ -233,7 +332,11 @@ pub fn run(path: &Path, format: Format, io: &mut Io) -> i32 {
     let code = replay(path, format, io, &mut out);
     if format == Format::Json {
         out.ok = code == 0;
-        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        let _ = writeln!(
+            io.out,
+            "{}",
+            serde_json::to_string_pretty(&out).unwrap_or_default()
+        );
     }
     code
 }
@@ -255,7 +358,11 @@ pub(super) fn read_record(path: &Path, io: &mut Io) -> Result<(Record, PathBuf),
             Ok((r, ruleset))
         }
         Err(d) => {
-            let _ = write!(io.err, "{}", diag::render(&rec_sources, std::slice::from_ref(&d), io.color, 100));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(&rec_sources, std::slice::from_ref(&d), io.color, 100)
+            );
             Err(d.message.clone())
         }
     }
@@ -271,10 +378,25 @@ fn replay(path: &Path, format: Format, io: &mut Io, out: &mut JsonOut) -> i32 {
     };
     out.ruleset = ruleset.display().to_string();
     out.recorded_scores = rec.scores.clone();
-    let Started { game, sources, mut m } = match start(&ruleset, rec.players, rec.seed, &rec.options, Logs::Off, crate::eval::DEFAULT_BUDGET, io) {
+    let Started {
+        game,
+        sources,
+        mut m,
+    } = match start(
+        &ruleset,
+        rec.players,
+        rec.seed,
+        &rec.options,
+        Logs::Off,
+        crate::eval::DEFAULT_BUDGET,
+        io,
+    ) {
         Ok(s) => s,
         Err(code) => {
-            out.error = Some(format!("cannot start a match of `{}` from the record", ruleset.display()));
+            out.error = Some(format!(
+                "cannot start a match of `{}` from the record",
+                ruleset.display()
+            ));
             return code.max(1);
         }
     };
@@ -312,21 +434,43 @@ fn replay(path: &Path, format: Format, io: &mut Io, out: &mut JsonOut) -> i32 {
     let st = match m.standings() {
         Ok(s) => s,
         Err(e) => {
-            let _ = write!(io.err, "{}", diag::render(&sources, &[e.to_diagnostic(m.state.decisions)], io.color, 100));
-            out.error = Some(format!("the final scores cannot be computed: {}", e.message));
+            let _ = write!(
+                io.err,
+                "{}",
+                diag::render(
+                    &sources,
+                    &[e.to_diagnostic(m.state.decisions)],
+                    io.color,
+                    100
+                )
+            );
+            out.error = Some(format!(
+                "the final scores cannot be computed: {}",
+                e.message
+            ));
             return 1;
         }
     };
     let scores: Vec<i64> = st.iter().map(|s| s.score).collect();
     out.standings = st.clone();
     if format == Format::Text {
-        let _ = writeln!(io.out, "{}{} — {} players, seed {}: replayed {} decision(s)", game.name, variants_text(&game.variants), rec.players, rec.seed, rec.decisions.len());
+        let _ = writeln!(
+            io.out,
+            "{}{} — {} players, seed {}: replayed {} decision(s)",
+            game.name,
+            variants_text(&game.variants),
+            rec.players,
+            rec.seed,
+            rec.decisions.len()
+        );
         let _ = writeln!(io.out, "\nfinal position:\n{}", m.view(None).to_text());
         let _ = write!(io.out, "{}", standings_text(&st));
     }
     match &rec.scores {
         Some(r) if *r != scores => {
-            let msg = format!("the final scores differ from the record: recorded {r:?}, replayed {scores:?}");
+            let msg = format!(
+                "the final scores differ from the record: recorded {r:?}, replayed {scores:?}"
+            );
             let _ = writeln!(io.err, "error: {msg}");
             out.error = Some(msg);
             1

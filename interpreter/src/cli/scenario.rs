@@ -12,9 +12,9 @@
 
 use super::{parse_options, read_file, Format, Io};
 use crate::check;
-use crate::ir::Scalar;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, Setup};
+use crate::ir::Scalar;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -104,10 +104,19 @@ pub fn run(files: &[PathBuf], format: Format, io: &mut Io) -> i32 {
     let failed = outcomes.iter().filter(|o| !o.passed).count();
     match format {
         Format::Json => {
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&outcomes).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&outcomes).unwrap_or_default()
+            );
         }
         Format::Text => {
-            let _ = writeln!(io.out, "{} passed, {} failed", outcomes.len() - failed, failed);
+            let _ = writeln!(
+                io.out,
+                "{} passed, {} failed",
+                outcomes.len() - failed,
+                failed
+            );
         }
     }
     if failed > 0 {
@@ -118,7 +127,12 @@ pub fn run(files: &[PathBuf], format: Format, io: &mut Io) -> i32 {
 }
 
 fn fail(file: &Path, rule: &str, msg: impl Into<String>) -> Outcome {
-    Outcome { file: file.display().to_string(), rule: rule.to_string(), passed: false, failures: vec![msg.into()] }
+    Outcome {
+        file: file.display().to_string(),
+        rule: rule.to_string(),
+        passed: false,
+        failures: vec![msg.into()],
+    }
 }
 
 /// Runs one scenario file. Diagnostics (a broken scenario or ruleset) are
@@ -133,18 +147,30 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
     let sc: Scenario = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {
-            let span = e.span().map(|r| Span::new(file, r.start, r.end)).unwrap_or(Span::new(file, 0, 0));
+            let span = e
+                .span()
+                .map(|r| Span::new(file, r.start, r.end))
+                .unwrap_or(Span::new(file, 0, 0));
             let d = Diagnostic::error("E0801", format!("this scenario file is not valid: {}", e.message())).at(span, "here").help(
                 "a scenario has `rule`, `ruleset`, `players`, `given`, and optionally `about`, `seed`, `options`, `rules`, `rolls`, `decisions` and an `[expect]` table",
             );
             let _ = write!(io.err, "{}", diag::render(&sources, &[d], io.color, 100));
-            return fail(path, "?", "the scenario file is not valid TOML for a scenario");
+            return fail(
+                path,
+                "?",
+                "the scenario file is not valid TOML for a scenario",
+            );
         }
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     // The generated variant lives beside the scenario, so `extends` resolves
     // the ruleset path just as the scenario states it.
-    let virtual_path = dir.join(format!("{}.scenario.rules", path.file_stem().and_then(|s| s.to_str()).unwrap_or("scenario")));
+    let virtual_path = dir.join(format!(
+        "{}.scenario.rules",
+        path.file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("scenario")
+    ));
     let variant = format!(
         "variant \"scenario {}\" extends \"{}\"\n{}\noverride play {{\n{}\n}}\n",
         path.display(),
@@ -165,7 +191,11 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         Ok((g, _)) => Arc::new(g),
         Err(d) => {
             let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
-            return fail(path, &sc.rule, "the scenario's rules do not check (see the diagnostics above)");
+            return fail(
+                path,
+                &sc.rule,
+                "the scenario's rules do not check (see the diagnostics above)",
+            );
         }
     };
     // Expectations are compiled against the game the match will run: with a
@@ -178,8 +208,13 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
     // Compile every expectation before running, so a typo fails clearly.
     let mut compiled = vec![];
     let mut g2 = (*game).clone();
-    let exprs: Vec<(String, Option<toml::Value>)> =
-        sc.expect.values.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).chain(sc.expect.holds.iter().map(|h| (h.clone(), None))).collect();
+    let exprs: Vec<(String, Option<toml::Value>)> = sc
+        .expect
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), Some(v.clone())))
+        .chain(sc.expect.holds.iter().map(|h| (h.clone(), None)))
+        .collect();
     for (src, want) in &exprs {
         let f = sources.add(format!("{} (expectation)", path.display()), src.clone());
         match check::compile_expr(&g2, &sources, f) {
@@ -189,45 +224,98 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             }
             Err(d) => {
                 let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
-                return fail(path, &sc.rule, format!("the expectation `{src}` does not check"));
+                return fail(
+                    path,
+                    &sc.rule,
+                    format!("the expectation `{src}` does not check"),
+                );
             }
         }
     }
-    let setup = Setup { players: sc.players, seed: sc.seed, options, budget: crate::eval::DEFAULT_BUDGET, log: true };
+    let setup = Setup {
+        players: sc.players,
+        seed: sc.seed,
+        options,
+        budget: crate::eval::DEFAULT_BUDGET,
+        log: true,
+    };
     let mut failures = vec![];
     let mut run_error = None;
     // A run-time error says where the rules were: file:line:col.
-    let at = |e: &crate::eval::RunError| e.span.map(|s| format!(" (at {})", super::replay::location(&sources, s))).unwrap_or_default();
+    let at = |e: &crate::eval::RunError| {
+        e.span
+            .map(|s| format!(" (at {})", super::replay::location(&sources, s)))
+            .unwrap_or_default()
+    };
     let mut m = match Match::scripted(game.clone(), &setup, sc.rolls.clone()) {
         Ok(m) => Some(m),
         Err(e) => {
-            run_error = Some(format!("before the first decision: {}{}", e.message, at(&e)));
+            run_error = Some(format!(
+                "before the first decision: {}{}",
+                e.message,
+                at(&e)
+            ));
             None
         }
     };
     if let Some(m) = m.as_mut() {
         for (k, label) in sc.decisions.iter().enumerate() {
             if let Err(e) = m.apply_label(label) {
-                let taken = if k == 0 { String::new() } else { format!(", after {}", sc.decisions[..k].iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")) };
-                run_error = Some(format!("decision {} `{label}`{taken}: {}{}{}", k + 1, e.message, e.help.clone().map(|h| format!(" ({h})")).unwrap_or_default(), at(&e)));
+                let taken = if k == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        ", after {}",
+                        sc.decisions[..k]
+                            .iter()
+                            .map(|d| format!("`{d}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                run_error = Some(format!(
+                    "decision {} `{label}`{taken}: {}{}{}",
+                    k + 1,
+                    e.message,
+                    e.help
+                        .clone()
+                        .map(|h| format!(" ({h})"))
+                        .unwrap_or_default(),
+                    at(&e)
+                ));
                 break;
             }
         }
     }
     match (&sc.expect.error, &run_error) {
         (Some(want), Some(got)) if got.contains(want.as_str()) => {}
-        (Some(want), Some(got)) => failures.push(format!("expected the error `{want}`, got `{got}`")),
-        (Some(want), None) => failures.push(format!("expected the error `{want}`, but the run succeeded")),
+        (Some(want), Some(got)) => {
+            failures.push(format!("expected the error `{want}`, got `{got}`"))
+        }
+        (Some(want), None) => failures.push(format!(
+            "expected the error `{want}`, but the run succeeded"
+        )),
         (None, Some(got)) => failures.push(format!("run-time error: {got}")),
         (None, None) => {}
     }
     if let (Some(m), None) = (m.as_mut(), &run_error) {
         check_position(m, &sc.expect, &compiled, &mut failures);
     }
-    Outcome { file: path.display().to_string(), rule: sc.rule.clone(), passed: failures.is_empty(), failures }
+    Outcome {
+        file: path.display().to_string(),
+        rule: sc.rule.clone(),
+        passed: failures.is_empty(),
+        failures,
+    }
 }
 
-type Compiled = (String, Option<toml::Value>, crate::ir::Expr, crate::ir::Ty, u16);
+type Compiled = (
+    String,
+    Option<toml::Value>,
+    crate::ir::Expr,
+    crate::ir::Ty,
+    u16,
+);
 
 fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &mut Vec<String>) {
     for (src, want, e, ty, n) in compiled {
@@ -259,7 +347,10 @@ fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &
         }
     }
     let labels = m.option_labels();
-    let pending = m.pending().map(|(p, _)| m.game.seats[p].clone()).unwrap_or_else(|| "none".into());
+    let pending = m
+        .pending()
+        .map(|(p, _)| m.game.seats[p].clone())
+        .unwrap_or_else(|| "none".into());
     if let Some(want) = &ex.pending {
         if *want != pending {
             failures.push(format!("expected `{want}` to decide, actual `{pending}`"));
@@ -268,17 +359,25 @@ fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &
     if let Some(want) = &ex.options {
         let mut a = want.clone();
         a.sort();
-        let mut b = if m.pending().is_some() { labels.clone() } else { vec![] };
+        let mut b = if m.pending().is_some() {
+            labels.clone()
+        } else {
+            vec![]
+        };
         b.sort();
         if a != b {
             let missing: Vec<&String> = a.iter().filter(|x| !b.contains(x)).collect();
             let extra: Vec<&String> = b.iter().filter(|x| !a.contains(x)).collect();
-            failures.push(format!("options differ: missing {missing:?}, unexpected {extra:?}"));
+            failures.push(format!(
+                "options differ: missing {missing:?}, unexpected {extra:?}"
+            ));
         }
     }
     for o in &ex.options_include {
         if !labels.contains(o) {
-            failures.push(format!("expected the option `{o}`; the options are {labels:?}"));
+            failures.push(format!(
+                "expected the option `{o}`; the options are {labels:?}"
+            ));
         }
     }
     for o in &ex.options_exclude {
@@ -287,20 +386,31 @@ fn check_position(m: &mut Match, ex: &Expect, compiled: &[Compiled], failures: &
         }
     }
     if let Some(n) = ex.option_count {
-        let have = if m.pending().is_some() { labels.len() } else { 0 };
+        let have = if m.pending().is_some() {
+            labels.len()
+        } else {
+            0
+        };
         if n != have {
             failures.push(format!("expected {n} options, actual {have}"));
         }
     }
     if let Some(want) = ex.over {
         if want != m.is_over() {
-            failures.push(format!("expected the game {}to be over", if want { "" } else { "not " }));
+            failures.push(format!(
+                "expected the game {}to be over",
+                if want { "" } else { "not " }
+            ));
         }
     }
     if let Some(want) = &ex.winners {
         match m.standings() {
             Ok(st) => {
-                let mut got: Vec<String> = st.iter().filter(|s| s.winner).map(|s| s.seat.clone()).collect();
+                let mut got: Vec<String> = st
+                    .iter()
+                    .filter(|s| s.winner)
+                    .map(|s| s.seat.clone())
+                    .collect();
                 let mut want = want.clone();
                 got.sort();
                 want.sort();

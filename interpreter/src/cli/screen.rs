@@ -29,7 +29,11 @@ fn runs(pieces: &[String]) -> String {
         while j < pieces.len() && pieces[j] == pieces[i] {
             j += 1;
         }
-        out.push(if j - i > 1 { format!("{}× {}", j - i, pieces[i]) } else { pieces[i].clone() });
+        out.push(if j - i > 1 {
+            format!("{}× {}", j - i, pieces[i])
+        } else {
+            pieces[i].clone()
+        });
         i = j;
     }
     out.join(" ")
@@ -43,7 +47,11 @@ pub fn pack(head: &str, cells: &[String], sep: &str, width: usize) -> Vec<String
     let mut cur = head.to_string();
     let mut empty = true;
     for c in cells {
-        let extra = if empty { c.chars().count() } else { sep.chars().count() + c.chars().count() };
+        let extra = if empty {
+            c.chars().count()
+        } else {
+            sep.chars().count() + c.chars().count()
+        };
         if !empty && cur.chars().count() + extra > width {
             lines.push(std::mem::replace(&mut cur, indent.clone()));
             empty = true;
@@ -102,7 +110,13 @@ pub fn position(v: &View, seats: &[String], me: Option<usize>) -> String {
 /// The position in at most `rows` lines: as [`position`] when it fits,
 /// else compacted (see [`compact`]). `opening` is the same seat's view at
 /// the first decision: board zones unchanged since then may be folded.
-pub fn position_in(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: Option<&View>) -> String {
+pub fn position_in(
+    v: &View,
+    seats: &[String],
+    me: Option<usize>,
+    rows: usize,
+    opening: Option<&View>,
+) -> String {
     let plain = position(v, seats, me);
     if plain.lines().count() <= rows {
         return plain;
@@ -124,18 +138,45 @@ pub fn position_in(v: &View, seats: &[String], me: Option<usize>, rows: usize, o
 ///
 /// Nothing is cut from the seats' rows, the global zones and the variables:
 /// `view` shows the whole position.
-fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: Option<&View>) -> String {
-    let mut top: Vec<String> = v.grid.as_deref().map(|g| g.lines().map(str::to_string).collect()).unwrap_or_default();
+fn compact(
+    v: &View,
+    seats: &[String],
+    me: Option<usize>,
+    rows: usize,
+    opening: Option<&View>,
+) -> String {
+    let mut top: Vec<String> = v
+        .grid
+        .as_deref()
+        .map(|g| g.lines().map(str::to_string).collect())
+        .unwrap_or_default();
     // Global zones, in declaration order.
-    let global: Vec<String> = v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && z.node.is_none() && z.edge.is_none()).map(|z| format!("{}: {}", z.short, runs(&z.pieces))).collect();
-    top.extend(pack_wide("", &global, "  ·  ").into_iter().filter(|l| !l.is_empty()));
+    let global: Vec<String> = v
+        .zones
+        .iter()
+        .filter(|z| z.count > 0 && z.owner.is_none() && z.node.is_none() && z.edge.is_none())
+        .map(|z| format!("{}: {}", z.short, runs(&z.pieces)))
+        .collect();
+    top.extend(
+        pack_wide("", &global, "  ·  ")
+            .into_iter()
+            .filter(|l| !l.is_empty()),
+    );
     // The board, by zone family (the zone's short name), in order of first appearance.
     let mut families: Vec<(String, Vec<String>)> = vec![];
-    for z in v.zones.iter().filter(|z| z.count > 0 && z.owner.is_none() && (z.node.is_some() || z.edge.is_some())) {
+    for z in v
+        .zones
+        .iter()
+        .filter(|z| z.count > 0 && z.owner.is_none() && (z.node.is_some() || z.edge.is_some()))
+    {
         if v.grid.is_some() && z.node.is_some() {
             continue;
         }
-        let place = z.node.clone().or_else(|| z.edge.clone()).unwrap_or_default();
+        let place = z
+            .node
+            .clone()
+            .or_else(|| z.edge.clone())
+            .unwrap_or_default();
         let cell = format!("{place} {}", runs(&z.pieces));
         match families.iter_mut().find(|(f, _)| *f == z.short) {
             Some(f) => f.1.push(cell),
@@ -146,13 +187,24 @@ fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: 
     let sw = seats.iter().map(|n| n.chars().count()).max().unwrap_or(0) + 2;
     let mut seat_lines = vec![];
     for (o, seat) in seats.iter().enumerate() {
-        let mut cells: Vec<String> = v.table.iter().filter_map(|(k, r)| r.get(o).map(|x| format!("{k} {x}"))).collect();
+        let mut cells: Vec<String> = v
+            .table
+            .iter()
+            .filter_map(|(k, r)| r.get(o).map(|x| format!("{k} {x}")))
+            .collect();
         cells.extend(owned_cells(v, seats, o));
-        let name = if Some(o) == me { format!("{seat}*") } else { seat.clone() };
+        let name = if Some(o) == me {
+            format!("{seat}*")
+        } else {
+            seat.clone()
+        };
         seat_lines.extend(pack_wide(&format!("{name:<sw$}"), &cells, " · "));
     }
     let globals: Vec<String> = v.globals.iter().map(|(k, x)| format!("{k}={x}")).collect();
-    let vars: Vec<String> = pack("", &globals, "  ", WIDTH).into_iter().filter(|l| !l.is_empty()).collect();
+    let vars: Vec<String> = pack("", &globals, "  ", WIDTH)
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
     let board_rows = rows.saturating_sub(top.len() + seat_lines.len() + vars.len());
     // The board without the folded families, and the line naming those.
     let board = |fold: &[usize]| -> (Vec<String>, Vec<String>) {
@@ -162,16 +214,33 @@ fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: 
                 lines.extend(pack_wide(&format!("{f}: "), cells, " · "));
             }
         }
-        let names: Vec<String> = fold.iter().map(|&i| format!("{} ({})", families[i].0, families[i].1.len())).collect();
-        let note = if fold.is_empty() { vec![] } else { pack("as at the start, not shown: ", &names, ", ", WIDTH) };
+        let names: Vec<String> = fold
+            .iter()
+            .map(|&i| format!("{} ({})", families[i].0, families[i].1.len()))
+            .collect();
+        let note = if fold.is_empty() {
+            vec![]
+        } else {
+            pack("as at the start, not shown: ", &names, ", ", WIDTH)
+        };
         (lines, note)
     };
     // Families unchanged since the first decision, largest first.
     let mut still: Vec<usize> = match opening {
-        Some(o) => (0..families.len()).filter(|&i| unchanged(&families[i].0, v, o)).collect(),
+        Some(o) => (0..families.len())
+            .filter(|&i| unchanged(&families[i].0, v, o))
+            .collect(),
         None => vec![],
     };
-    still.sort_by_key(|&i| std::cmp::Reverse(families[i].1.iter().map(|c| c.chars().count()).sum::<usize>()));
+    still.sort_by_key(|&i| {
+        std::cmp::Reverse(
+            families[i]
+                .1
+                .iter()
+                .map(|c| c.chars().count())
+                .sum::<usize>(),
+        )
+    });
     let mut fold: Vec<usize> = vec![];
     let (mut lines, mut note) = board(&fold);
     for &i in &still {
@@ -186,7 +255,9 @@ fn compact(v: &View, seats: &[String], me: Option<usize>, rows: usize, opening: 
         let keep = room.saturating_sub(1);
         let cut = lines.len() - keep;
         lines.truncate(keep);
-        lines.push(format!("… {cut} more line(s) of the board: `view` shows the whole position"));
+        lines.push(format!(
+            "… {cut} more line(s) of the board: `view` shows the whole position"
+        ));
     }
     lines.extend(note);
     let mut s = String::new();
@@ -203,8 +274,16 @@ fn owned_cells(v: &View, seats: &[String], o: usize) -> Vec<String> {
     let prefix = format!("{} ", seats[o]);
     type Members = Vec<(Option<String>, Vec<String>)>;
     let mut cells: Vec<(String, Members)> = vec![];
-    for z in v.zones.iter().filter(|z| z.count > 0 && z.owner == Some(o) && z.node.is_none() && z.edge.is_none()) {
-        let pieces: Vec<String> = z.pieces.iter().map(|p| p.strip_prefix(&prefix).unwrap_or(p).to_string()).collect();
+    for z in v
+        .zones
+        .iter()
+        .filter(|z| z.count > 0 && z.owner == Some(o) && z.node.is_none() && z.edge.is_none())
+    {
+        let pieces: Vec<String> = z
+            .pieces
+            .iter()
+            .map(|p| p.strip_prefix(&prefix).unwrap_or(p).to_string())
+            .collect();
         let name = own_name(z, seats);
         let (family, member) = match name.split_once('[') {
             Some((f, m)) => (f.to_string(), Some(m.trim_end_matches(']').to_string())),
@@ -216,7 +295,10 @@ fn owned_cells(v: &View, seats: &[String], o: usize) -> Vec<String> {
             None => cells.push((family, vec![text])),
         }
     }
-    cells.into_iter().map(|(f, members)| family_cell(&f, &members)).collect()
+    cells
+        .into_iter()
+        .map(|(f, members)| family_cell(&f, &members))
+        .collect()
 }
 
 /// One cell for the zones of a family: `supply: disc 5× cube`, or for
@@ -226,7 +308,9 @@ fn family_cell(family: &str, members: &[(Option<String>, Vec<String>)]) -> Strin
     if let [(None, pieces)] = members {
         return format!("{family}: {}", runs(pieces));
     }
-    let only = |p: &[String]| -> Option<String> { p.first().filter(|f| p.iter().all(|x| x == *f)).cloned() };
+    let only = |p: &[String]| -> Option<String> {
+        p.first().filter(|f| p.iter().all(|x| x == *f)).cloned()
+    };
     let mut common: Vec<(String, usize)> = vec![];
     for (_, p) in members {
         if let Some(l) = only(p) {
@@ -236,7 +320,11 @@ fn family_cell(family: &str, members: &[(Option<String>, Vec<String>)]) -> Strin
             }
         }
     }
-    let common = common.into_iter().max_by_key(|c| c.1).filter(|c| c.1 > 1).map(|c| c.0);
+    let common = common
+        .into_iter()
+        .max_by_key(|c| c.1)
+        .filter(|c| c.1 > 1)
+        .map(|c| c.0);
     let texts: Vec<String> = members
         .iter()
         .map(|(m, p)| {
@@ -266,7 +354,10 @@ fn pack_wide(head: &str, cells: &[String], sep: &str) -> Vec<String> {
                 l.push_str(sep);
                 l.push_str(c);
             }
-            None => lines.push(format!("{}{c}", if lines.is_empty() { head } else { &indent })),
+            None => lines.push(format!(
+                "{}{c}",
+                if lines.is_empty() { head } else { &indent }
+            )),
         }
     }
     if lines.is_empty() {
@@ -279,8 +370,15 @@ fn pack_wide(head: &str, cells: &[String], sep: &str) -> Vec<String> {
             continue;
         }
         let (lead, rest) = l.split_at(l.len() - l.trim_start().len());
-        let lead = if lead.is_empty() { head.to_string() } else { lead.to_string() };
-        let body = rest.strip_prefix(head.trim_start()).unwrap_or(rest).trim_start();
+        let lead = if lead.is_empty() {
+            head.to_string()
+        } else {
+            lead.to_string()
+        };
+        let body = rest
+            .strip_prefix(head.trim_start())
+            .unwrap_or(rest)
+            .trim_start();
         let words: Vec<String> = body.split(' ').map(str::to_string).collect();
         let mut first = true;
         for w in pack("", &words, " ", WIDTH - indent.chars().count()) {
@@ -293,7 +391,18 @@ fn pack_wide(head: &str, cells: &[String], sep: &str) -> Vec<String> {
 
 /// Whether every zone of board family `family` holds what it held in `opening`.
 fn unchanged(family: &str, v: &View, opening: &View) -> bool {
-    let of = |w: &View| -> Vec<(String, Vec<String>)> { w.zones.iter().filter(|z| z.short == family && z.owner.is_none() && (z.node.is_some() || z.edge.is_some()) && z.count > 0).map(|z| (z.zone.clone(), z.pieces.clone())).collect() };
+    let of = |w: &View| -> Vec<(String, Vec<String>)> {
+        w.zones
+            .iter()
+            .filter(|z| {
+                z.short == family
+                    && z.owner.is_none()
+                    && (z.node.is_some() || z.edge.is_some())
+                    && z.count > 0
+            })
+            .map(|z| (z.zone.clone(), z.pieces.clone()))
+            .collect()
+    };
     of(v) == of(opening)
 }
 
@@ -328,10 +437,21 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
             s.push('\n');
         }
     }
-    let nw = nodes.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let nw = nodes
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
     // Several nodes to a line when they are short.
-    let node_cells: Vec<String> = nodes.iter().map(|(n, c)| format!("{n:<nw$}  {}", c.join("; "))).collect();
-    let cw = node_cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+    let node_cells: Vec<String> = nodes
+        .iter()
+        .map(|(n, c)| format!("{n:<nw$}  {}", c.join("; ")))
+        .collect();
+    let cw = node_cells
+        .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0);
     if cw > 0 && cw * 2 + 4 <= WIDTH {
         for pair in node_cells.chunks(2) {
             match pair {
@@ -353,7 +473,11 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
         if cells.is_empty() {
             continue;
         }
-        let name = if Some(o) == me { format!("{} (you)", seats[o]) } else { seats[o].clone() };
+        let name = if Some(o) == me {
+            format!("{} (you)", seats[o])
+        } else {
+            seats[o].clone()
+        };
         for l in pack(&format!("{name:<sw$}"), cells, "  ·  ", WIDTH) {
             s.push_str(&l);
             s.push('\n');
@@ -381,10 +505,32 @@ pub fn table(v: &View, seats: &[String], me: Option<usize>) -> String {
     if v.table.is_empty() {
         return String::new();
     }
-    let kw = v.table.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
-    let heads: Vec<String> = seats.iter().enumerate().map(|(i, n)| if Some(i) == me { format!("{n}*") } else { n.clone() }).collect();
+    let kw = v
+        .table
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let heads: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if Some(i) == me {
+                format!("{n}*")
+            } else {
+                n.clone()
+            }
+        })
+        .collect();
     let cw: Vec<usize> = (0..seats.len())
-        .map(|i| v.table.iter().map(|(_, r)| r.get(i).map(|x| x.chars().count()).unwrap_or(0)).max().unwrap_or(0).max(heads[i].chars().count()))
+        .map(|i| {
+            v.table
+                .iter()
+                .map(|(_, r)| r.get(i).map(|x| x.chars().count()).unwrap_or(0))
+                .max()
+                .unwrap_or(0)
+                .max(heads[i].chars().count())
+        })
         .collect();
     let mut s = format!("{:kw$}", "");
     for (i, h) in heads.iter().enumerate() {
@@ -426,7 +572,15 @@ pub fn options(labels: &[String]) -> Vec<String> {
         if j - i >= 3 {
             flush(&mut singles, &mut lines);
             let k = k.unwrap_or_default();
-            let cells: Vec<String> = (i..j).map(|x| format!("{:>w$}) {}", x + 1, labels[x].rsplit_once(' ').map(|p| p.1).unwrap_or(""))).collect();
+            let cells: Vec<String> = (i..j)
+                .map(|x| {
+                    format!(
+                        "{:>w$}) {}",
+                        x + 1,
+                        labels[x].rsplit_once(' ').map(|p| p.1).unwrap_or("")
+                    )
+                })
+                .collect();
             lines.extend(pack(&format!("  {k}: "), &cells, "  ", WIDTH));
         } else {
             for x in i..j {
@@ -449,7 +603,11 @@ pub fn options_page(lines: &[String], page: usize) -> String {
         s.push('\n');
     }
     if pages > 1 {
-        s.push_str(&format!("  (options, page {} of {}: `more` shows the next)\n", page + 1, pages));
+        s.push_str(&format!(
+            "  (options, page {} of {}: `more` shows the next)\n",
+            page + 1,
+            pages
+        ));
     }
     s
 }
@@ -469,40 +627,81 @@ mod tests {
 
     #[test]
     fn runs_count_equal_neighbours() {
-        let p: Vec<String> = ["a", "a", "a", "b", "a"].iter().map(|s| s.to_string()).collect();
+        let p: Vec<String> = ["a", "a", "a", "b", "a"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(runs(&p), "3× a b a");
     }
 
     #[test]
     fn options_group_by_all_but_the_last_word() {
-        let l: Vec<String> = ["put at r1", "put at r2", "put at r3", "draw", "pass"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(options(&l), vec!["  put at: 1) r1  2) r2  3) r3".to_string(), "  4) draw    5) pass".to_string()]);
+        let l: Vec<String> = ["put at r1", "put at r2", "put at r3", "draw", "pass"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            options(&l),
+            vec![
+                "  put at: 1) r1  2) r2  3) r3".to_string(),
+                "  4) draw    5) pass".to_string()
+            ]
+        );
     }
 
     #[test]
     fn long_lines_wrap_within_the_width() {
         let long = format!("out: {}", "green-2 ".repeat(30));
         let w = wrap(&long);
-        assert!(w.lines().count() > 1 && w.lines().all(|l| l.chars().count() <= WIDTH), "{w}");
+        assert!(
+            w.lines().count() > 1 && w.lines().all(|l| l.chars().count() <= WIDTH),
+            "{w}"
+        );
     }
 
     #[test]
     fn a_family_of_indexed_zones_is_one_cell_with_its_common_label_once() {
-        let m = |k: &str, p: &[&str]| (Some(k.to_string()), p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        let cell = family_cell("hand", &[m("a", &["cube"; 4]), m("b", &["disc", "disc"]), m("c", &["cube"; 3])]);
+        let m = |k: &str, p: &[&str]| {
+            (
+                Some(k.to_string()),
+                p.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        let cell = family_cell(
+            "hand",
+            &[
+                m("a", &["cube"; 4]),
+                m("b", &["disc", "disc"]),
+                m("c", &["cube"; 3]),
+            ],
+        );
         assert_eq!(cell, "hand (cube): a 4, b 2× disc, c 3");
-        let one = family_cell("supply", &[(None, vec!["disc".into(), "cube".into(), "cube".into()])]);
+        let one = family_cell(
+            "supply",
+            &[(None, vec!["disc".into(), "cube".into(), "cube".into()])],
+        );
         assert_eq!(one, "supply: disc 2× cube");
     }
 
     #[test]
     fn pack_wide_fills_earlier_lines_and_breaks_wide_cells() {
-        let cells: Vec<String> = vec!["a".repeat(60), "b".repeat(50), "c".repeat(30), format!("{} {}", "d".repeat(60), "e".repeat(60))];
+        let cells: Vec<String> = vec![
+            "a".repeat(60),
+            "b".repeat(50),
+            "c".repeat(30),
+            format!("{} {}", "d".repeat(60), "e".repeat(60)),
+        ];
         let lines = pack_wide("head  ", &cells, " · ");
-        assert!(lines.iter().all(|l| l.chars().count() <= WIDTH), "{lines:#?}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= WIDTH),
+            "{lines:#?}"
+        );
         // The short third cell goes after the first, not after the second.
         assert!(lines[0].ends_with(&"c".repeat(30)), "{lines:#?}");
-        assert!(lines.iter().skip(1).all(|l| l.starts_with("      ")), "{lines:#?}");
+        assert!(
+            lines.iter().skip(1).all(|l| l.starts_with("      ")),
+            "{lines:#?}"
+        );
     }
 
     #[test]

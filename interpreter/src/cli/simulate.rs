@@ -4,13 +4,13 @@
 
 use super::{load_game, parse_options, Format, Io};
 use crate::bot::{SeatKind, Table};
-use crate::ir::Game;
+use crate::eval::Coverage;
 use crate::eval::{Match, Setup};
+use crate::ir::Game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
-use crate::eval::Coverage;
 use std::sync::{Arc, Mutex};
 
 pub struct Args {
@@ -62,23 +62,56 @@ pub fn bot_seed(seed: u64) -> u64 {
 }
 
 /// Plays one game with uniform random bots.
-pub fn play_random(game: &Arc<Game>, setup: &Setup, invariants: bool, keep_labels: bool) -> GameResult {
+pub fn play_random(
+    game: &Arc<Game>,
+    setup: &Setup,
+    invariants: bool,
+    keep_labels: bool,
+) -> GameResult {
     play_bots(game, setup, &[], invariants, keep_labels)
 }
 
 /// Plays one game with the bots `kinds` (seats beyond the list are random).
 /// Random seats draw from one generator seeded with [`bot_seed`], so a game
 /// of random bots is the same whatever else sits at the table.
-pub fn play_bots(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool) -> GameResult {
+pub fn play_bots(
+    game: &Arc<Game>,
+    setup: &Setup,
+    kinds: &[SeatKind],
+    invariants: bool,
+    keep_labels: bool,
+) -> GameResult {
     play_counted(game, setup, kinds, invariants, keep_labels, None)
 }
 
 /// [`play_bots`], adding the match's coverage counters to `total` when given.
-fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants: bool, keep_labels: bool, total: Option<&Mutex<Option<Coverage>>>) -> GameResult {
+fn play_counted(
+    game: &Arc<Game>,
+    setup: &Setup,
+    kinds: &[SeatKind],
+    invariants: bool,
+    keep_labels: bool,
+    total: Option<&Mutex<Option<Coverage>>>,
+) -> GameResult {
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
-    let mut res = GameResult { seed: setup.seed, decisions: 0, scores: vec![], winners: vec![], teams: vec![], ranks: vec![], error: None, span: None, labels: vec![], stats: vec![] };
-    let started = if total.is_some() { Match::new_with_coverage(game.clone(), setup) } else { Match::new(game.clone(), setup) };
+    let mut res = GameResult {
+        seed: setup.seed,
+        decisions: 0,
+        scores: vec![],
+        winners: vec![],
+        teams: vec![],
+        ranks: vec![],
+        error: None,
+        span: None,
+        labels: vec![],
+        stats: vec![],
+    };
+    let started = if total.is_some() {
+        Match::new_with_coverage(game.clone(), setup)
+    } else {
+        Match::new(game.clone(), setup)
+    };
     let mut m = match started {
         Ok(m) => m,
         Err(e) => {
@@ -91,7 +124,11 @@ fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants:
         if invariants {
             match m.broken_invariants() {
                 Ok(b) if !b.is_empty() => {
-                    res.error = Some(format!("invariant broken after {} decisions: {}", m.state.decisions, b.join("; ")));
+                    res.error = Some(format!(
+                        "invariant broken after {} decisions: {}",
+                        m.state.decisions,
+                        b.join("; ")
+                    ));
                     return res;
                 }
                 Err(e) => {
@@ -122,7 +159,12 @@ fn play_counted(game: &Arc<Game>, setup: &Setup, kinds: &[SeatKind], invariants:
     match m.standings() {
         Ok(st) => {
             res.scores = st.iter().map(|s| s.score).collect();
-            res.winners = st.iter().enumerate().filter(|(_, s)| s.winner).map(|(i, _)| i).collect();
+            res.winners = st
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.winner)
+                .map(|(i, _)| i)
+                .collect();
             res.teams = st.iter().map(|s| s.team).collect();
             res.ranks = st.iter().map(|s| s.rank).collect();
         }
@@ -200,7 +242,9 @@ struct SeatSummary {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let Some((game, sources)) = load_game(&a.file, io) else { return 1 };
+    let Some((game, sources)) = load_game(&a.file, io) else {
+        return 1;
+    };
     let options = match parse_options(&game, &a.options) {
         Ok(o) => o,
         Err(e) => {
@@ -209,7 +253,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         }
     };
     if a.players < game.min_players || a.players > game.max_players {
-        let _ = writeln!(io.err, "error: {} takes {}..{} players, not {}", game.name, game.min_players, game.max_players, a.players);
+        let _ = writeln!(
+            io.err,
+            "error: {} takes {}..{} players, not {}",
+            game.name, game.min_players, game.max_players, a.players
+        );
         return 2;
     }
     let kinds = match seat_kinds(&a.seats, a.players) {
@@ -219,7 +267,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
@@ -230,7 +281,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let keep = a.records.is_some();
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
@@ -238,7 +292,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         (0..a.games)
             .into_par_iter()
             .map(|i| {
-                let setup = Setup { players: a.players, seed: a.seed + i, options: options.clone(), budget: a.step_budget, log: false };
+                let setup = Setup {
+                    players: a.players,
+                    seed: a.seed + i,
+                    options: options.clone(),
+                    budget: a.step_budget,
+                    log: false,
+                };
                 let r = play_counted(&game, &setup, &kinds, a.invariants, keep, counted);
                 bar.inc(1);
                 r
@@ -253,7 +313,15 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         }
         for r in &results {
             let path = dir.join(format!("game-{}.toml", r.seed));
-            let mut rec = super::record::Record::new(&a.file, Some(&path), &game, a.players, r.seed, &a.options, r.labels.clone());
+            let mut rec = super::record::Record::new(
+                &a.file,
+                Some(&path),
+                &game,
+                a.players,
+                r.seed,
+                &a.options,
+                r.labels.clone(),
+            );
             if r.error.is_none() {
                 rec.scores = Some(r.scores.clone());
             }
@@ -271,8 +339,15 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             SeatSummary {
                 seat: game.seats[s].clone(),
                 wins: ok.iter().filter(|r| r.winners == vec![s]).count() as u64,
-                shared_wins: ok.iter().filter(|r| r.winners.len() > 1 && r.winners.contains(&s)).count() as u64,
-                score_mean: if scores.is_empty() { 0.0 } else { scores.iter().sum::<i64>() as f64 / scores.len() as f64 },
+                shared_wins: ok
+                    .iter()
+                    .filter(|r| r.winners.len() > 1 && r.winners.contains(&s))
+                    .count() as u64,
+                score_mean: if scores.is_empty() {
+                    0.0
+                } else {
+                    scores.iter().sum::<i64>() as f64 / scores.len() as f64
+                },
                 score_min: scores.iter().copied().min().unwrap_or(0),
                 score_max: scores.iter().copied().max().unwrap_or(0),
             }
@@ -282,20 +357,36 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     // Each error says where the rules were and how to replay that game.
     let trace = |seed: u64| {
         let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
-        format!("regel trace {} --players {n} --seed {seed}{opts}", a.file.display())
+        format!(
+            "regel trace {} --players {n} --seed {seed}{opts}",
+            a.file.display()
+        )
     };
     let errors: Vec<String> = results
         .iter()
         .filter_map(|r| {
             let e = r.error.as_ref()?;
-            let at = r.span.map(|s| format!("at {}, ", super::replay::location(&sources, s))).unwrap_or_default();
-            Some(format!("seed {}: {e} ({at}after {} decisions; the whole game: `{}`)", r.seed, r.decisions, trace(r.seed)))
+            let at = r
+                .span
+                .map(|s| format!("at {}, ", super::replay::location(&sources, s)))
+                .unwrap_or_default();
+            Some(format!(
+                "seed {}: {e} ({at}after {} decisions; the whole game: `{}`)",
+                r.seed,
+                r.decisions,
+                trace(r.seed)
+            ))
         })
         .collect();
     // Every game of one player count runs the same program: its counters and
     // spans are those of the program for that count.
     let covered = match total.into_inner().ok().flatten() {
-        Some(c) if a.coverage => Some(super::coverage::report(&game.for_players(n), &c, &sources, a.games)),
+        Some(c) if a.coverage => Some(super::coverage::report(
+            &game.for_players(n),
+            &c,
+            &sources,
+            a.games,
+        )),
         _ => None,
     };
     let s = Summary {
@@ -304,7 +395,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         games: a.games,
         bots: kinds.iter().map(|k| k.name()).collect(),
         errors: errors.len(),
-        decisions_mean: if lens.is_empty() { 0.0 } else { lens.iter().map(|&x| x as f64).sum::<f64>() / lens.len() as f64 },
+        decisions_mean: if lens.is_empty() {
+            0.0
+        } else {
+            lens.iter().map(|&x| x as f64).sum::<f64>() / lens.len() as f64
+        },
         decisions_min: lens.iter().copied().min().unwrap_or(0),
         decisions_max: lens.iter().copied().max().unwrap_or(0),
         seats,
@@ -314,46 +409,96 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             .iter()
             .enumerate()
             .map(|(i, st)| {
-                let mean = |f: &dyn Fn(&Vec<i64>) -> f64| if ok.is_empty() { 0.0 } else { ok.iter().map(|r| f(&r.stats[i])).sum::<f64>() / ok.len() as f64 };
+                let mean = |f: &dyn Fn(&Vec<i64>) -> f64| {
+                    if ok.is_empty() {
+                        0.0
+                    } else {
+                        ok.iter().map(|r| f(&r.stats[i])).sum::<f64>() / ok.len() as f64
+                    }
+                };
                 StatSummary {
                     name: st.name.clone(),
                     per_player: st.per_player,
                     mean: mean(&|v| v.iter().sum::<i64>() as f64 / v.len().max(1) as f64),
-                    seats: st.per_player.then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
+                    seats: st
+                        .per_player
+                        .then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
                 }
             })
             .collect(),
-        coverage: covered.as_ref().map(|(diags, totals)| CoverageSummary { totals: totals.clone(), warnings: diags.iter().map(|d| crate::diag::to_json(&sources, d)).collect() }),
+        coverage: covered.as_ref().map(|(diags, totals)| CoverageSummary {
+            totals: totals.clone(),
+            warnings: diags
+                .iter()
+                .map(|d| crate::diag::to_json(&sources, d))
+                .collect(),
+        }),
     };
     match a.format {
         Format::Json => {
-            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+            let _ = writeln!(
+                io.out,
+                "{}",
+                serde_json::to_string_pretty(&s).unwrap_or_default()
+            );
         }
         Format::Text => {
-            let _ = writeln!(io.out, "{} — {} games, {} players, seeds {}..{}", game.name, a.games, n, a.seed, a.seed + a.games.saturating_sub(1));
+            let _ = writeln!(
+                io.out,
+                "{} — {} games, {} players, seeds {}..{}",
+                game.name,
+                a.games,
+                n,
+                a.seed,
+                a.seed + a.games.saturating_sub(1)
+            );
             if kinds.iter().any(|k| *k != SeatKind::Random) {
-                let who: Vec<String> = (0..n).map(|i| format!("{} {}", game.seats[i], s.bots[i])).collect();
+                let who: Vec<String> = (0..n)
+                    .map(|i| format!("{} {}", game.seats[i], s.bots[i]))
+                    .collect();
                 let _ = writeln!(io.out, "bots: {}", who.join(", "));
             }
             let _ = writeln!(io.out, "errors: {}", s.errors);
             for e in &s.first_errors {
                 let _ = writeln!(io.out, "  {e}");
             }
-            let _ = writeln!(io.out, "decisions per game: mean {:.1}, min {}, max {}", s.decisions_mean, s.decisions_min, s.decisions_max);
-            let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10} {:>8} {:>8}", "seat", "wins", "shared", "mean", "min", "max");
+            let _ = writeln!(
+                io.out,
+                "decisions per game: mean {:.1}, min {}, max {}",
+                s.decisions_mean, s.decisions_min, s.decisions_max
+            );
+            let _ = writeln!(
+                io.out,
+                "{:<10} {:>7} {:>7} {:>10} {:>8} {:>8}",
+                "seat", "wins", "shared", "mean", "min", "max"
+            );
             for st in &s.seats {
-                let _ = writeln!(io.out, "{:<10} {:>7} {:>7} {:>10.1} {:>8} {:>8}", st.seat, st.wins, st.shared_wins, st.score_mean, st.score_min, st.score_max);
+                let _ = writeln!(
+                    io.out,
+                    "{:<10} {:>7} {:>7} {:>10.1} {:>8} {:>8}",
+                    st.seat, st.wins, st.shared_wins, st.score_mean, st.score_min, st.score_max
+                );
             }
             for st in &s.statistics {
                 let seats = match &st.seats {
-                    Some(v) => format!(" (per seat: {})", v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(", ")),
+                    Some(v) => format!(
+                        " (per seat: {})",
+                        v.iter()
+                            .map(|x| format!("{x:.2}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                     None => String::new(),
                 };
                 let _ = writeln!(io.out, "statistic {}: mean {:.2}{seats}", st.name, st.mean);
             }
             if let Some((diags, t)) = &covered {
                 let _ = writeln!(io.out, "{}", super::coverage::totals_line(t));
-                let _ = write!(io.out, "{}", crate::diag::render(&sources, diags, io.color, 100));
+                let _ = write!(
+                    io.out,
+                    "{}",
+                    crate::diag::render(&sources, diags, io.color, 100)
+                );
             }
         }
     }
@@ -367,9 +512,15 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
 /// The bots of `--seat` arguments, one per seat, random where none is named.
 pub fn seat_kinds(seats: &[String], players: usize) -> Result<Vec<SeatKind>, String> {
     if seats.len() > players {
-        return Err(format!("{} `--seat`s given for {players} players", seats.len()));
+        return Err(format!(
+            "{} `--seat`s given for {players} players",
+            seats.len()
+        ));
     }
-    let mut k = seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let mut k = seats
+        .iter()
+        .map(|s| SeatKind::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
     if k.contains(&SeatKind::Human) {
         return Err("`human` cannot sit at a simulated game: use `regel play`".into());
     }

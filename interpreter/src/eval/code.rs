@@ -63,7 +63,10 @@ impl<'a> Exec<'a> {
         // never shrinks while the program runs (callees truncate only their
         // own frames, above it), and the pointer is taken again after every
         // operation that can grow `locals` (and so move it): `refresh!`.
-        assert!(self.base + p.nregs as usize <= self.st.locals.len(), "a program's registers lie in its frame");
+        assert!(
+            self.base + p.nregs as usize <= self.st.locals.len(),
+            "a program's registers lie in its frame"
+        );
         let mut fp: *mut Val = self.st.locals[self.base..].as_mut_ptr();
         macro_rules! r {
             ($x:expr) => {
@@ -145,14 +148,27 @@ impl<'a> Exec<'a> {
                     let x = r!(r);
                     w!(d, (x >= 0 && g.piece_kind[x as usize] == kind) as Val)
                 }
-                BOp::Pos2 { d, a, b, stride, sp } => {
+                BOp::Pos2 {
+                    d,
+                    a,
+                    b,
+                    stride,
+                    sp,
+                } => {
                     let (x, y) = (r!(a), r!(b));
                     if x < 0 || y < 0 {
                         return Err(fail(at!(sp), "`none` used as an index"));
                     }
                     w!(d, x * stride as Val + y)
                 }
-                BOp::Zone { d, base, i, dim, n, sp } => {
+                BOp::Zone {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    n,
+                    sp,
+                } => {
                     let z = self.zone_at(base, r!(i), dim, n, at!(sp))?;
                     w!(d, z as Val)
                 }
@@ -164,7 +180,14 @@ impl<'a> Exec<'a> {
                     let z = r!(z);
                     w!(d, (self.st.zones.len(z as u32) == 0) as Val)
                 }
-                BOp::ZoneLenOf { d, base, i, dim, empty, sp } => {
+                BOp::ZoneLenOf {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    empty,
+                    sp,
+                } => {
                     let z = self.zone_at(base, r!(i), dim, 0, at!(sp))?;
                     let len = self.st.zones.len(z) as Val;
                     w!(d, if empty { (len == 0) as Val } else { len })
@@ -198,7 +221,11 @@ impl<'a> Exec<'a> {
                     if y == 0 {
                         return Err(fail(at!(sp), "division by zero"));
                     }
-                    let v = if matches!(*op, BOp::Div { .. }) { x.checked_div(y) } else { x.checked_rem(y) };
+                    let v = if matches!(*op, BOp::Div { .. }) {
+                        x.checked_div(y)
+                    } else {
+                        x.checked_rem(y)
+                    };
                     w!(d, v.ok_or_else(|| overflow(at!(sp)))?)
                 }
                 BOp::AddK { d, a, k, sp } => {
@@ -258,8 +285,15 @@ impl<'a> Exec<'a> {
                         pc = to as usize
                     }
                 }
-                BOp::Call { d, func, args, n, sp } => {
-                    let v = self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp))?;
+                BOp::Call {
+                    d,
+                    func,
+                    args,
+                    n,
+                    sp,
+                } => {
+                    let v =
+                        self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
@@ -278,7 +312,14 @@ impl<'a> Exec<'a> {
                     let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds[pred as usize]);
                     w!(d, v)
                 }
-                BOp::KeyLookup { d, key, adj, n, at: l, sp } => {
+                BOp::KeyLookup {
+                    d,
+                    key,
+                    adj,
+                    n,
+                    at: l,
+                    sp,
+                } => {
                     let (subs, fallback) = &p.lookups[l as usize];
                     let v = self.key_lookup(p, key, adj, r!(n), subs, *fallback, at!(sp))?;
                     refresh!();
@@ -300,7 +341,8 @@ impl<'a> Exec<'a> {
                 BOp::PushZone { z } => {
                     let z = r!(z) as u32;
                     let st = &mut *self.st;
-                    st.scratch.extend(st.zones.slice(z).iter().map(|&p| p as Val));
+                    st.scratch
+                        .extend(st.zones.slice(z).iter().map(|&p| p as Val));
                 }
                 BOp::PushPlayers => {
                     let n = self.st.nplayers as Val;
@@ -330,7 +372,13 @@ impl<'a> Exec<'a> {
                     let (x, y) = (r!(a), r!(b));
                     let len = (y as i128 - x as i128 + 1).max(0);
                     if len > crate::limits::MAX_RANGE as i128 {
-                        return Err(fail(at!(sp), format!("a range of {len} numbers, more than the limit of {}", crate::limits::MAX_RANGE)));
+                        return Err(fail(
+                            at!(sp),
+                            format!(
+                                "a range of {len} numbers, more than the limit of {}",
+                                crate::limits::MAX_RANGE
+                            ),
+                        ));
                     }
                     self.charge(len as u64, at!(sp))?;
                     self.st.scratch.extend(x..=y);
@@ -339,13 +387,17 @@ impl<'a> Exec<'a> {
                     let v = r!(s);
                     self.st.scratch.push(v)
                 }
-                BOp::PushZPred { pred } => super::expr::push_nodes_where(g, self.st, &p.preds[pred as usize]),
+                BOp::PushZPred { pred } => {
+                    super::expr::push_nodes_where(g, self.st, &p.preds[pred as usize])
+                }
                 BOp::PushAttr { attr, v } => {
                     let v = r!(v);
                     let (keys, order) = &g.node_attr_index[attr as usize];
                     let lo = keys.partition_point(|&k| k < v);
                     let hi = keys.partition_point(|&k| k <= v);
-                    self.st.scratch.extend(order[lo..hi].iter().map(|&n| n as Val));
+                    self.st
+                        .scratch
+                        .extend(order[lo..hi].iter().map(|&n| n as Val));
                 }
                 BOp::PushTree { c, sp } => {
                     self.coll(&p.colls[c as usize], at!(sp))?;
@@ -361,14 +413,23 @@ impl<'a> Exec<'a> {
                         w!(i, k + 1);
                     }
                 }
-                BOp::IterInit { what, src, i, end, sp } => {
+                BOp::IterInit {
+                    what,
+                    src,
+                    i,
+                    end,
+                    sp,
+                } => {
                     let len = match what {
                         Iter::Zone => self.st.zones.len(r!(src) as u32),
                         Iter::Nodes => g.board.nodes.len(),
                         Iter::Adj(a) => {
                             let n = r!(src);
                             if n < 0 {
-                                return Err(fail(at!(sp), "the neighbours of `none` were asked for"));
+                                return Err(fail(
+                                    at!(sp),
+                                    "the neighbours of `none` were asked for",
+                                ));
                             }
                             adjacent(&g.board, a, n as u32).len()
                         }
@@ -377,7 +438,14 @@ impl<'a> Exec<'a> {
                     w!(i, 0);
                     w!(end, len as Val)
                 }
-                BOp::IterNext { what, src, i, end, slot, exit } => {
+                BOp::IterNext {
+                    what,
+                    src,
+                    i,
+                    end,
+                    slot,
+                    exit,
+                } => {
                     let k = r!(i);
                     if k == r!(end) {
                         pc = exit as usize;
@@ -385,7 +453,9 @@ impl<'a> Exec<'a> {
                         let x = match what {
                             Iter::Zone => self.st.zones.slice(r!(src) as u32)[k as usize] as Val,
                             Iter::Nodes => k,
-                            Iter::Adj(a) => adjacent(&g.board, a, r!(src) as u32)[k as usize] as Val,
+                            Iter::Adj(a) => {
+                                adjacent(&g.board, a, r!(src) as u32)[k as usize] as Val
+                            }
                         };
                         w!(slot, x);
                         w!(i, k + 1);
@@ -431,7 +501,14 @@ impl<'a> Exec<'a> {
                     let x = r!(d).max(r!(v));
                     w!(d, x)
                 }
-                BOp::BestAcc { d, key, has, x, v, worst } => {
+                BOp::BestAcc {
+                    d,
+                    key,
+                    has,
+                    x,
+                    v,
+                    worst,
+                } => {
                     let v = r!(v);
                     let better = r!(has) == 0 || (!worst && v > r!(key)) || (worst && v < r!(key));
                     if better {
@@ -443,7 +520,13 @@ impl<'a> Exec<'a> {
                 }
                 BOp::ErrEmpty { m, e, max, sp } => {
                     if r!(m) == r!(e) {
-                        return Err(fail(at!(sp), format!("`{}` of an empty collection", if max { "max" } else { "min" })));
+                        return Err(fail(
+                            at!(sp),
+                            format!(
+                                "`{}` of an empty collection",
+                                if max { "max" } else { "min" }
+                            ),
+                        ));
                     }
                 }
                 BOp::Contains { d, x, m } => {
@@ -518,7 +601,16 @@ impl<'a> Exec<'a> {
     /// A key lookup within all nodes (`adj` is `None`) or the neighbours of
     /// the node in register `n`, as [`Exec::node_by_key`] does it.
     #[allow(clippy::too_many_arguments)]
-    fn key_lookup(&mut self, p: &Program, key: u16, adj: Option<Adj>, n: Val, subs: &[u32], fallback: u32, span: Span) -> R<Val> {
+    fn key_lookup(
+        &mut self,
+        p: &Program,
+        key: u16,
+        adj: Option<Adj>,
+        n: Val,
+        subs: &[u32],
+        fallback: u32,
+        span: Span,
+    ) -> R<Val> {
         let g = self.g;
         let around = match adj {
             None => None,

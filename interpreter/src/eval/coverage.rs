@@ -117,7 +117,13 @@ impl super::expr::Exec<'_> {
     /// Whether leading `require` `k` of action `a` holds, counted in the
     /// copy of the enumeration that keeps coverage (`COVERAGE`).
     #[inline(always)]
-    pub(super) fn pre_holds<const COVERAGE: bool>(&mut self, a: u16, k: usize, e: &crate::ir::Expr, s: crate::diag::Span) -> super::expr::R<bool> {
+    pub(super) fn pre_holds<const COVERAGE: bool>(
+        &mut self,
+        a: u16,
+        k: usize,
+        e: &crate::ir::Expr,
+        s: crate::diag::Span,
+    ) -> super::expr::R<bool> {
         let held = self.eval(e, s)? != 0;
         if COVERAGE {
             if let Some(cov) = self.st.coverage.as_deref_mut() {

@@ -4,9 +4,9 @@
 
 use super::{RunError, State};
 use crate::ast::BinOp;
-use crate::ir::*;
-use crate::ir::Game;
 use crate::diag::Span;
+use crate::ir::Game;
+use crate::ir::*;
 use rand::Rng;
 
 /// Errors are boxed so that a result is two words and comes back in registers:
@@ -23,11 +23,13 @@ pub(crate) struct Exec<'a> {
     pub base: usize,
 }
 
-
-
 #[cold]
 pub(crate) fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
-    Box::new(RunError { message: msg.into(), span: Some(span), help: None })
+    Box::new(RunError {
+        message: msg.into(),
+        span: Some(span),
+        help: None,
+    })
 }
 
 /// An arithmetic result that does not fit in 64 bits stops the match.
@@ -44,7 +46,9 @@ pub(crate) fn overflow(span: Span) -> Box<RunError> {
 #[cold]
 pub(crate) fn out_of_budget(budget: u64, span: Span, help: &str) -> Box<RunError> {
     Box::new(RunError {
-        message: format!("the step budget of {budget} steps is used up: the rules may loop forever"),
+        message: format!(
+            "the step budget of {budget} steps is used up: the rules may loop forever"
+        ),
         span: Some(span),
         help: Some(help.into()),
     })
@@ -82,7 +86,11 @@ impl<'a> Exec<'a> {
         if let ZIndex::Node(e) | ZIndex::Player(e) = &z.index {
             if let Expr::Local(s) = **e {
                 let i = self.local(s);
-                let n = if matches!(z.index, ZIndex::Node(_)) { self.g.board.nodes.len() as Val } else { self.st.nplayers as Val };
+                let n = if matches!(z.index, ZIndex::Node(_)) {
+                    self.g.board.nodes.len() as Val
+                } else {
+                    self.st.nplayers as Val
+                };
                 if i >= 0 && i < n {
                     return Ok(z.base + i as u32);
                 }
@@ -115,7 +123,10 @@ impl<'a> Exec<'a> {
 
     pub fn piece(&self, v: Val, span: Span) -> R<usize> {
         if v < 0 || v as usize >= self.g.piece_kind.len() {
-            return Err(fail(span, "a field of `none` was read: there is no piece here"));
+            return Err(fail(
+                span,
+                "a field of `none` was read: there is no piece here",
+            ));
         }
         Ok(v as usize)
     }
@@ -150,10 +161,25 @@ impl<'a> Exec<'a> {
                 let id = self.zone_id(z, span)?;
                 Ok(self.st.zones.len(id) as Val)
             }
-            Expr::Bin(BinOp::And, a, b) => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
-            Expr::Bin(BinOp::Or, a, b) => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
+            Expr::Bin(BinOp::And, a, b) => {
+                Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val)
+            }
+            Expr::Bin(BinOp::Or, a, b) => {
+                Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val)
+            }
             Expr::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
-            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub), a, b) => {
+            Expr::Bin(
+                op @ (BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Add
+                | BinOp::Sub),
+                a,
+                b,
+            ) => {
                 let x = self.eval(a, span)?;
                 let y = self.eval(b, span)?;
                 Ok(match op {
@@ -193,7 +219,12 @@ impl<'a> Exec<'a> {
     /// node of every expression.
     fn eval_node(&mut self, e: &Expr, span: Span) -> R<Val> {
         Ok(match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::ZoneLen(_) | Expr::ZoneEmpty(_) | Expr::Not(_) | Expr::Code(_) => unreachable!("answered by `eval`"),
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::ZoneLen(_)
+            | Expr::ZoneEmpty(_)
+            | Expr::Not(_)
+            | Expr::Code(_) => unreachable!("answered by `eval`"),
             Expr::Var(base, idx) => {
                 let i = match idx {
                     None => 0,
@@ -245,7 +276,11 @@ impl<'a> Exec<'a> {
                     return Err(fail(span, "an end of `none` was read"));
                 }
                 let ed = &self.g.board.edges[n as usize];
-                (if matches!(e, Expr::EdgeFrom(_)) { ed.from } else { ed.to }) as Val
+                (if matches!(e, Expr::EdgeFrom(_)) {
+                    ed.from
+                } else {
+                    ed.to
+                }) as Val
             }
             Expr::Zone(z) => self.zone_id(z, span)? as Val,
             Expr::Pos2(a, b, stride) => {
@@ -255,10 +290,23 @@ impl<'a> Exec<'a> {
                 }
                 x * *stride as Val + y
             }
-            Expr::NodeByKey { key, vals, within, fallback } => self.node_by_key(*key, vals, within, fallback, span)?,
+            Expr::NodeByKey {
+                key,
+                vals,
+                within,
+                fallback,
+            } => self.node_by_key(*key, vals, within, fallback, span)?,
             Expr::NodesZoneAgg(op, p) => nodes_zone_agg(self.g, self.st, *op, p),
-            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
-            Expr::Neg(a) => self.eval(a, span)?.checked_neg().ok_or_else(|| overflow(span))?,
+            Expr::Agg {
+                op,
+                coll,
+                slot,
+                body,
+            } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
+            Expr::Neg(a) => self
+                .eval(a, span)?
+                .checked_neg()
+                .ok_or_else(|| overflow(span))?,
             // `eval` answers the connectives, comparisons, `+` and `-`.
             Expr::Bin(op, a, b) => {
                 let x = self.eval(a, span)?;
@@ -345,7 +393,14 @@ impl<'a> Exec<'a> {
     /// first, as the search it replaces would; no values are computed when it
     /// is empty; a value that fails to compute sends the original search.
     #[inline(never)]
-    fn node_by_key(&mut self, key: u16, vals: &[Expr], within: &Coll, fallback: &Expr, span: Span) -> R<Val> {
+    fn node_by_key(
+        &mut self,
+        key: u16,
+        vals: &[Expr],
+        within: &Coll,
+        fallback: &Expr,
+        span: Span,
+    ) -> R<Val> {
         // The nodes a key lookup may answer with: all of them, a node's
         // neighbours read straight from the board, or any other collection
         // listed on the scratch stack.
@@ -456,7 +511,11 @@ impl<'a> Exec<'a> {
             Builtin::Max2 => x.max(y),
             Builtin::Top | Builtin::Bottom => {
                 let s = self.st.zones.slice(x as u32);
-                let p = if b == Builtin::Top { s.last() } else { s.first() };
+                let p = if b == Builtin::Top {
+                    s.last()
+                } else {
+                    s.first()
+                };
                 p.map(|&p| p as Val).unwrap_or(NONE)
             }
             Builtin::ZoneOf => {
@@ -481,7 +540,11 @@ impl<'a> Exec<'a> {
                 if x < 0 || y < 0 {
                     NONE
                 } else {
-                    self.g.board.edge_between(x as u32, y as u32).map(|e| e as Val).unwrap_or(NONE)
+                    self.g
+                        .board
+                        .edge_between(x as u32, y as u32)
+                        .map(|e| e as Val)
+                        .unwrap_or(NONE)
                 }
             }
             Builtin::Sees => {
@@ -490,7 +553,8 @@ impl<'a> Exec<'a> {
                 if p < 0 {
                     return Err(fail(span, "`sees` of `none`"));
                 }
-                super::view::visible(self.g, self.st, x, super::view::Viewer::Seat(p as usize)) as Val
+                super::view::visible(self.g, self.st, x, super::view::Viewer::Seat(p as usize))
+                    as Val
             }
             Builtin::Team => match &self.g.team {
                 Some((e, nl)) => self.with_player(e, *nl, x, span)?,
@@ -515,18 +579,33 @@ impl<'a> Exec<'a> {
                     NONE
                 }
             }
-            Builtin::Random | Builtin::First | Builtin::Last | Builtin::Empty | Builtin::Count | Builtin::SumList | Builtin::ListAt | Builtin::IndexOf => {
+            Builtin::Random
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Empty
+            | Builtin::Count
+            | Builtin::SumList
+            | Builtin::ListAt
+            | Builtin::IndexOf => {
                 unreachable!("builtins of a collection always carry it")
             }
         })
     }
 
     /// The builtins of a collection.
-    fn builtin_listed(&mut self, b: Builtin, args: &[Expr], c: Option<&Coll>, span: Span) -> R<Val> {
+    fn builtin_listed(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        c: Option<&Coll>,
+        span: Span,
+    ) -> R<Val> {
         Ok(match b {
             Builtin::Random if matches!(c, Some(Coll::Zone(_))) => {
                 // Drawing from a plain zone reads it in place.
-                let Some(Coll::Zone(z)) = c else { unreachable!() };
+                let Some(Coll::Zone(z)) = c else {
+                    unreachable!()
+                };
                 let id = self.zone_id(z, span)?;
                 let len = self.st.zones.len(id);
                 if len == 0 {
@@ -535,20 +614,32 @@ impl<'a> Exec<'a> {
                 let i = if self.st.rolls.is_empty() {
                     self.st.rng.gen_range(0..len as u32) as usize
                 } else {
-                    let elems: Vec<Val> = self.st.zones.slice(id).iter().map(|&p| p as Val).collect();
+                    let elems: Vec<Val> =
+                        self.st.zones.slice(id).iter().map(|&p| p as Val).collect();
                     self.scripted(&elems, false, span)?
                 };
                 self.st.zones.slice(id)[i] as Val
             }
             Builtin::IndexOf if matches!(c, Some(Coll::Zone(_))) => {
                 // In a plain zone: where the piece lies says whether it is there.
-                let Some(Coll::Zone(z)) = c else { unreachable!() };
+                let Some(Coll::Zone(z)) = c else {
+                    unreachable!()
+                };
                 let x = self.eval(&args[0], span)?;
                 let id = self.zone_id(z, span)?;
-                if x < 0 || x as usize >= self.g.piece_kind.len() || self.st.zones.zone_of[x as usize] != id {
+                if x < 0
+                    || x as usize >= self.g.piece_kind.len()
+                    || self.st.zones.zone_of[x as usize] != id
+                {
                     0
                 } else {
-                    self.st.zones.slice(id).iter().position(|&p| p as Val == x).map(|i| i as Val + 1).unwrap_or(0)
+                    self.st
+                        .zones
+                        .slice(id)
+                        .iter()
+                        .position(|&p| p as Val == x)
+                        .map(|i| i as Val + 1)
+                        .unwrap_or(0)
                 }
             }
             Builtin::ListAt | Builtin::IndexOf => {
@@ -557,17 +648,29 @@ impl<'a> Exec<'a> {
                 self.coll(c.expect("collection builtins carry their collection"), span)?;
                 let len = (self.st.scratch.len() - mark) as Val;
                 let r = if b == Builtin::IndexOf {
-                    self.st.scratch[mark..].iter().position(|&v| v == x).map(|i| i as Val + 1).unwrap_or(0)
+                    self.st.scratch[mark..]
+                        .iter()
+                        .position(|&v| v == x)
+                        .map(|i| i as Val + 1)
+                        .unwrap_or(0)
                 } else if x >= 1 && x <= len {
                     self.st.scratch[mark + x as usize - 1]
                 } else {
                     self.st.scratch.truncate(mark);
-                    return Err(fail(span, format!("index {x} is outside the list (1..{len})")));
+                    return Err(fail(
+                        span,
+                        format!("index {x} is outside the list (1..{len})"),
+                    ));
                 };
                 self.st.scratch.truncate(mark);
                 r
             }
-            Builtin::Random | Builtin::First | Builtin::Last | Builtin::Empty | Builtin::Count | Builtin::SumList => {
+            Builtin::Random
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Empty
+            | Builtin::Count
+            | Builtin::SumList => {
                 let mark = self.st.scratch.len();
                 self.coll(c.expect("collection builtins carry their collection"), span)?;
                 let len = self.st.scratch.len() - mark;
@@ -582,7 +685,10 @@ impl<'a> Exec<'a> {
                         }
                     }
                     Builtin::Last => self.st.scratch[mark..].last().copied().unwrap_or(NONE),
-                    Builtin::SumList => match self.st.scratch[mark..].iter().try_fold(0i64, |a, &x| a.checked_add(x)) {
+                    Builtin::SumList => match self.st.scratch[mark..]
+                        .iter()
+                        .try_fold(0i64, |a, &x| a.checked_add(x))
+                    {
                         Some(v) => v,
                         None => {
                             self.st.scratch.truncate(mark);
@@ -655,9 +761,24 @@ impl<'a> Exec<'a> {
     #[cold]
     fn scripted(&mut self, elems: &[Val], by_value: bool, span: Span) -> R<usize> {
         let roll = self.st.rolls.remove(0);
-        let found = if by_value { elems.iter().position(|&v| v == roll) } else { (roll >= 1 && roll as usize <= elems.len()).then(|| roll as usize - 1) };
+        let found = if by_value {
+            elems.iter().position(|&v| v == roll)
+        } else {
+            (roll >= 1 && roll as usize <= elems.len()).then(|| roll as usize - 1)
+        };
         found.ok_or_else(|| {
-            let what = if by_value { format!("{roll} is not among the values ({})", elems.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")) } else { format!("{roll} is not a position in 1..{}", elems.len()) };
+            let what = if by_value {
+                format!(
+                    "{roll} is not among the values ({})",
+                    elems
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!("{roll} is not a position in 1..{}", elems.len())
+            };
             fail(span, format!("the scripted roll {what}"))
         })
     }
@@ -666,7 +787,9 @@ impl<'a> Exec<'a> {
     /// tiebreaks, teams).
     pub fn with_player(&mut self, e: &Expr, nlocals: u16, p: Val, span: Span) -> R<Val> {
         let new_base = self.st.locals.len();
-        self.st.locals.resize(new_base + (nlocals as usize).max(1), 0);
+        self.st
+            .locals
+            .resize(new_base + (nlocals as usize).max(1), 0);
         self.st.locals[new_base] = p;
         let old = std::mem::replace(&mut self.base, new_base);
         let r = self.eval(e, span);
@@ -676,7 +799,14 @@ impl<'a> Exec<'a> {
     }
 
     #[inline(never)]
-    fn agg(&mut self, op: AggOp, coll: &Coll, slot: u16, body: Option<&Expr>, span: Span) -> R<Val> {
+    fn agg(
+        &mut self,
+        op: AggOp,
+        coll: &Coll,
+        slot: u16,
+        body: Option<&Expr>,
+        span: Span,
+    ) -> R<Val> {
         if op == AggOp::Last {
             return self.agg_last(coll, slot, body, span);
         }
@@ -742,7 +872,13 @@ impl<'a> Exec<'a> {
         }
         self.st.scratch.truncate(mark);
         if matches!(op, AggOp::Min | AggOp::Max) && end == mark {
-            return Err(fail(span, format!("`{}` of an empty collection", if op == AggOp::Min { "min" } else { "max" })));
+            return Err(fail(
+                span,
+                format!(
+                    "`{}` of an empty collection",
+                    if op == AggOp::Min { "min" } else { "max" }
+                ),
+            ));
         }
         Ok(acc)
     }
@@ -825,7 +961,13 @@ impl<'a> Exec<'a> {
                 // simply too long.
                 let len = (y as i128 - x as i128 + 1).max(0);
                 if len > crate::limits::MAX_RANGE as i128 {
-                    return Err(fail(span, format!("a range of {len} numbers, more than the limit of {}", crate::limits::MAX_RANGE)));
+                    return Err(fail(
+                        span,
+                        format!(
+                            "a range of {len} numbers, more than the limit of {}",
+                            crate::limits::MAX_RANGE
+                        ),
+                    ));
                 }
                 self.charge(len as u64, span)?;
                 self.st.scratch.extend(x..=y);
@@ -848,7 +990,9 @@ impl<'a> Exec<'a> {
                 let (keys, order) = &self.g.node_attr_index[*i as usize];
                 let lo = keys.partition_point(|&k| k < v);
                 let hi = keys.partition_point(|&k| k <= v);
-                self.st.scratch.extend(order[lo..hi].iter().map(|&n| n as Val));
+                self.st
+                    .scratch
+                    .extend(order[lo..hi].iter().map(|&n| n as Val));
             }
             Coll::Filter(inner, slot, cond) => {
                 let mark = self.st.scratch.len();
@@ -872,14 +1016,17 @@ impl<'a> Exec<'a> {
                 let mut w = mark;
                 // Long lists remember what they have seen in a set (only
                 // asked for membership, so its order never shows).
-                let mut seen = (matches!(c, Coll::Distinct(..)) && end - mark > 64).then(std::collections::HashSet::new);
+                let mut seen = (matches!(c, Coll::Distinct(..)) && end - mark > 64)
+                    .then(std::collections::HashSet::new);
                 for i in mark..end {
                     let x = self.st.scratch[i];
                     self.set_local(*slot, x);
                     let v = self.eval(body, span)?;
                     let dup = match seen.as_mut() {
                         Some(set) => !set.insert(v),
-                        None => matches!(c, Coll::Distinct(..)) && self.st.scratch[mark..w].contains(&v),
+                        None => {
+                            matches!(c, Coll::Distinct(..)) && self.st.scratch[mark..w].contains(&v)
+                        }
                     };
                     if dup {
                         continue;
@@ -903,7 +1050,9 @@ impl<'a> Exec<'a> {
                 let n = end - mark;
                 if n > 64 {
                     // Long lists: a stable sort by key, same order as below.
-                    let mut pairs: Vec<(Val, Val)> = (0..n).map(|i| (self.st.scratch[end + i], self.st.scratch[mark + i])).collect();
+                    let mut pairs: Vec<(Val, Val)> = (0..n)
+                        .map(|i| (self.st.scratch[end + i], self.st.scratch[mark + i]))
+                        .collect();
                     pairs.sort_by_key(|p| p.0);
                     for (i, (_, x)) in pairs.into_iter().enumerate() {
                         self.st.scratch[mark + i] = x;
@@ -1020,7 +1169,9 @@ fn push_all_empty(bases: &[u32], start: &[u32], n: usize, out: &mut Vec<Val>) {
 /// Whether node `i`'s zones at `bases` are all empty.
 #[inline]
 fn all_empty_at(bases: &[u32], start: &[u32], i: usize) -> bool {
-    bases.iter().all(|&b| start[b as usize + i] == start[b as usize + i + 1])
+    bases
+        .iter()
+        .all(|&b| start[b as usize + i] == start[b as usize + i + 1])
 }
 
 /// `any`, `all` or `count` over all nodes of "every zone at `bases` is empty".
@@ -1029,7 +1180,9 @@ fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
     match (op, bases) {
         (AggOp::Count, &[a, b]) => {
             let (sa, sb) = (windows(start, a, n), windows(start, b, n));
-            (0..n).filter(|&i| ((sa[i + 1] - sa[i]) | (sb[i + 1] - sb[i])) == 0).count() as Val
+            (0..n)
+                .filter(|&i| ((sa[i + 1] - sa[i]) | (sb[i + 1] - sb[i])) == 0)
+                .count() as Val
         }
         (AggOp::Any, &[a, b]) => {
             let (sa, sb) = (windows(start, a, n), windows(start, b, n));

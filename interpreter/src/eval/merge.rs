@@ -28,7 +28,11 @@ impl<'a> Exec<'a> {
     fn push_key(&self, key: &mut Key, ty: Ty, v: Val) {
         if v >= 0 && crate::ir::may_twin(&self.g.kind_twins, ty) {
             let p = v as usize;
-            key.extend_from_slice(&[self.g.piece_class[p] as Val, self.st.zones.zone_of[p] as Val, self.st.revealed[p] as Val]);
+            key.extend_from_slice(&[
+                self.g.piece_class[p] as Val,
+                self.st.zones.zone_of[p] as Val,
+                self.st.revealed[p] as Val,
+            ]);
         } else {
             key.push(v);
         }
@@ -39,7 +43,9 @@ impl<'a> Exec<'a> {
     #[inline(never)]
     pub(crate) fn merge_actions(&mut self, p: Val) {
         let viewer = Viewer::Seat(p as usize);
-        let with_twins: SmallVec<[usize; 4]> = (0..self.st.opt_groups.len()).filter(|&gi| self.group_has_twins(gi)).collect();
+        let with_twins: SmallVec<[usize; 4]> = (0..self.st.opt_groups.len())
+            .filter(|&gi| self.group_has_twins(gi))
+            .collect();
         if with_twins.is_empty() {
             return;
         }
@@ -131,7 +137,11 @@ impl<'a> Exec<'a> {
             let p = v as usize;
             let (c, z) = (self.g.piece_class[p], self.st.zones.zone_of[p]);
             for &(c2, z2, u) in &seen {
-                if c2 == c && z2 == z && u != v && self.st.revealed[u as usize] == self.st.revealed[p] {
+                if c2 == c
+                    && z2 == z
+                    && u != v
+                    && self.st.revealed[u as usize] == self.st.revealed[p]
+                {
                     return true;
                 }
             }
@@ -151,7 +161,10 @@ impl<'a> Exec<'a> {
             let (f, c) = (grp.first as usize, grp.count as usize);
             let kept = keep[f..f + c].iter().filter(|&&k| k).count() as u32;
             if kept == c as u32 {
-                groups.push(OptGroup { first, ..grp.clone() });
+                groups.push(OptGroup {
+                    first,
+                    ..grp.clone()
+                });
             } else {
                 let at = self.st.opt_vals.len() as u32;
                 let arity = self.g.actions[grp.action as usize].params.len() as u16;
@@ -159,7 +172,13 @@ impl<'a> Exec<'a> {
                     let (_, vals) = option_tuple(self.st, i);
                     self.st.opt_vals.extend_from_slice(&vals);
                 }
-                groups.push(OptGroup { action: grp.action, first, count: kept, dims: Default::default(), tuples: Some((at, arity)) });
+                groups.push(OptGroup {
+                    action: grp.action,
+                    first,
+                    count: kept,
+                    dims: Default::default(),
+                    tuples: Some((at, arity)),
+                });
             }
             first += kept;
         }
@@ -170,7 +189,14 @@ impl<'a> Exec<'a> {
     /// Merges the values listed for a `choose` of seat `p` whose type may hold
     /// twins; `slot` is the chosen value's local, which its label reads.
     #[inline(never)]
-    pub(crate) fn merge_choice(&mut self, p: Val, slot: u16, label: Option<u32>, ty: Ty, span: Span) {
+    pub(crate) fn merge_choice(
+        &mut self,
+        p: Val,
+        slot: u16,
+        label: Option<u32>,
+        ty: Ty,
+        span: Span,
+    ) {
         let n = self.st.opt_count as usize;
         if !self.column_has_twins(0, n, 1) {
             return;
@@ -187,7 +213,8 @@ impl<'a> Exec<'a> {
             if !same.is_empty() {
                 let text = self.choice_text(slot, label, ty, v, viewer, span);
                 for (u, l) in same.iter_mut() {
-                    let lu = l.get_or_insert_with(|| self.choice_text(slot, label, ty, *u, viewer, span));
+                    let lu = l
+                        .get_or_insert_with(|| self.choice_text(slot, label, ty, *u, viewer, span));
                     if *lu == text {
                         twin = true;
                         break;
@@ -212,12 +239,22 @@ impl<'a> Exec<'a> {
     }
 
     /// The label of value `v` of a `choose`, as `viewer` reads it.
-    fn choice_text(&mut self, slot: u16, label: Option<u32>, ty: Ty, v: Val, viewer: Viewer, span: Span) -> String {
+    fn choice_text(
+        &mut self,
+        slot: u16,
+        label: Option<u32>,
+        ty: Ty,
+        v: Val,
+        viewer: Viewer,
+        span: Span,
+    ) -> String {
         match label {
             Some(t) => {
                 let at = self.base + slot as usize;
                 let old = std::mem::replace(&mut self.st.locals[at], v);
-                let s = self.format_template(t, Some(viewer), span).unwrap_or_else(|e| format!("<{}>", e.message));
+                let s = self
+                    .format_template(t, Some(viewer), span)
+                    .unwrap_or_else(|e| format!("<{}>", e.message));
                 self.st.locals[at] = old;
                 s
             }

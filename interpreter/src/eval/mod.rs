@@ -17,16 +17,16 @@ mod vm;
 mod why;
 pub mod zones;
 
-use crate::ir::*;
-use crate::ir::Game;
 use crate::diag::{Diagnostic, Span};
+use crate::ir::Game;
+use crate::ir::*;
+pub use crate::ir::{display_const, type_name};
+pub use coverage::Coverage;
 use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-pub use coverage::Coverage;
-pub use crate::ir::{display_const, type_name};
 pub use view::{View, Viewer};
 pub use vm::{Frame, FrameKind};
 pub use why::{why_illegal, Why};
@@ -155,7 +155,13 @@ impl From<Box<RunError>> for RunError {
 
 impl RunError {
     pub fn to_diagnostic(&self, decisions: u32) -> Diagnostic {
-        let mut d = Diagnostic::error("E0901", format!("run-time error after {decisions} decision(s): {}", self.message));
+        let mut d = Diagnostic::error(
+            "E0901",
+            format!(
+                "run-time error after {decisions} decision(s): {}",
+                self.message
+            ),
+        );
         if let Some(s) = self.span {
             d = d.at(s, "while running this");
         }
@@ -179,7 +185,13 @@ pub struct Setup {
 
 impl Setup {
     pub fn new(players: usize, seed: u64) -> Setup {
-        Setup { players, seed, options: vec![], budget: DEFAULT_BUDGET, log: false }
+        Setup {
+            players,
+            seed,
+            options: vec![],
+            budget: DEFAULT_BUDGET,
+            log: false,
+        }
     }
 }
 
@@ -204,7 +216,12 @@ pub struct Standing {
 
 /// The action (or [`CHOOSE`]) and the values of option `i` of the pending decision.
 pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>) {
-    let g = st.opt_groups.iter().rev().find(|g| g.first as usize <= i).expect("option index within the groups");
+    let g = st
+        .opt_groups
+        .iter()
+        .rev()
+        .find(|g| g.first as usize <= i)
+        .expect("option index within the groups");
     let mut k = i - g.first as usize;
     let mut vals = smallvec::SmallVec::new();
     match g.tuples {
@@ -253,7 +270,13 @@ impl Match {
         Match::start(game, setup, true, vec![], false)
     }
 
-    fn start(game: Arc<Game>, setup: &Setup, seat_logs: bool, rolls: Vec<Val>, coverage: bool) -> Result<Match, RunError> {
+    fn start(
+        game: Arc<Game>,
+        setup: &Setup,
+        seat_logs: bool,
+        rolls: Vec<Val>,
+        coverage: bool,
+    ) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
@@ -264,9 +287,15 @@ impl Match {
         let n = setup.players;
         if n < g.min_players || n > g.max_players {
             return Err(RunError {
-                message: format!("{} takes {}..{} players, not {n}", g.name, g.min_players, g.max_players),
+                message: format!(
+                    "{} takes {}..{} players, not {n}",
+                    g.name, g.min_players, g.max_players
+                ),
                 span: None,
-                help: Some(format!("pass `--players` between {} and {}", g.min_players, g.max_players)),
+                help: Some(format!(
+                    "pass `--players` between {} and {}",
+                    g.min_players, g.max_players
+                )),
             });
         }
         // Pieces of seats that do not play stay in no zone's view: the box.
@@ -323,7 +352,10 @@ impl Match {
             hid: vec![],
             coverage: coverage.then(|| Box::new(Coverage::new(g))),
         };
-        let mut m = Match { game: game.clone(), state };
+        let mut m = Match {
+            game: game.clone(),
+            state,
+        };
         m.init(setup)?;
         if m.state.seat_logs {
             view::finish_seat_log(&m.game, &mut m.state);
@@ -341,12 +373,19 @@ impl Match {
                     return Err(RunError {
                         message: format!("the ruleset has no option `{name}`"),
                         span: None,
-                        help: Some(format!("its options are: {}", g.options.keys().cloned().collect::<Vec<_>>().join(", "))),
+                        help: Some(format!(
+                            "its options are: {}",
+                            g.options.keys().cloned().collect::<Vec<_>>().join(", ")
+                        )),
                     })
                 }
             }
         }
-        let mut cx = Exec { g, st: &mut self.state, base: 0 };
+        let mut cx = Exec {
+            g,
+            st: &mut self.state,
+            base: 0,
+        };
         for d in &g.vars {
             if d.is_option && setup.options.iter().any(|(n, _)| n == &d.name) {
                 continue;
@@ -359,7 +398,11 @@ impl Match {
                 let v = match &d.init {
                     Some(e) => cx.eval(e, d.span)?,
                     None => match d.ty.scalar {
-                        Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_) => NONE,
+                        Scalar::Player
+                        | Scalar::Node
+                        | Scalar::Edge
+                        | Scalar::Piece(_)
+                        | Scalar::Zone(_) => NONE,
                         _ => 0,
                     },
                 };
@@ -381,7 +424,11 @@ impl Match {
 
     fn cx(&mut self) -> Exec<'_> {
         let base = self.current_base();
-        Exec { g: &self.game, st: &mut self.state, base }
+        Exec {
+            g: &self.game,
+            st: &mut self.state,
+            base,
+        }
     }
 
     fn current_base(&self) -> usize {
@@ -402,7 +449,10 @@ impl Match {
 
     /// The player to decide and the number of options, if a decision is pending.
     pub fn pending(&self) -> Option<(usize, usize)> {
-        self.state.pending.as_ref().map(|p| (p.player as usize, self.state.opt_count as usize))
+        self.state
+            .pending
+            .as_ref()
+            .map(|p| (p.player as usize, self.state.opt_count as usize))
     }
 
     /// The label of option `i` of the pending decision, as the deciding seat sees it.
@@ -435,7 +485,11 @@ impl Match {
         // The label is built while the decision is still pending: it reads the
         // pending statement's template.
         let log_label = if self.state.log_on && i < self.state.opt_count as usize {
-            self.state.pending.as_ref().filter(|p| matches!(p.kind, PendingKind::Choose { .. })).map(|p| (p.player, view::option_label(self, i, p.player as usize)))
+            self.state
+                .pending
+                .as_ref()
+                .filter(|p| matches!(p.kind, PendingKind::Choose { .. }))
+                .map(|p| (p.player, view::option_label(self, i, p.player as usize)))
         } else {
             None
         };
@@ -448,7 +502,11 @@ impl Match {
         };
         if i >= self.state.opt_count as usize {
             self.state.pending = Some(p);
-            return Err(RunError { message: format!("option {i} does not exist"), span: None, help: None });
+            return Err(RunError {
+                message: format!("option {i} does not exist"),
+                span: None,
+                help: None,
+            });
         }
         self.state.decisions += 1;
         let player = p.player as Val;
@@ -501,7 +559,11 @@ impl Match {
             ),
             _ => (format!("no decision is pending: {what} cannot be taken"), "the match stopped (a run-time error) or has not asked anything yet"),
         };
-        RunError { message, span: None, help: Some(help.into()) }
+        RunError {
+            message,
+            span: None,
+            help: Some(help.into()),
+        }
     }
 
     fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {
@@ -520,7 +582,11 @@ impl Match {
         let n = self.state.nplayers as usize;
         let mut keys: Vec<(Vec<i64>, i64)> = vec![];
         {
-            let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
+            let mut cx = Exec {
+                g: &g,
+                st: &mut self.state,
+                base: 0,
+            };
             for p in 0..n {
                 let score = match &g.score {
                     Some((e, nl, _)) => cx.with_player(e, *nl, p as Val, Span::default())?,
@@ -538,19 +604,39 @@ impl Match {
         // Teams pool their standing: a team's key is its best member's.
         let team_of: Vec<i64> = match &g.team {
             Some((e, nl)) => {
-                let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
-                (0..n).map(|p| cx.with_player(e, *nl, p as Val, Span::default())).collect::<Result<_, _>>()?
+                let mut cx = Exec {
+                    g: &g,
+                    st: &mut self.state,
+                    base: 0,
+                };
+                (0..n)
+                    .map(|p| cx.with_player(e, *nl, p as Val, Span::default()))
+                    .collect::<Result<_, _>>()?
             }
             None => (0..n as i64).collect(),
         };
         let team_key = |p: usize| -> Vec<i64> {
-            (0..n).filter(|&q| team_of[q] == team_of[p]).map(|q| keys[q].0.clone()).max().unwrap()
+            (0..n)
+                .filter(|&q| team_of[q] == team_of[p])
+                .map(|q| keys[q].0.clone())
+                .max()
+                .unwrap()
         };
         let tk: Vec<Vec<i64>> = (0..n).map(team_key).collect();
         Ok((0..n)
             .map(|p| {
-                let better = (0..n).filter(|&q| tk[q] > tk[p]).map(|q| team_of[q]).collect::<std::collections::BTreeSet<_>>().len();
-                Standing { seat: g.seats[p].clone(), score: keys[p].1, rank: better + 1, winner: better == 0, team: team_of[p] }
+                let better = (0..n)
+                    .filter(|&q| tk[q] > tk[p])
+                    .map(|q| team_of[q])
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                Standing {
+                    seat: g.seats[p].clone(),
+                    score: keys[p].1,
+                    rank: better + 1,
+                    winner: better == 0,
+                    team: team_of[p],
+                }
             })
             .collect())
     }
@@ -558,7 +644,11 @@ impl Match {
     /// The declared invariants that do not hold now.
     pub fn broken_invariants(&mut self) -> Result<Vec<String>, RunError> {
         let g = self.game.clone();
-        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec {
+            g: &g,
+            st: &mut self.state,
+            base: 0,
+        };
         let mut out = vec![];
         for (text, e, nl, span) in &g.invariants {
             let base = cx.st.locals.len();
@@ -578,7 +668,11 @@ impl Match {
     /// the current position.
     pub fn evaluate(&mut self, e: &Expr, nlocals: u16) -> Result<Val, RunError> {
         let g = self.game.clone();
-        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec {
+            g: &g,
+            st: &mut self.state,
+            base: 0,
+        };
         let base = cx.st.locals.len();
         cx.st.locals.resize(base + nlocals as usize, 0);
         cx.base = base;
@@ -590,7 +684,11 @@ impl Match {
     /// A value as the engine's log writes it (everything visible).
     pub fn display(&mut self, ty: Ty, v: Val) -> String {
         let g = self.game.clone();
-        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec {
+            g: &g,
+            st: &mut self.state,
+            base: 0,
+        };
         cx.display(ty, v, view::Viewer::All)
     }
 
@@ -619,7 +717,11 @@ impl Match {
 
     /// Plays on at random with `rng` for at most `limit` decisions; the
     /// match may not be over afterwards.
-    pub fn playout_at_most<Rn: rand::Rng>(&mut self, rng: &mut Rn, limit: u32) -> Result<(), RunError> {
+    pub fn playout_at_most<Rn: rand::Rng>(
+        &mut self,
+        rng: &mut Rn,
+        limit: u32,
+    ) -> Result<(), RunError> {
         for _ in 0..limit {
             let Some((_, n)) = self.pending() else { break };
             let i = rng.gen_range(0..n as u32) as usize;

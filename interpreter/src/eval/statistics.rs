@@ -12,13 +12,19 @@ impl Match {
     pub fn statistics(&mut self) -> Result<Vec<Vec<Val>>, RunError> {
         let g = self.game.clone();
         let n = self.state.nplayers as Val;
-        let mut cx = Exec { g: &g, st: &mut self.state, base: 0 };
+        let mut cx = Exec {
+            g: &g,
+            st: &mut self.state,
+            base: 0,
+        };
         let mut out = Vec::with_capacity(g.statistics.len());
         for s in &g.statistics {
             // A global statistic reads no player: it runs once, with the
             // same fresh locals a per-player one gets.
             let seats = if s.per_player { 0..n } else { 0..1 };
-            let vals = seats.map(|p| cx.with_player(&s.expr, s.nlocals, p, s.span)).collect::<Result<Vec<_>, _>>()?;
+            let vals = seats
+                .map(|p| cx.with_player(&s.expr, s.nlocals, p, s.span))
+                .collect::<Result<Vec<_>, _>>()?;
             out.push(vals);
         }
         Ok(out)

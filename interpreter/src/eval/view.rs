@@ -9,9 +9,9 @@
 use super::expr::Exec;
 use super::{Match, PendingKind, State};
 use crate::ast::{Scope, VisKind};
-use crate::ir::*;
-use crate::ir::Game;
 use crate::diag::Span;
+use crate::ir::Game;
+use crate::ir::*;
 use serde::Serialize;
 
 /// Who is looking.
@@ -66,11 +66,29 @@ impl<'a> Exec<'a> {
         match t.scalar {
             Scalar::Int => v.to_string(),
             Scalar::Bool => (if v != 0 { "true" } else { "false" }).into(),
-            Scalar::Player => g.seats.get(v as usize).cloned().unwrap_or_else(|| "none".into()),
-            Scalar::Node => g.board.nodes.get(v as usize).map(|n| n.id.clone()).unwrap_or_default(),
-            Scalar::Edge => g.board.edges.get(v as usize).map(|n| n.id.clone()).unwrap_or_default(),
+            Scalar::Player => g
+                .seats
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| "none".into()),
+            Scalar::Node => g
+                .board
+                .nodes
+                .get(v as usize)
+                .map(|n| n.id.clone())
+                .unwrap_or_default(),
+            Scalar::Edge => g
+                .board
+                .edges
+                .get(v as usize)
+                .map(|n| n.id.clone())
+                .unwrap_or_default(),
             Scalar::Text => g.texts.get(v as usize).cloned().unwrap_or_default(),
-            Scalar::Enum(e) => g.enums[e as usize].shown.get(v as usize).cloned().unwrap_or_default(),
+            Scalar::Enum(e) => g.enums[e as usize]
+                .shown
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_default(),
             Scalar::Zone(_) => g.zone_name(v as u32),
             Scalar::Piece(_) => self.piece_label(v as usize, viewer),
             Scalar::Nothing | Scalar::Error => "none".into(),
@@ -108,7 +126,12 @@ impl<'a> Exec<'a> {
         }
     }
 
-    pub fn format_template(&mut self, t: u32, viewer: Option<Viewer>, span: Span) -> Result<String, super::RunError> {
+    pub fn format_template(
+        &mut self,
+        t: u32,
+        viewer: Option<Viewer>,
+        span: Span,
+    ) -> Result<String, super::RunError> {
         let g = self.g;
         let viewer = viewer.unwrap_or(Viewer::All);
         let mut s = String::new();
@@ -117,7 +140,11 @@ impl<'a> Exec<'a> {
                 TPart::Text(x) => s.push_str(x),
                 TPart::Hole(e, ty) => {
                     let saved = (self.st.guard, self.st.peeked);
-                    self.st.guard = if viewer == Viewer::All { None } else { Some(viewer) };
+                    self.st.guard = if viewer == Viewer::All {
+                        None
+                    } else {
+                        Some(viewer)
+                    };
                     self.st.peeked = false;
                     let v = self.eval(e, span);
                     let peeked = self.st.peeked;
@@ -154,14 +181,19 @@ fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> Stri
     let mut cx = Exec { g, st, base };
     let (a, vals) = super::option_tuple(cx.st, i);
     let pending = cx.st.pending.clone();
-    let actor = pending.as_ref().map(|p| p.player as Val).unwrap_or(match viewer_v {
-        Viewer::Seat(s) => s as Val,
-        _ => 0,
-    });
+    let actor = pending
+        .as_ref()
+        .map(|p| p.player as Val)
+        .unwrap_or(match viewer_v {
+            Viewer::Seat(s) => s as Val,
+            _ => 0,
+        });
     match pending.map(|p| p.kind) {
         Some(PendingKind::Choose { slot, block, pc }) => {
             let v = vals[0];
-            let Op::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].op else { return v.to_string() };
+            let Op::Choose { label, ty, .. } = &g.code[block as usize][pc as usize].op else {
+                return v.to_string();
+            };
             match label {
                 Some(t) => {
                     let old = cx.st.locals[slot as usize];
@@ -181,7 +213,13 @@ impl<'a> Exec<'a> {
     /// An action instance as `viewer` sees it: its label template, or its
     /// name and arguments. The actor is the seat deciding; the viewer only
     /// decides what is shown.
-    pub(crate) fn action_label(&mut self, a: u16, vals: &[Val], actor: Val, viewer: Viewer) -> String {
+    pub(crate) fn action_label(
+        &mut self,
+        a: u16,
+        vals: &[Val],
+        actor: Val,
+        viewer: Viewer,
+    ) -> String {
         let g = self.g;
         let ad = &g.actions[a as usize];
         let nbase = self.st.locals.len();
@@ -192,7 +230,9 @@ impl<'a> Exec<'a> {
         }
         let old = std::mem::replace(&mut self.base, nbase);
         let s = match ad.label {
-            Some(t) => self.format_template(t, Some(viewer), ad.span).unwrap_or_else(|e| format!("<{}>", e.message)),
+            Some(t) => self
+                .format_template(t, Some(viewer), ad.span)
+                .unwrap_or_else(|e| format!("<{}>", e.message)),
             None => {
                 let mut s = ad.name.clone();
                 for (k, prm) in ad.params.iter().enumerate() {
@@ -211,7 +251,11 @@ impl<'a> Exec<'a> {
     /// move (`is_move`) is written a second time with the pieces the viewer
     /// could not see named: if by the time the match stops they are all in
     /// sight (a card played face up), that is the text the viewer reads.
-    pub(crate) fn seat_line(&mut self, is_move: bool, mut text: impl FnMut(&mut Exec, Viewer) -> String) {
+    pub(crate) fn seat_line(
+        &mut self,
+        is_move: bool,
+        mut text: impl FnMut(&mut Exec, Viewer) -> String,
+    ) {
         let n = self.st.nplayers as usize;
         let mut line = super::SeatLine::default();
         for v in viewers(n) {
@@ -241,21 +285,31 @@ impl<'a> Exec<'a> {
     /// Adds an action taken by `player` to the per-seat log.
     pub(crate) fn seat_act_line(&mut self, player: Val, a: u16, vals: &[Val]) {
         let seat = &self.g.seats[player as usize];
-        self.seat_line(true, |cx, v| format!("{seat}: {}", cx.action_label(a, vals, player, v)));
+        self.seat_line(true, |cx, v| {
+            format!("{seat}: {}", cx.action_label(a, vals, player, v))
+        });
     }
 }
 
 /// Seats 0…n-1, then an onlooker: the readers of the per-seat log.
 fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
-    (0..n).map(Viewer::Seat).chain(std::iter::once(Viewer::Public))
+    (0..n)
+        .map(Viewer::Seat)
+        .chain(std::iter::once(Viewer::Public))
 }
 
 /// The per-seat line of choice `i` of the pending `choose`, taken by `player`.
 pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
     let seat = &m.game.seats[player];
     let mut st = m.state.clone();
-    let mut cx = Exec { g: &m.game, st: &mut st, base: 0 };
-    cx.seat_line(true, |cx, v| format!("{seat}: {}", option_label_as(cx.g, cx.st, i, v)));
+    let mut cx = Exec {
+        g: &m.game,
+        st: &mut st,
+        base: 0,
+    };
+    cx.seat_line(true, |cx, v| {
+        format!("{seat}: {}", option_label_as(cx.g, cx.st, i, v))
+    });
     st.seat_log.pop().unwrap_or_default()
 }
 
@@ -347,7 +401,11 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         Some(p) => Viewer::Seat(p),
         None => Viewer::Public,
     };
-    let mut cx = Exec { g, st: &mut st, base: 0 };
+    let mut cx = Exec {
+        g,
+        st: &mut st,
+        base: 0,
+    };
     let n = cx.st.nplayers as u32;
     let mut zones = vec![];
     for z in g.zones.iter() {
@@ -355,7 +413,9 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             continue;
         }
         // Zones of nodes and edges are many: only those holding pieces are listed.
-        let skip_empty = z.scope == Scope::Node || z.scope == Scope::Indexed && z.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
+        let skip_empty = z.scope == Scope::Node
+            || z.scope == Scope::Indexed
+                && z.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
         for i in 0..z.count {
             if !g.slot_live(&z.dims, z.stride, i, n) {
                 continue;
@@ -365,13 +425,35 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             if ps.is_empty() && skip_empty {
                 continue;
             }
-            let pieces = ps.iter().map(|&p| cx.piece_label(p as usize, who)).collect();
+            let pieces = ps
+                .iter()
+                .map(|&p| cx.piece_label(p as usize, who))
+                .collect();
             // A zone indexed first by player (`per player [per …]`) belongs to that seat.
             let owner = (z.dims.first() == Some(&Dim::Player)).then_some((i / z.stride) as usize);
             let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
             let edge = (z.scope == Scope::Edge).then(|| g.board.edges[i as usize].id.clone());
-            let owners = ps.iter().map(|&p| if visible(g, cx.st, p as usize, who) { g.piece_owner[p as usize] } else { -1 }).collect();
-            zones.push(ZoneView { zone: g.zone_name(id), owner, node, edge, short: z.name.clone(), owners, on_node: z.scope == Scope::Node, count: ps.len(), pieces });
+            let owners = ps
+                .iter()
+                .map(|&p| {
+                    if visible(g, cx.st, p as usize, who) {
+                        g.piece_owner[p as usize]
+                    } else {
+                        -1
+                    }
+                })
+                .collect();
+            zones.push(ZoneView {
+                zone: g.zone_name(id),
+                owner,
+                node,
+                edge,
+                short: z.name.clone(),
+                owners,
+                on_node: z.scope == Scope::Node,
+                count: ps.len(),
+                pieces,
+            });
         }
     }
     let grid = grid_text(&mut cx, who);
@@ -394,7 +476,11 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 continue;
             }
             let name = g.slot_name(&d.name, &d.dims, d.stride, i);
-            let shown = if hidden { "hidden".to_string() } else { cx.display(d.ty, v, who) };
+            let shown = if hidden {
+                "hidden".to_string()
+            } else {
+                cx.display(d.ty, v, who)
+            };
             if d.scope == Scope::Node && grid.is_some() {
                 // The grid shows these on their nodes.
             } else if d.scope == Scope::Player {
@@ -410,7 +496,17 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             vars.push((name, shown));
         }
     }
-    View { viewer: match viewer { Some(p) => g.seats[p].clone(), None => "public".into() }, zones, vars, globals, table, grid }
+    View {
+        viewer: match viewer {
+            Some(p) => g.seats[p].clone(),
+            None => "public".into(),
+        },
+        zones,
+        vars,
+        globals,
+        table,
+        grid,
+    }
 }
 
 /// The value a variable of type `t` has when nothing is set: `0`, `false`
@@ -446,7 +542,11 @@ fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
             }
         }
         if s.is_empty() {
-            for d in g.vars.iter().filter(|d| d.scope == Scope::Node && !d.hidden && !d.is_option) {
+            for d in g
+                .vars
+                .iter()
+                .filter(|d| d.scope == Scope::Node && !d.hidden && !d.is_option)
+            {
                 let v = cx.st.vars[d.base as usize + n];
                 if v != blank(d.ty) {
                     if !s.is_empty() {
@@ -460,7 +560,13 @@ fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
             cells[row.2[n] as usize][col.2[n] as usize] = s;
         }
     }
-    let width = cells.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(1).max(g.board.nodes.iter().map(|n| n.id.len()).max().unwrap_or(1));
+    let width = cells
+        .iter()
+        .flatten()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(g.board.nodes.iter().map(|n| n.id.len()).max().unwrap_or(1));
     // Node ids come from the board file: padding stays within the label limit.
     let width = width.min(crate::limits::MAX_LABEL_CHARS);
     let mut out = String::new();
@@ -472,7 +578,11 @@ fn grid_text(cx: &mut Exec, who: Viewer) -> Option<String> {
     for r in 1..=rows {
         out.push_str(&format!("{:<4}", format!("r{r}")));
         for c in 1..=cols {
-            out.push_str(&format!(" {:^w$}", cells[r as usize][c as usize], w = width));
+            out.push_str(&format!(
+                " {:^w$}",
+                cells[r as usize][c as usize],
+                w = width
+            ));
         }
         out.push('\n');
     }
@@ -494,7 +604,12 @@ impl View {
             if self.grid.is_some() && z.on_node {
                 continue;
             }
-            s.push_str(&format!("{} ({}): {}\n", z.zone, z.count, z.pieces.join(" ")));
+            s.push_str(&format!(
+                "{} ({}): {}\n",
+                z.zone,
+                z.count,
+                z.pieces.join(" ")
+            ));
         }
         let vars: Vec<String> = self.vars.iter().map(|(k, v)| format!("{k}={v}")).collect();
         s.push_str(&vars.join("  "));

@@ -6,8 +6,8 @@
 use super::expr::{Exec, R};
 use super::{Pending, PendingKind, RunError, Status};
 use crate::ast::{AssignOp, MovePos};
-use crate::ir::*;
 use crate::diag::Span;
+use crate::ir::*;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -15,11 +15,22 @@ use serde::{Deserialize, Serialize};
 pub enum FrameKind {
     Block,
     /// A `for` loop over `len` items saved at `items` on the item stack.
-    Loop { slot: u16, items: u32, idx: u32, len: u32 },
+    Loop {
+        slot: u16,
+        items: u32,
+        idx: u32,
+        len: u32,
+    },
     /// A `while` loop; its condition is statement `pc` of block `of`.
-    While { of: u32, pc: u32 },
+    While {
+        of: u32,
+        pc: u32,
+    },
     /// A procedure, action or top-level body: locals from `base`; `prev` is the caller's.
-    Call { base: u32, prev: u32 },
+    Call {
+        base: u32,
+        prev: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -41,7 +52,11 @@ fn too_many_options(span: Span, what: &str) -> Box<RunError> {
 
 #[cold]
 fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
-    Box::new(RunError { message: msg.into(), span: Some(span), help: None })
+    Box::new(RunError {
+        message: msg.into(),
+        span: Some(span),
+        help: None,
+    })
 }
 
 impl<'a> Exec<'a> {
@@ -123,12 +138,22 @@ impl<'a> Exec<'a> {
             FrameKind::Block => {
                 self.st.frames.pop();
             }
-            FrameKind::Loop { slot, items, idx, len } => {
+            FrameKind::Loop {
+                slot,
+                items,
+                idx,
+                len,
+            } => {
                 if idx + 1 < len {
                     let v = self.st.items[(items + idx + 1) as usize];
                     self.set_local(slot, v);
                     let f = self.st.frames.last_mut().unwrap();
-                    f.kind = FrameKind::Loop { slot, items, idx: idx + 1, len };
+                    f.kind = FrameKind::Loop {
+                        slot,
+                        items,
+                        idx: idx + 1,
+                        len,
+                    };
                     f.pc = 0;
                     self.st.steps += 1;
                 } else {
@@ -138,11 +163,16 @@ impl<'a> Exec<'a> {
             }
             FrameKind::While { of, pc } => {
                 let stmt = &self.g.code[of as usize][pc as usize];
-                let Op::While(cond, _) = &stmt.op else { unreachable!("a while frame points at its while") };
+                let Op::While(cond, _) = &stmt.op else {
+                    unreachable!("a while frame points at its while")
+                };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
                     return Err(Box::new(RunError {
-                        message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
+                        message: format!(
+                            "the step budget of {} steps is used up: the rules may loop forever",
+                            self.st.budget
+                        ),
                         span: Some(stmt.span),
                         help: Some("check the loop's condition; it must become false".into()),
                     }));
@@ -184,21 +214,40 @@ impl<'a> Exec<'a> {
         };
         match op {
             AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = cell.checked_add(v).ok_or_else(|| super::expr::overflow(span))?,
-            AssignOp::Sub => *cell = cell.checked_sub(v).ok_or_else(|| super::expr::overflow(span))?,
+            AssignOp::Add => {
+                *cell = cell
+                    .checked_add(v)
+                    .ok_or_else(|| super::expr::overflow(span))?
+            }
+            AssignOp::Sub => {
+                *cell = cell
+                    .checked_sub(v)
+                    .ok_or_else(|| super::expr::overflow(span))?
+            }
         }
         Ok(())
     }
 
     fn push_block(&mut self, block: BlockId) {
-        self.st.frames.push(Frame { block, pc: 0, kind: FrameKind::Block });
+        self.st.frames.push(Frame {
+            block,
+            pc: 0,
+            kind: FrameKind::Block,
+        });
     }
 
     /// Enters a body with `nlocals` fresh locals; returns its base.
     pub fn push_call(&mut self, block: BlockId, nlocals: u16) -> usize {
         let base = self.st.locals.len();
         self.st.locals.resize(base + nlocals as usize, 0);
-        self.st.frames.push(Frame { block, pc: 0, kind: FrameKind::Call { base: base as u32, prev: self.base as u32 } });
+        self.st.frames.push(Frame {
+            block,
+            pc: 0,
+            kind: FrameKind::Call {
+                base: base as u32,
+                prev: self.base as u32,
+            },
+        });
         self.base = base;
         base
     }
@@ -210,7 +259,11 @@ impl<'a> Exec<'a> {
                 if self.eval(c, span)? != 0 {
                     let f = self.st.frames.last().unwrap();
                     let (of, pc) = (f.block, f.pc - 1);
-                    self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::While { of, pc } });
+                    self.st.frames.push(Frame {
+                        block: *b,
+                        pc: 0,
+                        kind: FrameKind::While { of, pc },
+                    });
                 }
             }
             Op::For(slot, c, b) => {
@@ -220,7 +273,8 @@ impl<'a> Exec<'a> {
                     // in rules walk a zone, often of one piece.
                     let id = self.zone_id(z, span)?;
                     let st = &mut *self.st;
-                    st.items.extend(st.zones.slice(id).iter().map(|&p| p as Val));
+                    st.items
+                        .extend(st.zones.slice(id).iter().map(|&p| p as Val));
                     st.items.len() - items
                 } else {
                     let mark = self.st.scratch.len();
@@ -233,7 +287,16 @@ impl<'a> Exec<'a> {
                 if len > 0 {
                     let first = self.st.items[items];
                     self.set_local(*slot, first);
-                    self.st.frames.push(Frame { block: *b, pc: 0, kind: FrameKind::Loop { slot: *slot, items: items as u32, idx: 0, len: len as u32 } });
+                    self.st.frames.push(Frame {
+                        block: *b,
+                        pc: 0,
+                        kind: FrameKind::Loop {
+                            slot: *slot,
+                            items: items as u32,
+                            idx: 0,
+                            len: len as u32,
+                        },
+                    });
                 }
             }
             _ => self.exec_rare(stmt)?,
@@ -321,7 +384,11 @@ impl<'a> Exec<'a> {
                         }
                         let from_zone = matches!(&**c, Coll::Zone(_));
                         for k in 0..take {
-                            let i = if from_zone && limit.is_some() { mark + len - 1 - k } else { mark + k };
+                            let i = if from_zone && limit.is_some() {
+                                mark + len - 1 - k
+                            } else {
+                                mark + k
+                            };
                             let p = self.st.scratch[i];
                             self.move_piece(p as u32, z, top)?;
                         }
@@ -332,13 +399,22 @@ impl<'a> Exec<'a> {
             Op::Shuffle(zr) => {
                 let z = self.zone_id(zr, span)?;
                 let st = &mut *self.st;
-                let (a, b) = (st.zones.start[z as usize] as usize, st.zones.start[z as usize + 1] as usize);
+                let (a, b) = (
+                    st.zones.start[z as usize] as usize,
+                    st.zones.start[z as usize + 1] as usize,
+                );
                 for i in (1..b - a).rev() {
                     let j = st.rng.gen_range(0..=i as u32) as usize;
                     st.zones.arena.swap(a + i, a + j);
                 }
             }
-            Op::Choose { slot, player, from, label, ty } => {
+            Op::Choose {
+                slot,
+                player,
+                from,
+                label,
+                ty,
+            } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`choose` asked `none` to decide"));
@@ -356,7 +432,13 @@ impl<'a> Exec<'a> {
                 st.opt_vals.extend_from_slice(&st.scratch[mark..]);
                 st.scratch.truncate(mark);
                 st.opt_count = n as u32;
-                st.opt_groups.push(super::OptGroup { action: super::CHOOSE, first: 0, count: n as u32, dims: Default::default(), tuples: Some((0, 1)) });
+                st.opt_groups.push(super::OptGroup {
+                    action: super::CHOOSE,
+                    first: 0,
+                    count: n as u32,
+                    dims: Default::default(),
+                    tuples: Some((0, 1)),
+                });
                 let n = if n > 1 && crate::ir::may_twin(&self.g.kind_twins, *ty) {
                     self.merge_choice(p, *slot, *label, *ty, span);
                     self.st.opt_count as usize
@@ -366,7 +448,9 @@ impl<'a> Exec<'a> {
                 match n {
                     0 => {
                         return Err(Box::new(RunError {
-                            message: "`choose` from an empty collection: there is nothing to choose".into(),
+                            message:
+                                "`choose` from an empty collection: there is nothing to choose"
+                                    .into(),
                             span: Some(span),
                             help: Some("guard the choice with `if count(…) > 0`".into()),
                         }))
@@ -379,7 +463,9 @@ impl<'a> Exec<'a> {
                             // A forced choice is logged too, so a log reads move by move.
                             let who = super::view::Viewer::Seat(p as usize);
                             let text = match label {
-                                Some(t) => self.format_template(*t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
+                                Some(t) => self
+                                    .format_template(*t, Some(who), span)
+                                    .unwrap_or_else(|e| format!("<{}>", e.message)),
                                 None => self.display(*ty, v, who),
                             };
                             let seat = &self.g.seats[p as usize];
@@ -389,7 +475,9 @@ impl<'a> Exec<'a> {
                                 let ty = *ty;
                                 self.seat_line(true, |cx, who| {
                                     let text = match label {
-                                        Some(t) => cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)),
+                                        Some(t) => cx
+                                            .format_template(t, Some(who), span)
+                                            .unwrap_or_else(|e| format!("<{}>", e.message)),
                                         None => cx.display(ty, v, who),
                                     };
                                     format!("{}: {text} (forced)", cx.g.seats[p as usize])
@@ -399,11 +487,22 @@ impl<'a> Exec<'a> {
                     }
                     _ => {
                         let f = self.st.frames.last().unwrap();
-                        self.st.pending = Some(Pending { player: p as u8, kind: PendingKind::Choose { slot: (self.base + *slot as usize) as u32, block: f.block, pc: f.pc - 1 } });
+                        self.st.pending = Some(Pending {
+                            player: p as u8,
+                            kind: PendingKind::Choose {
+                                slot: (self.base + *slot as usize) as u32,
+                                block: f.block,
+                                pc: f.pc - 1,
+                            },
+                        });
                     }
                 }
             }
-            Op::Act { player, actions, els } => {
+            Op::Act {
+                player,
+                actions,
+                els,
+            } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(fail(span, "`act` asked `none` to act"));
@@ -426,14 +525,23 @@ impl<'a> Exec<'a> {
                             if self.st.seat_logs {
                                 if let Some(l) = self.st.seat_log.last_mut() {
                                     l.text.iter_mut().for_each(|t| t.push_str(" (forced)"));
-                                    l.named.iter_mut().flatten().for_each(|(_, t)| t.push_str(" (forced)"));
+                                    l.named
+                                        .iter_mut()
+                                        .flatten()
+                                        .for_each(|(_, t)| t.push_str(" (forced)"));
                                 }
                             }
                         }
                     }
                     _ => {
                         let f = self.st.frames.last().unwrap();
-                        self.st.pending = Some(Pending { player: p as u8, kind: PendingKind::Act { block: f.block, pc: f.pc - 1 } });
+                        self.st.pending = Some(Pending {
+                            player: p as u8,
+                            kind: PendingKind::Act {
+                                block: f.block,
+                                pc: f.pc - 1,
+                            },
+                        });
                     }
                 }
             }
@@ -450,7 +558,10 @@ impl<'a> Exec<'a> {
                     self.set_local(slot, v);
                 }
                 if self.st.frames.len() > 500 {
-                    return Err(fail(span, "procedures call each other too deeply (endless recursion?)"));
+                    return Err(fail(
+                        span,
+                        "procedures call each other too deeply (endless recursion?)",
+                    ));
                 }
                 if self.st.log_on && pd.is_phase {
                     // Logged text counts against the budget, byte by byte,
@@ -472,7 +583,10 @@ impl<'a> Exec<'a> {
                         // Each reader gets the line as it may read it: a hole
                         // naming what it may not see reads `hidden`.
                         let t = *t;
-                        self.seat_line(false, |cx, who| cx.format_template(t, Some(who), span).unwrap_or_else(|e| format!("<{}>", e.message)));
+                        self.seat_line(false, |cx, who| {
+                            cx.format_template(t, Some(who), span)
+                                .unwrap_or_else(|e| format!("<{}>", e.message))
+                        });
                     }
                 }
             }
@@ -547,7 +661,11 @@ impl<'a> Exec<'a> {
             let old = std::mem::replace(&mut self.base, base);
             self.st.locals[base] = p;
             // As in `run`, the copy without coverage counters has no trace of them.
-            let r = if self.st.coverage.is_some() { self.enumerate_one::<true>(a, span) } else { self.enumerate_one::<false>(a, span) };
+            let r = if self.st.coverage.is_some() {
+                self.enumerate_one::<true>(a, span)
+            } else {
+                self.enumerate_one::<false>(a, span)
+            };
             self.base = old;
             self.st.locals.truncate(base);
             r?;
@@ -614,7 +732,13 @@ impl<'a> Exec<'a> {
             if u64::from(self.st.opt_count) + count > crate::limits::MAX_OPTIONS {
                 return Err(too_many_options(span, &ad.name));
             }
-            self.st.opt_groups.push(super::OptGroup { action: a, first, count: count as u32, dims, tuples: None });
+            self.st.opt_groups.push(super::OptGroup {
+                action: a,
+                first,
+                count: count as u32,
+                dims,
+                tuples: None,
+            });
             self.st.opt_count += count as u32;
         } else {
             // Dependent parameters: list every tuple. Domains that read no other
@@ -639,19 +763,35 @@ impl<'a> Exec<'a> {
             }
             if count > 0 {
                 let arity = ad.params.len() as u16;
-                self.st.opt_groups.push(super::OptGroup { action: a, first, count, dims: Default::default(), tuples: Some((vstart as u32, arity)) });
+                self.st.opt_groups.push(super::OptGroup {
+                    action: a,
+                    first,
+                    count,
+                    dims: Default::default(),
+                    tuples: Some((vstart as u32, arity)),
+                });
                 self.st.opt_count += count;
             }
         }
         Ok(())
     }
 
-    fn enumerate_params<const COVERAGE: bool>(&mut self, a: u16, i: usize, span: Span, cached: &[(u32, u32)], count: &mut u32) -> R<()> {
+    fn enumerate_params<const COVERAGE: bool>(
+        &mut self,
+        a: u16,
+        i: usize,
+        span: Span,
+        cached: &[(u32, u32)],
+        count: &mut u32,
+    ) -> R<()> {
         let ad = &self.g.actions[a as usize];
         // Requirements whose last parameter is the one just bound.
         if i > 0 {
             for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-                if *mask != 0 && 32 - mask.leading_zeros() as usize == i && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
+                if *mask != 0
+                    && 32 - mask.leading_zeros() as usize == i
+                    && !self.pre_holds::<COVERAGE>(a, k, e, *s)?
+                {
                     return Ok(());
                 }
             }
@@ -687,7 +827,9 @@ impl<'a> Exec<'a> {
         let (a, vals) = super::option_tuple(self.st, i);
         let log_label = if self.st.log_on {
             // The log names the action as the deciding player saw it.
-            Some(super::view::option_label_raw(self.g, self.st, i, p as usize))
+            Some(super::view::option_label_raw(
+                self.g, self.st, i, p as usize,
+            ))
         } else {
             None
         };

@@ -35,14 +35,24 @@ pub struct Why {
 /// `sources` gives the rules' text, quoted in the answer.
 pub fn why_illegal(m: &Match, label: &str, sources: &Sources) -> Option<Why> {
     let p = m.state.pending.as_ref()?;
-    let PendingKind::Act { block, pc } = p.kind else { return None };
+    let PendingKind::Act { block, pc } = p.kind else {
+        return None;
+    };
     let g = &*m.game;
-    let Op::Act { actions, .. } = &g.code[block as usize][pc as usize].op else { return None };
+    let Op::Act { actions, .. } = &g.code[block as usize][pc as usize].op else {
+        return None;
+    };
     let actor = p.player as Val;
     let mut st = m.state.clone();
     st.budget = u64::MAX;
     let mut labels = m.state.clone();
-    let mut search = Search { g, actor, label, labels: &mut labels, tried: 0 };
+    let mut search = Search {
+        g,
+        actor,
+        label,
+        labels: &mut labels,
+        tried: 0,
+    };
     for &a in actions {
         if let Some(found) = search.action(&mut st, a) {
             return Some(explain(g, &mut st, a, actor, &found, sources));
@@ -53,17 +63,29 @@ pub fn why_illegal(m: &Match, label: &str, sources: &Sources) -> Option<Why> {
 
 /// The answer when no instance of the offered actions has this label.
 fn no_match(g: &Game, actions: &[u16], label: &str) -> Why {
-    let offered: Vec<String> = actions.iter().map(|&a| format!("`{}`", g.actions[a as usize].name)).collect();
+    let offered: Vec<String> = actions
+        .iter()
+        .map(|&a| format!("`{}`", g.actions[a as usize].name))
+        .collect();
     let word = label.split_whitespace().next().unwrap_or("");
     let named = g.actions.iter().position(|a| a.name == word);
     let message = match named {
         Some(a) if actions.contains(&(a as u16)) => {
             format!("no instance of action `{word}` is labelled `{label}`: a parameter value is not in its domain, or the words differ (this decision offers {})", offered.join(", "))
         }
-        Some(_) => format!("no action `{word}` here: this decision offers only {}", offered.join(", ")),
-        None => format!("no action `{word}` here: this decision offers {}", offered.join(", ")),
+        Some(_) => format!(
+            "no action `{word}` here: this decision offers only {}",
+            offered.join(", ")
+        ),
+        None => format!(
+            "no action `{word}` here: this decision offers {}",
+            offered.join(", ")
+        ),
     };
-    Why { message, span: named.map(|a| g.actions[a].span) }
+    Why {
+        message,
+        span: named.map(|a| g.actions[a].span),
+    }
 }
 
 /// An action instance whose label is the one asked about.
@@ -91,7 +113,11 @@ impl Search<'_> {
         let base = st.locals.len();
         st.locals.resize(base + ad.nlocals as usize, 0);
         st.locals[base] = self.actor;
-        let mut cx = Exec { g: self.g, st, base };
+        let mut cx = Exec {
+            g: self.g,
+            st,
+            base,
+        };
         let mut vals = vec![];
         let mut outside = None;
         let r = self.params(&mut cx, a, 0, &mut vals, &mut outside);
@@ -99,11 +125,21 @@ impl Search<'_> {
         r
     }
 
-    fn params(&mut self, cx: &mut Exec, a: u16, i: usize, vals: &mut Vec<Val>, outside: &mut Option<(usize, bool)>) -> Option<Found> {
+    fn params(
+        &mut self,
+        cx: &mut Exec,
+        a: u16,
+        i: usize,
+        vals: &mut Vec<Val>,
+        outside: &mut Option<(usize, bool)>,
+    ) -> Option<Found> {
         let ad = &self.g.actions[a as usize];
         if i == ad.params.len() {
             self.tried += 1;
-            return (self.render(a, vals) == self.label).then(|| Found { vals: vals.clone(), outside: *outside });
+            return (self.render(a, vals) == self.label).then(|| Found {
+                vals: vals.clone(),
+                outside: *outside,
+            });
         }
         if self.tried >= MAX_CANDIDATES {
             return None;
@@ -135,7 +171,13 @@ impl Search<'_> {
         st.opt_vals.clear();
         st.opt_vals.extend_from_slice(vals);
         st.opt_groups.clear();
-        st.opt_groups.push(OptGroup { action: a, first: 0, count: 1, dims: Default::default(), tuples: Some((0, vals.len() as u16)) });
+        st.opt_groups.push(OptGroup {
+            action: a,
+            first: 0,
+            count: 1,
+            dims: Default::default(),
+            tuples: Some((0, vals.len() as u16)),
+        });
         st.opt_count = 1;
         super::view::option_label_raw(self.g, st, 0, self.actor as usize)
     }
@@ -208,7 +250,14 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
             }
             (Ok(_), _) => {}
             (Err(err), _) => {
-                answer = Some(Why { message: format!("`require {}` cannot be evaluated: {}", text(sources, *span), err.message), span: Some(*span) });
+                answer = Some(Why {
+                    message: format!(
+                        "`require {}` cannot be evaluated: {}",
+                        text(sources, *span),
+                        err.message
+                    ),
+                    span: Some(*span),
+                });
                 break;
             }
         }
@@ -238,7 +287,10 @@ fn public_false_part(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> bool {
     };
     let mut parts = vec![];
     chain(e, BinOp::And, &mut parts);
-    parts.len() > 1 && parts.into_iter().any(|part| matches!(seen(cx, part, span, actor), (Ok(0), false)))
+    parts.len() > 1
+        && parts
+            .into_iter()
+            .any(|part| matches!(seen(cx, part, span, actor), (Ok(0), false)))
 }
 
 /// `e`'s value, and whether computing it read something that `actor` may not see.
@@ -260,13 +312,23 @@ fn guarded<T>(cx: &mut Exec, actor: Val, f: impl FnOnce(&mut Exec) -> T) -> (T, 
 /// The source text of a span, on one line.
 fn text(sources: &Sources, span: Span) -> String {
     let f = sources.get(span.file);
-    let s = f.text.get(span.start as usize..span.end as usize).unwrap_or("");
+    let s = f
+        .text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// "`require COND` failed: `LEFT` is 0": a requirement that does not hold,
 /// with what made it false.
-fn failed_require(cx: &mut Exec, ad: &ActionDecl, e: &Expr, span: Span, actor: Val, sources: &Sources) -> Why {
+fn failed_require(
+    cx: &mut Exec,
+    ad: &ActionDecl,
+    e: &Expr,
+    span: Span,
+    actor: Val,
+    sources: &Sources,
+) -> Why {
     let whole = text(sources, span);
     let mut said = vec![];
     why_false(cx, ad, e, &whole, span, actor, &mut said);
@@ -278,14 +340,25 @@ fn failed_require(cx: &mut Exec, ad: &ActionDecl, e: &Expr, span: Span, actor: V
     if !said.is_empty() {
         message.push_str(&format!(": {}", said.join(", ")));
     }
-    Why { message, span: Some(span) }
+    Why {
+        message,
+        span: Some(span),
+    }
 }
 
 /// What makes the false expression `e` (written `src`) false: the false
 /// conjunct of an `and`, every side of an `or`, the two values of a
 /// comparison. The source text is followed only as far as its shape matches
 /// the compiled expression (passes may have rewritten it).
-fn why_false(cx: &mut Exec, ad: &ActionDecl, e: &Expr, src: &str, span: Span, actor: Val, said: &mut Vec<String>) {
+fn why_false(
+    cx: &mut Exec,
+    ad: &ActionDecl,
+    e: &Expr,
+    src: &str,
+    span: Span,
+    actor: Val,
+    said: &mut Vec<String>,
+) {
     let src = strip_parens(src);
     // A compiled requirement is explained from the expression it came from
     // (its parts are evaluated by the tree evaluator, to the same values).
@@ -314,13 +387,22 @@ fn why_false(cx: &mut Exec, ad: &ActionDecl, e: &Expr, src: &str, span: Span, ac
                             return;
                         }
                     }
-                    (Ok(0), true) if *op == BinOp::Or => said.push(format!("`{}` is false", strip_parens(&piece))),
+                    (Ok(0), true) if *op == BinOp::Or => {
+                        said.push(format!("`{}` is false", strip_parens(&piece)))
+                    }
                     _ => {}
                 }
             }
         }
-        Expr::Bin(op, l, r) if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
-            let ty = ty_of(cx.g, ad, l).or_else(|| ty_of(cx.g, ad, r)).unwrap_or(Ty::INT);
+        Expr::Bin(op, l, r)
+            if matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            ) =>
+        {
+            let ty = ty_of(cx.g, ad, l)
+                .or_else(|| ty_of(cx.g, ad, r))
+                .unwrap_or(Ty::INT);
             let lv = side(cx, l, ty, span, actor);
             let rv = side(cx, r, ty, span, actor);
             match split_op(src, op.symbol()) {
@@ -334,7 +416,9 @@ fn why_false(cx: &mut Exec, ad: &ActionDecl, e: &Expr, src: &str, span: Span, ac
                 None => said.push(format!("`{src}` compares {lv} with {rv}")),
             }
         }
-        Expr::Not(_) if src.starts_with("not ") => said.push(format!("`{}` is true", src["not ".len()..].trim())),
+        Expr::Not(_) if src.starts_with("not ") => {
+            said.push(format!("`{}` is true", src["not ".len()..].trim()))
+        }
         _ => said.push(format!("`{src}` is false")),
     }
 }
@@ -389,14 +473,26 @@ fn ty_of(g: &Game, ad: &ActionDecl, e: &Expr) -> Option<Ty> {
         Expr::Var(base, _) => g.vars.iter().find(|v| v.base == *base).map(|v| v.ty),
         Expr::Local(0) => Some(Ty::PLAYER),
         Expr::Local(s) => ad.params.iter().find(|p| p.slot == *s).map(|p| p.ty),
-        Expr::Field(f, _) => g.kinds.iter().flat_map(|k| k.fields.iter()).find(|x| x.2 == *f).map(|x| x.1),
+        Expr::Field(f, _) => g
+            .kinds
+            .iter()
+            .flat_map(|k| k.fields.iter())
+            .find(|x| x.2 == *f)
+            .map(|x| x.1),
         Expr::Owner(_) => Some(Ty::PLAYER),
         Expr::NodeAttr(i, _) => g.node_attrs.get(*i as usize).map(|a| a.1),
         Expr::EdgeAttr(i, _) => g.edge_attrs.get(*i as usize).map(|a| a.1),
         Expr::EdgeFrom(_) | Expr::EdgeTo(_) => Some(Ty::NODE),
         Expr::Call { func, .. } => g.symbols.fn_sigs.get(*func as usize).map(|s| s.1),
         Expr::ZoneLen(_) | Expr::Neg(_) => Some(Ty::INT),
-        Expr::Bin(op, ..) if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem) => Some(Ty::INT),
+        Expr::Bin(op, ..)
+            if matches!(
+                op,
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+            ) =>
+        {
+            Some(Ty::INT)
+        }
         _ => None,
     }
 }
@@ -451,7 +547,10 @@ fn split_op(s: &str, op: &str) -> Option<(String, String)> {
         }
     }
     let i = at?;
-    Some((s[..i].trim().to_string(), s[i + op.len()..].trim().to_string()))
+    Some((
+        s[..i].trim().to_string(),
+        s[i + op.len()..].trim().to_string(),
+    ))
 }
 
 #[cfg(test)]
@@ -460,10 +559,19 @@ mod tests {
 
     #[test]
     fn splits_at_the_top_level() {
-        assert_eq!(split_words("a >= 1 and f(b and c) and d", " and "), vec!["a >= 1", "f(b and c)", "d"]);
-        assert_eq!(split_op("actor.money >= price(x)", ">="), Some(("actor.money".into(), "price(x)".into())));
+        assert_eq!(
+            split_words("a >= 1 and f(b and c) and d", " and "),
+            vec!["a >= 1", "f(b and c)", "d"]
+        );
+        assert_eq!(
+            split_op("actor.money >= price(x)", ">="),
+            Some(("actor.money".into(), "price(x)".into()))
+        );
         assert_eq!(split_op("a <= b", "<"), None);
-        assert_eq!(split_op("count(x[a == b]) == 2", "=="), Some(("count(x[a == b])".into(), "2".into())));
+        assert_eq!(
+            split_op("count(x[a == b]) == 2", "=="),
+            Some(("count(x[a == b])".into(), "2".into()))
+        );
         assert_eq!(strip_parens("((a or b))"), "a or b");
         assert_eq!(strip_parens("(a) or (b)"), "(a) or (b)");
     }

@@ -30,7 +30,11 @@ impl Zones {
             arena[fill[z as usize] as usize] = p as u32;
             fill[z as usize] += 1;
         }
-        Zones { arena, start, zone_of: initial.to_vec() }
+        Zones {
+            arena,
+            start,
+            zone_of: initial.to_vec(),
+        }
     }
 
     #[inline]
@@ -44,7 +48,10 @@ impl Zones {
     }
 
     pub fn slice_mut(&mut self, z: u32) -> &mut [u32] {
-        let (a, b) = (self.start[z as usize] as usize, self.start[z as usize + 1] as usize);
+        let (a, b) = (
+            self.start[z as usize] as usize,
+            self.start[z as usize + 1] as usize,
+        );
         &mut self.arena[a..b]
     }
 
@@ -53,7 +60,10 @@ impl Zones {
         let from = self.zone_of[p as usize];
         let s = self.start[from as usize] as usize;
         let e = self.start[from as usize + 1] as usize;
-        let pos = s + self.arena[s..e].iter().position(|&x| x == p).expect("zone_of is consistent with the arena");
+        let pos = s + self.arena[s..e]
+            .iter()
+            .position(|&x| x == p)
+            .expect("zone_of is consistent with the arena");
         let (from_u, to_u) = (from as usize, to as usize);
         if from == to {
             // Re-placing inside one zone: rotate within it.
@@ -66,13 +76,21 @@ impl Zones {
         }
         if from_u < to_u {
             // The piece travels right: everything between shifts left by one.
-            let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
+            let dest = if top {
+                self.start[to_u + 1] as usize
+            } else {
+                self.start[to_u] as usize
+            };
             shift_left(&mut self.arena, pos, dest);
             for s in &mut self.start[from_u + 1..=to_u] {
                 *s -= 1;
             }
         } else {
-            let dest = if top { self.start[to_u + 1] as usize } else { self.start[to_u] as usize };
+            let dest = if top {
+                self.start[to_u + 1] as usize
+            } else {
+                self.start[to_u] as usize
+            };
             shift_right(&mut self.arena, dest, pos);
             for s in &mut self.start[to_u + 1..=from_u] {
                 *s += 1;

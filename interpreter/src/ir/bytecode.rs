@@ -63,112 +63,391 @@ pub enum Listed {
 /// One operation. `d` is the register written; `a`, `b`, `s` are read.
 #[derive(Clone, Copy, Debug)]
 pub enum BOp {
-    Const { d: Reg, v: Val },
-    Mov { d: Reg, s: Reg },
+    Const {
+        d: Reg,
+        v: Val,
+    },
+    Mov {
+        d: Reg,
+        s: Reg,
+    },
     /// A plain variable slot.
-    Var { d: Reg, at: u32 },
+    Var {
+        d: Reg,
+        at: u32,
+    },
     /// Variable slot `base + i`; `i` of `none` fails.
-    VarAt { d: Reg, base: u32, i: Reg, sp: u16 },
-    Field { d: Reg, fid: u32, p: Reg, sp: u16 },
-    Owner { d: Reg, p: Reg, sp: u16 },
-    NodeAttr { d: Reg, attr: u16, n: Reg, sp: u16 },
-    EdgeAttr { d: Reg, attr: u16, e: Reg, sp: u16 },
-    EdgeEnd { d: Reg, e: Reg, to: bool, sp: u16 },
-    IsKind { d: Reg, p: Reg, kind: u16 },
-    Pos2 { d: Reg, a: Reg, b: Reg, stride: u32, sp: u16 },
+    VarAt {
+        d: Reg,
+        base: u32,
+        i: Reg,
+        sp: u16,
+    },
+    Field {
+        d: Reg,
+        fid: u32,
+        p: Reg,
+        sp: u16,
+    },
+    Owner {
+        d: Reg,
+        p: Reg,
+        sp: u16,
+    },
+    NodeAttr {
+        d: Reg,
+        attr: u16,
+        n: Reg,
+        sp: u16,
+    },
+    EdgeAttr {
+        d: Reg,
+        attr: u16,
+        e: Reg,
+        sp: u16,
+    },
+    EdgeEnd {
+        d: Reg,
+        e: Reg,
+        to: bool,
+        sp: u16,
+    },
+    IsKind {
+        d: Reg,
+        p: Reg,
+        kind: u16,
+    },
+    Pos2 {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        stride: u32,
+        sp: u16,
+    },
     /// The zone id `base + i`, checked against the dimension (`n` slots for [`ZDim::At`]).
-    Zone { d: Reg, base: u32, i: Reg, dim: ZDim, n: u32, sp: u16 },
-    ZoneLen { d: Reg, z: Reg },
-    ZoneEmpty { d: Reg, z: Reg },
+    Zone {
+        d: Reg,
+        base: u32,
+        i: Reg,
+        dim: ZDim,
+        n: u32,
+        sp: u16,
+    },
+    ZoneLen {
+        d: Reg,
+        z: Reg,
+    },
+    ZoneEmpty {
+        d: Reg,
+        z: Reg,
+    },
     /// Fused `empty(x.zone)` / `count(x.zone)` for a node or seat in a register.
-    ZoneLenOf { d: Reg, base: u32, i: Reg, dim: ZDim, empty: bool, sp: u16 },
-    Neg { d: Reg, a: Reg, sp: u16 },
-    Not { d: Reg, a: Reg },
+    ZoneLenOf {
+        d: Reg,
+        base: u32,
+        i: Reg,
+        dim: ZDim,
+        empty: bool,
+        sp: u16,
+    },
+    Neg {
+        d: Reg,
+        a: Reg,
+        sp: u16,
+    },
+    Not {
+        d: Reg,
+        a: Reg,
+    },
     /// `a != 0` as 0 or 1.
-    Truth { d: Reg, a: Reg },
-    Add { d: Reg, a: Reg, b: Reg, sp: u16 },
-    Sub { d: Reg, a: Reg, b: Reg, sp: u16 },
-    Mul { d: Reg, a: Reg, b: Reg, sp: u16 },
-    Div { d: Reg, a: Reg, b: Reg, sp: u16 },
-    Rem { d: Reg, a: Reg, b: Reg, sp: u16 },
-    AddK { d: Reg, a: Reg, k: Val, sp: u16 },
-    Eq { d: Reg, a: Reg, b: Reg },
-    Ne { d: Reg, a: Reg, b: Reg },
-    Lt { d: Reg, a: Reg, b: Reg },
-    Le { d: Reg, a: Reg, b: Reg },
-    EqK { d: Reg, a: Reg, k: Val },
-    NeK { d: Reg, a: Reg, k: Val },
-    LtK { d: Reg, a: Reg, k: Val },
-    GtK { d: Reg, a: Reg, k: Val },
-    Jump { to: u32 },
+    Truth {
+        d: Reg,
+        a: Reg,
+    },
+    Add {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    Sub {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    Mul {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    Div {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    Rem {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    AddK {
+        d: Reg,
+        a: Reg,
+        k: Val,
+        sp: u16,
+    },
+    Eq {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Ne {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Lt {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Le {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    EqK {
+        d: Reg,
+        a: Reg,
+        k: Val,
+    },
+    NeK {
+        d: Reg,
+        a: Reg,
+        k: Val,
+    },
+    LtK {
+        d: Reg,
+        a: Reg,
+        k: Val,
+    },
+    GtK {
+        d: Reg,
+        a: Reg,
+        k: Val,
+    },
+    Jump {
+        to: u32,
+    },
     /// Jump when `a == k` (`JumpNeK`: when `a != k`): a comparison with a
     /// constant tested where a condition is needed, without its value.
-    JumpEqK { a: Reg, k: Val, to: u32 },
-    JumpNeK { a: Reg, k: Val, to: u32 },
-    JumpIf { c: Reg, to: u32 },
-    JumpUnless { c: Reg, to: u32 },
+    JumpEqK {
+        a: Reg,
+        k: Val,
+        to: u32,
+    },
+    JumpNeK {
+        a: Reg,
+        k: Val,
+        to: u32,
+    },
+    JumpIf {
+        c: Reg,
+        to: u32,
+    },
+    JumpUnless {
+        c: Reg,
+        to: u32,
+    },
     /// Calls function `func` with the registers `regs[args..args + n]`.
-    Call { d: Reg, func: u16, args: u32, n: u16, sp: u16 },
+    Call {
+        d: Reg,
+        func: u16,
+        args: u32,
+        n: u16,
+        sp: u16,
+    },
     /// A call compiled in place starts: one step counted, the call depth
     /// raised and checked, as a call does after its arguments.
-    CallEnter { sp: u16 },
+    CallEnter {
+        sp: u16,
+    },
     /// A call compiled in place ends: the depth lowered.
     CallLeave,
     /// A builtin of values only (no collection), with up to two arguments.
-    Builtin { d: Reg, b: Builtin, x: Reg, y: Reg, sp: u16 },
-    NodesZoneAgg { d: Reg, op: AggOp, pred: u32 },
+    Builtin {
+        d: Reg,
+        b: Builtin,
+        x: Reg,
+        y: Reg,
+        sp: u16,
+    },
+    NodesZoneAgg {
+        d: Reg,
+        op: AggOp,
+        pred: u32,
+    },
     /// A key lookup (see [`Expr::NodeByKey`]) within all nodes or the
     /// neighbours of node `n`, described by `lookups[at]`.
-    KeyLookup { d: Reg, key: u16, adj: Option<Adj>, n: Reg, at: u32, sp: u16 },
+    KeyLookup {
+        d: Reg,
+        key: u16,
+        adj: Option<Adj>,
+        n: Reg,
+        at: u32,
+        sp: u16,
+    },
     /// An expression the compiler leaves to the tree evaluator.
-    Tree { d: Reg, e: u32, sp: u16 },
+    Tree {
+        d: Reg,
+        e: u32,
+        sp: u16,
+    },
     // Collections are listed on the scratch stack, as the tree evaluator does.
     /// `d` = the scratch stack's height.
-    Mark { d: Reg },
+    Mark {
+        d: Reg,
+    },
     /// Counts the elements above mark `m` against the step budget.
-    Charge { m: Reg, sp: u16 },
-    PushZone { z: Reg },
+    Charge {
+        m: Reg,
+        sp: u16,
+    },
+    PushZone {
+        z: Reg,
+    },
     PushPlayers,
-    PushPlayersFrom { p: Reg, skip: bool, sp: u16 },
+    PushPlayersFrom {
+        p: Reg,
+        skip: bool,
+        sp: u16,
+    },
     PushNodes,
     PushEdges,
-    PushAdj { n: Reg, adj: Adj, sp: u16 },
-    PushRange { a: Reg, b: Reg, sp: u16 },
-    Push { s: Reg },
-    PushZPred { pred: u32 },
-    PushAttr { attr: u16, v: Reg },
+    PushAdj {
+        n: Reg,
+        adj: Adj,
+        sp: u16,
+    },
+    PushRange {
+        a: Reg,
+        b: Reg,
+        sp: u16,
+    },
+    Push {
+        s: Reg,
+    },
+    PushZPred {
+        pred: u32,
+    },
+    PushAttr {
+        attr: u16,
+        v: Reg,
+    },
     /// A collection the compiler leaves to the tree evaluator (it charges
     /// its own elements).
-    PushTree { c: u32, sp: u16 },
+    PushTree {
+        c: u32,
+        sp: u16,
+    },
     /// Loop step: unless `i == end`, local `slot` = `scratch[i]`, `i += 1`;
     /// else go to `exit`.
-    Next { i: Reg, end: Reg, slot: Reg, exit: u32 },
+    Next {
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        exit: u32,
+    },
     /// In place, for an aggregate over a zone, all nodes or a node's
     /// neighbours (no copy onto the scratch stack): `end` = the number of
     /// elements, `i` = 0, the elements counted against the step budget.
     /// `src` is the zone id or the node, by `what`.
-    IterInit { what: Iter, src: Reg, i: Reg, end: Reg, sp: u16 },
+    IterInit {
+        what: Iter,
+        src: Reg,
+        i: Reg,
+        end: Reg,
+        sp: u16,
+    },
     /// Unless `i == end`, local `slot` = element `i` of the source, `i += 1`.
-    IterNext { what: Iter, src: Reg, i: Reg, end: Reg, slot: Reg, exit: u32 },
+    IterNext {
+        what: Iter,
+        src: Reg,
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        exit: u32,
+    },
     /// Backwards: unless `i == m`, `i -= 1`, `slot` = `scratch[i]`.
-    NextRev { i: Reg, m: Reg, slot: Reg, exit: u32 },
+    NextRev {
+        i: Reg,
+        m: Reg,
+        slot: Reg,
+        exit: u32,
+    },
     /// `scratch[w] = s; w += 1` (compaction of a filter or map in place).
-    Put { w: Reg, s: Reg },
+    Put {
+        w: Reg,
+        s: Reg,
+    },
     /// Drops the scratch stack back to the height in `m`.
-    Truncate { m: Reg },
-    CountIf { d: Reg, v: Reg },
-    SumAcc { d: Reg, v: Reg, m: Reg, sp: u16 },
-    MinAcc { d: Reg, v: Reg },
-    MaxAcc { d: Reg, v: Reg },
+    Truncate {
+        m: Reg,
+    },
+    CountIf {
+        d: Reg,
+        v: Reg,
+    },
+    SumAcc {
+        d: Reg,
+        v: Reg,
+        m: Reg,
+        sp: u16,
+    },
+    MinAcc {
+        d: Reg,
+        v: Reg,
+    },
+    MaxAcc {
+        d: Reg,
+        v: Reg,
+    },
     /// `best`/`worst`: when `v` beats the key so far (or `has` is 0), `d = x`.
-    BestAcc { d: Reg, key: Reg, has: Reg, x: Reg, v: Reg, worst: bool },
+    BestAcc {
+        d: Reg,
+        key: Reg,
+        has: Reg,
+        x: Reg,
+        v: Reg,
+        worst: bool,
+    },
     /// `min`/`max` of an empty collection fails: `m == e`.
-    ErrEmpty { m: Reg, e: Reg, max: bool, sp: u16 },
+    ErrEmpty {
+        m: Reg,
+        e: Reg,
+        max: bool,
+        sp: u16,
+    },
     /// Whether `x` is listed above mark `m`; drops the list.
-    Contains { d: Reg, x: Reg, m: Reg },
+    Contains {
+        d: Reg,
+        x: Reg,
+        m: Reg,
+    },
     /// Reads a list above mark `m` and drops it.
-    Listed { d: Reg, m: Reg, what: Listed, sp: u16 },
-    Ret { s: Reg },
+    Listed {
+        d: Reg,
+        m: Reg,
+        what: Listed,
+        sp: u16,
+    },
+    Ret {
+        s: Reg,
+    },
 }
 
 /// A compiled expression and the tables its operations index.
@@ -202,16 +481,43 @@ impl BOp {
     pub fn registers(&self, f: &mut impl FnMut(Reg)) {
         use BOp::*;
         let rs: &[Reg] = match self {
-            Const { d, .. } | Var { d, .. } | Mark { d } | NodesZoneAgg { d, .. } | Tree { d, .. } => &[*d],
+            Const { d, .. }
+            | Var { d, .. }
+            | Mark { d }
+            | NodesZoneAgg { d, .. }
+            | Tree { d, .. } => &[*d],
             Mov { d, s } => &[*d, *s],
             VarAt { d, i, .. } | Zone { d, i, .. } | ZoneLenOf { d, i, .. } => &[*d, *i],
             Field { d, p, .. } | Owner { d, p, .. } | IsKind { d, p, .. } => &[*d, *p],
             NodeAttr { d, n, .. } | KeyLookup { d, n, .. } => &[*d, *n],
             EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
-            Neg { d, a, .. } | Not { d, a } | Truth { d, a } | AddK { d, a, .. } | EqK { d, a, .. } | NeK { d, a, .. } | LtK { d, a, .. } | GtK { d, a, .. } => &[*d, *a],
-            Pos2 { d, a, b, .. } | Add { d, a, b, .. } | Sub { d, a, b, .. } | Mul { d, a, b, .. } | Div { d, a, b, .. } | Rem { d, a, b, .. } | Eq { d, a, b } | Ne { d, a, b } | Lt { d, a, b } | Le { d, a, b } => &[*d, *a, *b],
-            Jump { .. } | CallEnter { .. } | CallLeave | PushPlayers | PushNodes | PushEdges | PushZPred { .. } | PushTree { .. } => &[],
+            Neg { d, a, .. }
+            | Not { d, a }
+            | Truth { d, a }
+            | AddK { d, a, .. }
+            | EqK { d, a, .. }
+            | NeK { d, a, .. }
+            | LtK { d, a, .. }
+            | GtK { d, a, .. } => &[*d, *a],
+            Pos2 { d, a, b, .. }
+            | Add { d, a, b, .. }
+            | Sub { d, a, b, .. }
+            | Mul { d, a, b, .. }
+            | Div { d, a, b, .. }
+            | Rem { d, a, b, .. }
+            | Eq { d, a, b }
+            | Ne { d, a, b }
+            | Lt { d, a, b }
+            | Le { d, a, b } => &[*d, *a, *b],
+            Jump { .. }
+            | CallEnter { .. }
+            | CallLeave
+            | PushPlayers
+            | PushNodes
+            | PushEdges
+            | PushZPred { .. }
+            | PushTree { .. } => &[],
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
             JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
             Call { d, .. } => &[*d],
@@ -225,12 +531,16 @@ impl BOp {
             PushAttr { v, .. } => &[*v],
             Next { i, end, slot, .. } => &[*i, *end, *slot],
             IterInit { src, i, end, .. } => &[*src, *i, *end],
-            IterNext { src, i, end, slot, .. } => &[*src, *i, *end, *slot],
+            IterNext {
+                src, i, end, slot, ..
+            } => &[*src, *i, *end, *slot],
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
             Put { w, s } => &[*w, *s],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
             SumAcc { d, v, m, .. } => &[*d, *v, *m],
-            BestAcc { d, key, has, x, v, .. } => &[*d, *key, *has, *x, *v],
+            BestAcc {
+                d, key, has, x, v, ..
+            } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
             Contains { d, x, m } => &[*d, *x, *m],
             Listed { d, m, .. } => &[*d, *m],
@@ -241,8 +551,14 @@ impl BOp {
     /// Where the operation may jump.
     pub fn target(&self) -> Option<u32> {
         match self {
-            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } | BOp::JumpEqK { to, .. } | BOp::JumpNeK { to, .. } => Some(*to),
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => Some(*exit),
+            BOp::Jump { to }
+            | BOp::JumpIf { to, .. }
+            | BOp::JumpUnless { to, .. }
+            | BOp::JumpEqK { to, .. }
+            | BOp::JumpNeK { to, .. } => Some(*to),
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
+                Some(*exit)
+            }
             _ => None,
         }
     }
@@ -264,7 +580,11 @@ impl Program {
         }
         self.nregs = top;
         let len = self.ops.len() as u32;
-        matches!(self.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. })) && self.ops.iter().all(|op| op.target().is_none_or(|t| t < len))
+        matches!(self.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. }))
+            && self
+                .ops
+                .iter()
+                .all(|op| op.target().is_none_or(|t| t < len))
     }
 }
 

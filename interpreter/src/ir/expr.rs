@@ -59,7 +59,6 @@ pub enum Builtin {
     Distance,
 }
 
-
 #[derive(Clone, Debug)]
 pub enum ZIndex {
     Global,
@@ -92,13 +91,22 @@ pub enum Expr {
     EdgeFrom(Box<Expr>),
     EdgeTo(Box<Expr>),
     Zone(ZoneRef),
-    Agg { op: AggOp, coll: Box<Coll>, slot: u16, body: Option<Box<Expr>> },
+    Agg {
+        op: AggOp,
+        coll: Box<Coll>,
+        slot: u16,
+        body: Option<Box<Expr>>,
+    },
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     In(Box<Expr>, Box<Coll>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    Call { func: u16, args: Vec<Expr>, span: Span },
+    Call {
+        func: u16,
+        args: Vec<Expr>,
+        span: Span,
+    },
     Builtin(Builtin, Vec<Expr>, Option<Box<Coll>>, Span),
     IsKind(Box<Expr>, u16),
     /// The slot of a two-dimensional declaration: `a * stride + b`, where
@@ -115,7 +123,12 @@ pub enum Expr {
     /// of the board (see `opt/board_index.rs`): the node with those values
     /// (`Game::keys[key]`) if it belongs to `within`, else `none`. Should a
     /// value fail to compute, `fallback` (the original search) runs instead.
-    NodeByKey { key: u16, vals: Vec<Expr>, within: Box<Coll>, fallback: Box<Expr> },
+    NodeByKey {
+        key: u16,
+        vals: Vec<Expr>,
+        within: Box<Coll>,
+        fallback: Box<Expr>,
+    },
     /// The expression compiled to bytecode: `Game::programs[id]` (see
     /// `ir/bytecode.rs`), which keeps the expression it came from.
     Code(u32),
@@ -152,7 +165,6 @@ pub enum Coll {
     Code(u32),
 }
 
-
 /// A test of a node's own zones, for [`Coll::NodesWhereZones`]. Zones are given
 /// by the `base` of their per-node declaration.
 #[derive(Clone, Debug)]
@@ -185,7 +197,14 @@ impl KeyTable {
     /// when two nodes share the same values (the attributes are no key).
     pub fn build(attrs: &[u16], columns: &[Vec<Val>]) -> Option<KeyTable> {
         let n = columns.first().map_or(0, |c| c.len());
-        let mut sorted: Vec<(Vec<Val>, u32)> = (0..n).map(|node| (attrs.iter().map(|&a| columns[a as usize][node]).collect(), node as u32)).collect();
+        let mut sorted: Vec<(Vec<Val>, u32)> = (0..n)
+            .map(|node| {
+                (
+                    attrs.iter().map(|&a| columns[a as usize][node]).collect(),
+                    node as u32,
+                )
+            })
+            .collect();
         sorted.sort();
         if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
             return None;
@@ -201,7 +220,13 @@ impl KeyTable {
             lo.push(min);
             extent.push(e);
         }
-        let mut t = KeyTable { attrs: attrs.to_vec(), lo, extent, dense: vec![], sorted: vec![] };
+        let mut t = KeyTable {
+            attrs: attrs.to_vec(),
+            lo,
+            extent,
+            dense: vec![],
+            sorted: vec![],
+        };
         if cells <= (4 * n as u64).max(4096) {
             t.dense = vec![-1; cells as usize];
             for (vals, node) in &sorted {
@@ -233,7 +258,10 @@ impl KeyTable {
             let n = self.dense[self.cell(vals)?];
             (n >= 0).then_some(n as u32)
         } else {
-            self.sorted.binary_search_by(|t| t.0.as_slice().cmp(vals)).ok().map(|i| self.sorted[i].1)
+            self.sorted
+                .binary_search_by(|t| t.0.as_slice().cmp(vals))
+                .ok()
+                .map(|i| self.sorted[i].1)
         }
     }
 }

@@ -86,7 +86,11 @@ impl Game {
     /// The compiled game for `players` players: itself, unless the ruleset
     /// names a board per range of player counts.
     pub fn for_players(self: &Arc<Game>, players: usize) -> Arc<Game> {
-        self.by_players.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&players)).map(|g| g.2.clone()).unwrap_or_else(|| self.clone())
+        self.by_players
+            .iter()
+            .find(|(lo, hi, _)| (*lo..=*hi).contains(&players))
+            .map(|g| g.2.clone())
+            .unwrap_or_else(|| self.clone())
     }
 }
 
@@ -107,7 +111,11 @@ impl Game {
             [] => name.to_string(),
             [Dim::Enum(_)] => format!("{name}[{}]", self.dim_value(dims[0], i)),
             [d] => format!("{}.{name}", self.dim_value(*d, i)),
-            [a, b, ..] => format!("{}.{name}[{}]", self.dim_value(*a, i / stride), self.dim_value(*b, i % stride)),
+            [a, b, ..] => format!(
+                "{}.{name}[{}]",
+                self.dim_value(*a, i / stride),
+                self.dim_value(*b, i % stride)
+            ),
         }
     }
 
@@ -134,12 +142,15 @@ impl Game {
 
     /// `per player per ability` and the like, for messages.
     pub fn dims_text(&self, dims: &[Dim]) -> String {
-        let words: Vec<String> = dims.iter().map(|d| match d {
-            Dim::Player => "player".to_string(),
-            Dim::Node => "node".to_string(),
-            Dim::Edge => "edge".to_string(),
-            Dim::Enum(e) => format!("`{}`", self.enums[*e as usize].name),
-        }).collect();
+        let words: Vec<String> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Player => "player".to_string(),
+                Dim::Node => "node".to_string(),
+                Dim::Edge => "edge".to_string(),
+                Dim::Enum(e) => format!("`{}`", self.enums[*e as usize].name),
+            })
+            .collect();
         words.join(" and ")
     }
     /// The zone declaration that a zone id belongs to, and its index within it.
@@ -189,11 +200,23 @@ pub fn type_name(g: &Game, t: Ty) -> String {
         Scalar::Node => "node".into(),
         Scalar::Edge => "edge".into(),
         Scalar::Piece(None) => "piece".into(),
-        Scalar::Piece(Some(k)) => g.kinds.get(k as usize).map(|k| format!("piece `{}`", k.name)).unwrap_or_else(|| "piece".into()),
-        Scalar::Enum(e) => g.enums.get(e as usize).map(|e| format!("`{}`", e.name)).unwrap_or_default(),
+        Scalar::Piece(Some(k)) => g
+            .kinds
+            .get(k as usize)
+            .map(|k| format!("piece `{}`", k.name))
+            .unwrap_or_else(|| "piece".into()),
+        Scalar::Enum(e) => g
+            .enums
+            .get(e as usize)
+            .map(|e| format!("`{}`", e.name))
+            .unwrap_or_default(),
         Scalar::Text => "text".into(),
         Scalar::Zone(None) => "zone".into(),
-        Scalar::Zone(Some(k)) => g.kinds.get(k as usize).map(|k| format!("zone of `{}`", k.name)).unwrap_or_else(|| "zone".into()),
+        Scalar::Zone(Some(k)) => g
+            .kinds
+            .get(k as usize)
+            .map(|k| format!("zone of `{}`", k.name))
+            .unwrap_or_else(|| "zone".into()),
         Scalar::Nothing => "`none`".into(),
         Scalar::Error => "an erroneous value".into(),
     };
@@ -209,7 +232,11 @@ pub fn display_const(g: &Game, t: Ty, e: Option<&Expr>) -> String {
     match e {
         Some(Expr::Const(v)) => match t.scalar {
             Scalar::Bool => (if *v != 0 { "true" } else { "false" }).into(),
-            Scalar::Enum(en) => g.enums[en as usize].members.get(*v as usize).cloned().unwrap_or_default(),
+            Scalar::Enum(en) => g.enums[en as usize]
+                .members
+                .get(*v as usize)
+                .cloned()
+                .unwrap_or_default(),
             _ => v.to_string(),
         },
         _ => "?".into(),

@@ -23,9 +23,9 @@ mod code;
 mod decls;
 mod expr;
 mod game;
+pub mod print;
 mod stmt;
 mod types;
-pub mod print;
 pub mod walk;
 
 pub use bytecode::*;

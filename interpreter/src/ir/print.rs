@@ -14,34 +14,87 @@ pub fn print(g: &Game) -> String {
     let p = Printer { g };
     let mut s = String::new();
     let _ = writeln!(s, "game {:?}", g.name);
-    let _ = writeln!(s, "storage: {} variable slots, {} zones, {} pieces", g.nvars, g.nzones, g.piece_kind.len());
+    let _ = writeln!(
+        s,
+        "storage: {} variable slots, {} zones, {} pieces",
+        g.nvars,
+        g.nzones,
+        g.piece_kind.len()
+    );
     for v in &g.vars {
-        let _ = writeln!(s, "  var {} [{}..{}]{}", v.name, v.base, v.base + v.count, v.init.as_ref().map(|e| format!(" = {}", p.expr(e))).unwrap_or_default());
+        let _ = writeln!(
+            s,
+            "  var {} [{}..{}]{}",
+            v.name,
+            v.base,
+            v.base + v.count,
+            v.init
+                .as_ref()
+                .map(|e| format!(" = {}", p.expr(e)))
+                .unwrap_or_default()
+        );
     }
     for z in &g.zones {
         let _ = writeln!(s, "  zone {} [{}..{}]", z.name, z.base, z.base + z.count);
     }
     for (i, f) in g.fns.iter().enumerate() {
-        let _ = writeln!(s, "fn#{i} {}({} params, {} locals) = {}", f.name, f.nparams, f.nlocals, p.expr(&f.body));
+        let _ = writeln!(
+            s,
+            "fn#{i} {}({} params, {} locals) = {}",
+            f.name,
+            f.nparams,
+            f.nlocals,
+            p.expr(&f.body)
+        );
     }
     for (i, a) in g.actions.iter().enumerate() {
-        let _ = writeln!(s, "action#{i} {} ({} locals, {}) body b{}", a.name, a.nlocals, if a.product { "product of domains" } else { "listed" }, a.body);
+        let _ = writeln!(
+            s,
+            "action#{i} {} ({} locals, {}) body b{}",
+            a.name,
+            a.nlocals,
+            if a.product {
+                "product of domains"
+            } else {
+                "listed"
+            },
+            a.body
+        );
         for ap in &a.params {
-            let _ = writeln!(s, "  param {} = l{} in {} (reads params {:#b})", ap.name, ap.slot, p.coll(&ap.domain), ap.deps);
+            let _ = writeln!(
+                s,
+                "  param {} = l{} in {} (reads params {:#b})",
+                ap.name,
+                ap.slot,
+                p.coll(&ap.domain),
+                ap.deps
+            );
         }
         for (e, mask, _) in &a.pre {
             let _ = writeln!(s, "  require {} (reads params {mask:#b})", p.expr(e));
         }
     }
     for (i, pr) in g.procs.iter().enumerate() {
-        let _ = writeln!(s, "{}#{i} {} ({} locals) body b{}", if pr.is_phase { "phase" } else { "proc" }, pr.name, pr.nlocals, pr.body);
+        let _ = writeln!(
+            s,
+            "{}#{i} {} ({} locals) body b{}",
+            if pr.is_phase { "phase" } else { "proc" },
+            pr.name,
+            pr.nlocals,
+            pr.body
+        );
     }
     if let Some((b, n)) = g.setup {
         let _ = writeln!(s, "setup ({n} locals) body b{b}");
     }
     let _ = writeln!(s, "play ({} locals) body b{}", g.play.1, g.play.0);
     if let Some((e, _, low)) = &g.score {
-        let _ = writeln!(s, "score(l0) = {}{}", p.expr(e), if *low { " (lower wins)" } else { "" });
+        let _ = writeln!(
+            s,
+            "score(l0) = {}{}",
+            p.expr(e),
+            if *low { " (lower wins)" } else { "" }
+        );
     }
     for (e, _) in &g.tiebreaks {
         let _ = writeln!(s, "tiebreak(l0) = {}", p.expr(e));
@@ -53,7 +106,13 @@ pub fn print(g: &Game) -> String {
         let _ = writeln!(s, "invariant {name:?} {}", p.expr(e));
     }
     for st in &g.statistics {
-        let _ = writeln!(s, "statistic {}{} = {}", st.name, if st.per_player { "(l0)" } else { "" }, p.expr(&st.expr));
+        let _ = writeln!(
+            s,
+            "statistic {}{} = {}",
+            st.name,
+            if st.per_player { "(l0)" } else { "" },
+            p.expr(&st.expr)
+        );
     }
     for (i, b) in g.code.iter().enumerate() {
         let _ = writeln!(s, "b{i}:");
@@ -89,7 +148,13 @@ struct Printer<'a> {
 
 impl Printer<'_> {
     fn var(&self, base: u32, idx: Option<&Expr>) -> String {
-        let name = self.g.vars.iter().find(|v| v.base == base).map(|v| v.name.as_str()).unwrap_or("?var");
+        let name = self
+            .g
+            .vars
+            .iter()
+            .find(|v| v.base == base)
+            .map(|v| v.name.as_str())
+            .unwrap_or("?var");
         match idx {
             None => name.to_string(),
             Some(i) => format!("{name}[{}]", self.expr(i)),
@@ -97,23 +162,47 @@ impl Printer<'_> {
     }
 
     fn field(&self, fid: u32) -> &str {
-        self.g.kinds.iter().flat_map(|k| k.fields.iter()).find(|f| f.2 == fid).map(|f| f.0.as_str()).unwrap_or("?field")
+        self.g
+            .kinds
+            .iter()
+            .flat_map(|k| k.fields.iter())
+            .find(|f| f.2 == fid)
+            .map(|f| f.0.as_str())
+            .unwrap_or("?field")
     }
 
     fn zone(&self, z: &ZoneRef) -> String {
-        let name = self.g.zones.iter().find(|d| d.base == z.base).map(|d| d.name.as_str()).unwrap_or("?zone");
+        let name = self
+            .g
+            .zones
+            .iter()
+            .find(|d| d.base == z.base)
+            .map(|d| d.name.as_str())
+            .unwrap_or("?zone");
         match &z.index {
             ZIndex::Global => name.to_string(),
-            ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) => format!("{}.{name}", self.expr(e)),
+            ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) => {
+                format!("{}.{name}", self.expr(e))
+            }
             ZIndex::At(e, n) => format!("{name}[{} of {n}]", self.expr(e)),
             ZIndex::Value(e) => format!("zone({})", self.expr(e)),
         }
     }
 
     fn zpred(&self, p: &ZPred) -> String {
-        let zone = |b: &u32| self.g.zones.iter().find(|d| d.base == *b).map(|d| d.name.clone()).unwrap_or_else(|| "?zone".into());
+        let zone = |b: &u32| {
+            self.g
+                .zones
+                .iter()
+                .find(|d| d.base == *b)
+                .map(|d| d.name.clone())
+                .unwrap_or_else(|| "?zone".into())
+        };
         match p {
-            ZPred::AllEmpty(bs) => format!("empty({})", bs.iter().map(zone).collect::<Vec<_>>().join(", ")),
+            ZPred::AllEmpty(bs) => format!(
+                "empty({})",
+                bs.iter().map(zone).collect::<Vec<_>>().join(", ")
+            ),
             ZPred::Len(b, op, k) => format!("count({}) {} {k}", zone(b), binop(*op)),
             ZPred::And(a, b) => format!("({} and {})", self.zpred(a), self.zpred(b)),
             ZPred::Or(a, b) => format!("({} or {})", self.zpred(a), self.zpred(b)),
@@ -122,7 +211,10 @@ impl Printer<'_> {
     }
 
     fn args(&self, args: &[Expr]) -> String {
-        args.iter().map(|a| self.expr(a)).collect::<Vec<_>>().join(", ")
+        args.iter()
+            .map(|a| self.expr(a))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn expr(&self, e: &Expr) -> String {
@@ -133,21 +225,42 @@ impl Printer<'_> {
             Expr::Var(b, i) => self.var(*b, i.as_deref()),
             Expr::Field(f, a) => format!("{}.{}", self.expr(a), self.field(*f)),
             Expr::Owner(a) => format!("{}.owner", self.expr(a)),
-            Expr::NodeAttr(i, a) => format!("{}.{}", self.expr(a), self.g.node_attrs[*i as usize].0),
-            Expr::EdgeAttr(i, a) => format!("{}.{}", self.expr(a), self.g.edge_attrs[*i as usize].0),
+            Expr::NodeAttr(i, a) => {
+                format!("{}.{}", self.expr(a), self.g.node_attrs[*i as usize].0)
+            }
+            Expr::EdgeAttr(i, a) => {
+                format!("{}.{}", self.expr(a), self.g.edge_attrs[*i as usize].0)
+            }
             Expr::EdgeFrom(a) => format!("{}.from", self.expr(a)),
             Expr::EdgeTo(a) => format!("{}.to", self.expr(a)),
             Expr::Zone(z) => self.zone(z),
-            Expr::Agg { op, coll, slot, body } => match body {
-                Some(b) => format!("{}(l{slot} in {}: {})", agg(*op), self.coll(coll), self.expr(b)),
+            Expr::Agg {
+                op,
+                coll,
+                slot,
+                body,
+            } => match body {
+                Some(b) => format!(
+                    "{}(l{slot} in {}: {})",
+                    agg(*op),
+                    self.coll(coll),
+                    self.expr(b)
+                ),
                 None => format!("{}(l{slot} in {})", agg(*op), self.coll(coll)),
             },
             Expr::Neg(a) => format!("-{}", self.expr(a)),
             Expr::Not(a) => format!("not {}", self.expr(a)),
             Expr::Bin(op, a, b) => format!("({} {} {})", self.expr(a), binop(*op), self.expr(b)),
             Expr::In(a, c) => format!("({} in {})", self.expr(a), self.coll(c)),
-            Expr::If(c, a, b) => format!("(if {} then {} else {})", self.expr(c), self.expr(a), self.expr(b)),
-            Expr::Call { func, args, .. } => format!("{}({})", self.g.fns[*func as usize].name, self.args(args)),
+            Expr::If(c, a, b) => format!(
+                "(if {} then {} else {})",
+                self.expr(c),
+                self.expr(a),
+                self.expr(b)
+            ),
+            Expr::Call { func, args, .. } => {
+                format!("{}({})", self.g.fns[*func as usize].name, self.args(args))
+            }
             Expr::Builtin(b, args, c, _) => {
                 let mut parts: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 if let Some(c) = c {
@@ -155,13 +268,28 @@ impl Printer<'_> {
                 }
                 format!("{}({})", format!("{b:?}").to_lowercase(), parts.join(", "))
             }
-            Expr::IsKind(a, k) => format!("({} is {})", self.expr(a), self.g.kinds[*k as usize].name),
-            Expr::Pos2(a, b, stride) => format!("pos2({}, {}; {stride})", self.expr(a), self.expr(b)),
+            Expr::IsKind(a, k) => {
+                format!("({} is {})", self.expr(a), self.g.kinds[*k as usize].name)
+            }
+            Expr::Pos2(a, b, stride) => {
+                format!("pos2({}, {}; {stride})", self.expr(a), self.expr(b))
+            }
             Expr::ZoneLen(z) => format!("len({})", self.zone(z)),
             Expr::ZoneEmpty(z) => format!("is-empty({})", self.zone(z)),
-            Expr::NodeByKey { key, vals, within, .. } => {
-                let names: Vec<&str> = self.g.keys[*key as usize].attrs.iter().map(|&a| self.g.node_attrs[a as usize].0.as_str()).collect();
-                format!("node-by-key[({}) == ({})] in {}", names.join(", "), self.args(vals), self.coll(within))
+            Expr::NodeByKey {
+                key, vals, within, ..
+            } => {
+                let names: Vec<&str> = self.g.keys[*key as usize]
+                    .attrs
+                    .iter()
+                    .map(|&a| self.g.node_attrs[a as usize].0.as_str())
+                    .collect();
+                format!(
+                    "node-by-key[({}) == ({})] in {}",
+                    names.join(", "),
+                    self.args(vals),
+                    self.coll(within)
+                )
             }
             Expr::NodesZoneAgg(op, p) => format!("{}-nodes[{}]", agg(*op), self.zpred(p)),
         }
@@ -186,11 +314,17 @@ impl Printer<'_> {
             Coll::Range(a, b) => format!("{}..{}", self.expr(a), self.expr(b)),
             Coll::List(es) => format!("[{}]", self.args(es)),
             Coll::Reachable(e, c) => format!("reachable({}, {})", self.expr(e), self.coll(c)),
-            Coll::NodesWithAttr(i, e) => format!("nodes-indexed[{} == {}]", self.g.node_attrs[*i as usize].0, self.expr(e)),
+            Coll::NodesWithAttr(i, e) => format!(
+                "nodes-indexed[{} == {}]",
+                self.g.node_attrs[*i as usize].0,
+                self.expr(e)
+            ),
             Coll::NodesWhereZones(p) => format!("nodes-where[{}]", self.zpred(p)),
             Coll::Filter(c, s, e) => format!("({} where l{s}: {})", self.coll(c), self.expr(e)),
             Coll::Map(c, s, e) => format!("map(l{s} in {}: {})", self.coll(c), self.expr(e)),
-            Coll::Distinct(c, s, e) => format!("distinct(l{s} in {}: {})", self.coll(c), self.expr(e)),
+            Coll::Distinct(c, s, e) => {
+                format!("distinct(l{s} in {}: {})", self.coll(c), self.expr(e))
+            }
             Coll::Sorted(c, s, e) => format!("sorted(l{s} in {}: {})", self.coll(c), self.expr(e)),
         }
     }
@@ -210,7 +344,11 @@ impl Printer<'_> {
                 };
                 format!("{target} {op} {}", self.expr(e))
             }
-            Instr::If(c, t, e) => format!("if {} then b{t}{}", self.expr(c), e.map(|e| format!(" else b{e}")).unwrap_or_default()),
+            Instr::If(c, t, e) => format!(
+                "if {} then b{t}{}",
+                self.expr(c),
+                e.map(|e| format!(" else b{e}")).unwrap_or_default()
+            ),
             Instr::For(l, c, b) => format!("for l{l} in {} do b{b}", self.coll(c)),
             Instr::While(c, b) => format!("while {} do b{b}", self.expr(c)),
             Instr::Break => "break".into(),
@@ -229,15 +367,39 @@ impl Printer<'_> {
                 format!("move {what} to {}{pos}", self.zone(to))
             }
             Instr::Shuffle(z) => format!("shuffle {}", self.zone(z)),
-            Instr::Choose { slot, player, from, .. } => format!("l{slot} = choose {} from {}", self.expr(player), self.coll(from)),
-            Instr::Act { player, actions, els } => {
-                let names: Vec<&str> = actions.iter().map(|&a| self.g.actions[a as usize].name.as_str()).collect();
-                format!("act {} with {}{}", self.expr(player), names.join(", "), els.map(|b| format!(" else b{b}")).unwrap_or_default())
+            Instr::Choose {
+                slot, player, from, ..
+            } => format!(
+                "l{slot} = choose {} from {}",
+                self.expr(player),
+                self.coll(from)
+            ),
+            Instr::Act {
+                player,
+                actions,
+                els,
+            } => {
+                let names: Vec<&str> = actions
+                    .iter()
+                    .map(|&a| self.g.actions[a as usize].name.as_str())
+                    .collect();
+                format!(
+                    "act {} with {}{}",
+                    self.expr(player),
+                    names.join(", "),
+                    els.map(|b| format!(" else b{b}")).unwrap_or_default()
+                )
             }
-            Instr::Call(p, args) => format!("call {}({})", self.g.procs[*p as usize].name, self.args(args)),
+            Instr::Call(p, args) => format!(
+                "call {}({})",
+                self.g.procs[*p as usize].name,
+                self.args(args)
+            ),
             Instr::Log(t) => format!("log {}", self.template(*t)),
             Instr::EndGame => "end game".into(),
-            Instr::Reveal(e, on) => format!("{} {}", if *on { "reveal" } else { "hide" }, self.expr(e)),
+            Instr::Reveal(e, on) => {
+                format!("{} {}", if *on { "reveal" } else { "hide" }, self.expr(e))
+            }
             Instr::Require(e) => format!("require {}", self.expr(e)),
         }
     }
@@ -257,8 +419,28 @@ impl Printer<'_> {
             Op::Return => same(Instr::Return),
             Op::Move(w, z, p) => same(Instr::Move(w.clone(), z.clone(), *p)),
             Op::Shuffle(z) => same(Instr::Shuffle(z.clone())),
-            Op::Choose { slot, player, from, label, ty } => same(Instr::Choose { slot: *slot, player: player.clone(), from: from.clone(), label: *label, ty: *ty }),
-            Op::Act { player, actions, els } => same(Instr::Act { player: player.clone(), actions: actions.clone(), els: *els }),
+            Op::Choose {
+                slot,
+                player,
+                from,
+                label,
+                ty,
+            } => same(Instr::Choose {
+                slot: *slot,
+                player: player.clone(),
+                from: from.clone(),
+                label: *label,
+                ty: *ty,
+            }),
+            Op::Act {
+                player,
+                actions,
+                els,
+            } => same(Instr::Act {
+                player: player.clone(),
+                actions: actions.clone(),
+                els: *els,
+            }),
             Op::Call(p, args) => same(Instr::Call(*p, args.clone())),
             Op::Log(t) => same(Instr::Log(*t)),
             Op::EndGame => same(Instr::EndGame),

@@ -36,25 +36,54 @@ pub struct Ty {
 }
 
 impl Ty {
-    pub const INT: Ty = Ty { scalar: Scalar::Int, list: false };
-    pub const BOOL: Ty = Ty { scalar: Scalar::Bool, list: false };
-    pub const PLAYER: Ty = Ty { scalar: Scalar::Player, list: false };
-    pub const NODE: Ty = Ty { scalar: Scalar::Node, list: false };
-    pub const EDGE: Ty = Ty { scalar: Scalar::Edge, list: false };
-    pub const TEXT: Ty = Ty { scalar: Scalar::Text, list: false };
-    pub const NOTHING: Ty = Ty { scalar: Scalar::Nothing, list: false };
-    pub const ERR: Ty = Ty { scalar: Scalar::Error, list: false };
+    pub const INT: Ty = Ty {
+        scalar: Scalar::Int,
+        list: false,
+    };
+    pub const BOOL: Ty = Ty {
+        scalar: Scalar::Bool,
+        list: false,
+    };
+    pub const PLAYER: Ty = Ty {
+        scalar: Scalar::Player,
+        list: false,
+    };
+    pub const NODE: Ty = Ty {
+        scalar: Scalar::Node,
+        list: false,
+    };
+    pub const EDGE: Ty = Ty {
+        scalar: Scalar::Edge,
+        list: false,
+    };
+    pub const TEXT: Ty = Ty {
+        scalar: Scalar::Text,
+        list: false,
+    };
+    pub const NOTHING: Ty = Ty {
+        scalar: Scalar::Nothing,
+        list: false,
+    };
+    pub const ERR: Ty = Ty {
+        scalar: Scalar::Error,
+        list: false,
+    };
     pub fn one(scalar: Scalar) -> Ty {
-        Ty { scalar, list: false }
+        Ty {
+            scalar,
+            list: false,
+        }
     }
     pub fn list_of(scalar: Scalar) -> Ty {
         Ty { scalar, list: true }
     }
     pub fn elem(self) -> Ty {
-        Ty { scalar: self.scalar, list: false }
+        Ty {
+            scalar: self.scalar,
+            list: false,
+        }
     }
 }
-
 
 /// One dimension of a zone or variable declared `per A [per B]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,7 +28,15 @@ pub fn walk_e(e: &mut Expr, f: &mut dyn Visit) {
                 walk_e(i, f)
             }
         }
-        Expr::Field(_, a) | Expr::Owner(a) | Expr::NodeAttr(_, a) | Expr::EdgeAttr(_, a) | Expr::EdgeFrom(a) | Expr::EdgeTo(a) | Expr::Neg(a) | Expr::Not(a) | Expr::IsKind(a, _) => walk_e(a, f),
+        Expr::Field(_, a)
+        | Expr::Owner(a)
+        | Expr::NodeAttr(_, a)
+        | Expr::EdgeAttr(_, a)
+        | Expr::EdgeFrom(a)
+        | Expr::EdgeTo(a)
+        | Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::IsKind(a, _) => walk_e(a, f),
         Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => walk_z(z, f),
         Expr::Agg { coll, body, .. } => {
             walk_c(coll, f);
@@ -50,7 +58,12 @@ pub fn walk_e(e: &mut Expr, f: &mut dyn Visit) {
             walk_e(c, f);
         }
         Expr::Call { args, .. } => args.iter_mut().for_each(|a| walk_e(a, f)),
-        Expr::NodeByKey { vals, within, fallback, .. } => {
+        Expr::NodeByKey {
+            vals,
+            within,
+            fallback,
+            ..
+        } => {
             walk_c(within, f);
             vals.iter_mut().for_each(|a| walk_e(a, f));
             walk_e(fallback, f);
@@ -69,7 +82,11 @@ pub fn walk_e(e: &mut Expr, f: &mut dyn Visit) {
 pub fn walk_z(z: &mut ZoneRef, f: &mut dyn Visit) {
     match &mut z.index {
         ZIndex::Global => {}
-        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) | ZIndex::Value(e) | ZIndex::At(e, _) => walk_e(e, f),
+        ZIndex::Player(e)
+        | ZIndex::Node(e)
+        | ZIndex::Edge(e)
+        | ZIndex::Value(e)
+        | ZIndex::At(e, _) => walk_e(e, f),
     }
 }
 
@@ -78,13 +95,23 @@ pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
     match c {
         Coll::Zone(z) => walk_z(z, f),
         Coll::Players | Coll::Nodes | Coll::Edges | Coll::NodesWhereZones(_) | Coll::Code(_) => {}
-        Coll::PlayersFrom(e) | Coll::Opponents(e) | Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) | Coll::NodesWithAttr(_, e) => walk_e(e, f),
+        Coll::PlayersFrom(e)
+        | Coll::Opponents(e)
+        | Coll::Successors(e)
+        | Coll::Predecessors(e)
+        | Coll::Neighbors(e)
+        | Coll::EdgesOf(e)
+        | Coll::NodesWithAttr(_, e) => walk_e(e, f),
         Coll::Range(a, b) => {
             walk_e(a, f);
             walk_e(b, f);
         }
         Coll::List(es) => es.iter_mut().for_each(|e| walk_e(e, f)),
-        Coll::Filter(c, _, e) | Coll::Map(c, _, e) | Coll::Distinct(c, _, e) | Coll::Sorted(c, _, e) | Coll::Reachable(e, c) => {
+        Coll::Filter(c, _, e)
+        | Coll::Map(c, _, e)
+        | Coll::Distinct(c, _, e)
+        | Coll::Sorted(c, _, e)
+        | Coll::Reachable(e, c) => {
             walk_c(c, f);
             walk_e(e, f);
         }

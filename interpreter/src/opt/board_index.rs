@@ -25,7 +25,10 @@ pub(super) fn run(g: &mut Game) {
         return;
     }
     let attrs: Vec<Vec<Val>> = g.node_attrs.iter().map(|a| a.2.clone()).collect();
-    let mut v = Indexer { attrs, keys: std::mem::take(&mut g.keys) };
+    let mut v = Indexer {
+        attrs,
+        keys: std::mem::take(&mut g.keys),
+    };
     walk_game(g, &mut v);
     g.keys = v.keys;
 }
@@ -59,9 +62,15 @@ fn conjuncts(e: &Expr) -> Vec<&Expr> {
 
 /// `it.ATTR == x` or `x == it.ATTR`, with `x` pure and not reading `it`.
 fn attr_eq(e: &Expr, slot: u16) -> Option<(u16, Expr)> {
-    let Expr::Bin(BinOp::Eq, a, b) = e else { return None };
+    let Expr::Bin(BinOp::Eq, a, b) = e else {
+        return None;
+    };
     match (&**a, &**b) {
-        (Expr::NodeAttr(i, n), rhs) | (rhs, Expr::NodeAttr(i, n)) if matches!(**n, Expr::Local(s) if s == slot) && independent(rhs, slot) => Some((*i, rhs.clone())),
+        (Expr::NodeAttr(i, n), rhs) | (rhs, Expr::NodeAttr(i, n))
+            if matches!(**n, Expr::Local(s) if s == slot) && independent(rhs, slot) =>
+        {
+            Some((*i, rhs.clone()))
+        }
         _ => None,
     }
 }
@@ -78,7 +87,13 @@ fn simple(x: &Expr) -> bool {
     match x {
         Expr::Const(_) | Expr::Local(_) => true,
         Expr::Var(_, i) => i.as_deref().is_none_or(simple),
-        Expr::NodeAttr(_, a) | Expr::EdgeAttr(_, a) | Expr::Owner(a) | Expr::Neg(a) | Expr::Not(a) | Expr::EdgeFrom(a) | Expr::EdgeTo(a) => simple(a),
+        Expr::NodeAttr(_, a)
+        | Expr::EdgeAttr(_, a)
+        | Expr::Owner(a)
+        | Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::EdgeFrom(a)
+        | Expr::EdgeTo(a) => simple(a),
         Expr::Bin(_, a, b) => simple(a) && simple(b),
         Expr::If(c, a, b) => simple(c) && simple(a) && simple(b),
         _ => false,
@@ -104,11 +119,15 @@ fn leading_attr_eq(cond: &Expr, slot: u16) -> Option<((u16, Expr), Option<Expr>)
 
 /// `nodes where ATTR == x [and rest]` → the nodes with that value [where rest].
 fn index_filter(c: &mut Coll) {
-    let Coll::Filter(inner, slot, cond) = c else { return };
+    let Coll::Filter(inner, slot, cond) = c else {
+        return;
+    };
     if !matches!(**inner, Coll::Nodes) {
         return;
     }
-    let Some(((i, x), rest)) = leading_attr_eq(cond, *slot) else { return };
+    let Some(((i, x), rest)) = leading_attr_eq(cond, *slot) else {
+        return;
+    };
     *c = match rest {
         None => Coll::NodesWithAttr(i, x),
         Some(r) => Coll::Filter(Box::new(Coll::NodesWithAttr(i, x)), *slot, r),
@@ -119,11 +138,21 @@ fn index_filter(c: &mut Coll) {
 /// attribute test visit only the nodes with that value. (`all` does not:
 /// the other nodes would make it false.)
 fn index_agg(e: &mut Expr) {
-    let Expr::Agg { op: AggOp::Any | AggOp::Count | AggOp::First, coll, slot, body: Some(body) } = e else { return };
+    let Expr::Agg {
+        op: AggOp::Any | AggOp::Count | AggOp::First,
+        coll,
+        slot,
+        body: Some(body),
+    } = e
+    else {
+        return;
+    };
     if !matches!(**coll, Coll::Nodes) {
         return;
     }
-    let Some(((i, x), rest)) = leading_attr_eq(body, *slot) else { return };
+    let Some(((i, x), rest)) = leading_attr_eq(body, *slot) else {
+        return;
+    };
     **coll = Coll::NodesWithAttr(i, x);
     **body = rest.unwrap_or(Expr::Const(1));
 }
@@ -132,14 +161,27 @@ impl Indexer {
     /// `first(C where A == x and B == y …)` over node collections, where
     /// the attributes are a key of the board.
     fn key_lookup(&mut self, e: &mut Expr) {
-        let Expr::Agg { op: AggOp::First, coll, slot, body: Some(body) } = e else { return };
-        if !matches!(**coll, Coll::Nodes | Coll::Neighbors(_) | Coll::Successors(_) | Coll::Predecessors(_)) {
+        let Expr::Agg {
+            op: AggOp::First,
+            coll,
+            slot,
+            body: Some(body),
+        } = e
+        else {
+            return;
+        };
+        if !matches!(
+            **coll,
+            Coll::Nodes | Coll::Neighbors(_) | Coll::Successors(_) | Coll::Predecessors(_)
+        ) {
             return;
         }
         let mut attrs = vec![];
         let mut vals = vec![];
         for c in conjuncts(body) {
-            let Some((i, x)) = attr_eq(c, *slot) else { return };
+            let Some((i, x)) = attr_eq(c, *slot) else {
+                return;
+            };
             if attrs.contains(&i) {
                 return;
             }
@@ -160,8 +202,15 @@ impl Indexer {
             },
         };
         let fallback = e.clone();
-        let Expr::Agg { coll, .. } = e else { unreachable!() };
+        let Expr::Agg { coll, .. } = e else {
+            unreachable!()
+        };
         let within = std::mem::replace(&mut **coll, Coll::Nodes);
-        *e = Expr::NodeByKey { key: key as u16, vals, within: Box::new(within), fallback: Box::new(fallback) };
+        *e = Expr::NodeByKey {
+            key: key as u16,
+            vals,
+            within: Box::new(within),
+            fallback: Box::new(fallback),
+        };
     }
 }

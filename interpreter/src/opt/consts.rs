@@ -20,7 +20,11 @@ use std::collections::BTreeMap;
 const MAX_COPIES: usize = 64;
 
 pub(super) fn run(g: &mut Game) {
-    let mut s = Specialiser { copies: BTreeMap::new(), new_fns: vec![], base: g.fns.len() };
+    let mut s = Specialiser {
+        copies: BTreeMap::new(),
+        new_fns: vec![],
+        base: g.fns.len(),
+    };
     // Specialise inside existing bodies first, then everywhere else; new
     // copies are themselves specialised as they are made.
     let mut fns = std::mem::take(&mut g.fns);
@@ -48,12 +52,23 @@ impl Specialiser {
     }
 
     fn specialise_call(&mut self, e: &mut Expr, fns: &[FnDecl]) {
-        let Expr::Call { func, args, .. } = e else { return };
+        let Expr::Call { func, args, .. } = e else {
+            return;
+        };
         // Calls to copies are left alone (they are already specialised).
         if *func as usize >= fns.len() {
             return;
         }
-        let consts: Vec<Option<Val>> = args.iter().map(|a| if let Expr::Const(v) = a { Some(*v) } else { None }).collect();
+        let consts: Vec<Option<Val>> = args
+            .iter()
+            .map(|a| {
+                if let Expr::Const(v) = a {
+                    Some(*v)
+                } else {
+                    None
+                }
+            })
+            .collect();
         if consts.iter().all(Option::is_none) {
             return;
         }
@@ -67,8 +82,16 @@ impl Specialiser {
         }
         let id = (self.base + self.new_fns.len()) as u16;
         let f = &fns[*func as usize];
-        let shown: Vec<String> = consts.iter().map(|c| c.map(|v| v.to_string()).unwrap_or_else(|| "·".into())).collect();
-        let mut copy = FnDecl { name: format!("{}[{}]", f.name, shown.join(",")), nparams: f.nparams, nlocals: f.nlocals, body: f.body.clone() };
+        let shown: Vec<String> = consts
+            .iter()
+            .map(|c| c.map(|v| v.to_string()).unwrap_or_else(|| "·".into()))
+            .collect();
+        let mut copy = FnDecl {
+            name: format!("{}[{}]", f.name, shown.join(",")),
+            nparams: f.nparams,
+            nlocals: f.nlocals,
+            body: f.body.clone(),
+        };
         // Reserve the id before rewriting the body, so that recursion with
         // the same constants calls the copy itself.
         self.copies.insert(key, id);
@@ -90,7 +113,13 @@ impl Specialiser {
 
 /// Folds one node whose children are already folded.
 fn fold(e: &mut Expr) {
-    let c = |x: &Expr| if let Expr::Const(v) = x { Some(*v) } else { None };
+    let c = |x: &Expr| {
+        if let Expr::Const(v) = x {
+            Some(*v)
+        } else {
+            None
+        }
+    };
     let folded = match e {
         Expr::Neg(a) => c(a).and_then(|v| v.checked_neg()),
         Expr::Not(a) => c(a).map(|v| (v == 0) as Val),
@@ -147,7 +176,18 @@ fn quiet(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) => true,
         Expr::Not(a) => quiet(a),
-        Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or, a, b) => quiet(a) && quiet(b),
+        Expr::Bin(
+            BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::And
+            | BinOp::Or,
+            a,
+            b,
+        ) => quiet(a) && quiet(b),
         _ => false,
     }
 }

@@ -30,13 +30,26 @@ struct Static {
 /// element's attributes (`max(c in nodes: c.row)`) has one value for the
 /// board: it is computed here, once, instead of in every match.
 fn fold_static(e: &mut Expr, t: &Static) {
-    let Expr::Agg { op, coll, slot, body: Some(body) } = e else { return };
+    let Expr::Agg {
+        op,
+        coll,
+        slot,
+        body: Some(body),
+    } = e
+    else {
+        return;
+    };
     let (n, on_nodes) = match **coll {
         Coll::Nodes => (t.nnodes, true),
         Coll::Edges => (t.nedges, false),
         _ => return,
     };
-    if n == 0 || !matches!(op, AggOp::Count | AggOp::Sum | AggOp::Any | AggOp::All | AggOp::Min | AggOp::Max) {
+    if n == 0
+        || !matches!(
+            op,
+            AggOp::Count | AggOp::Sum | AggOp::Any | AggOp::All | AggOp::Min | AggOp::Max
+        )
+    {
         return;
     }
     let mut vals = Vec::with_capacity(n);
@@ -68,8 +81,12 @@ fn static_val(e: &Expr, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option
     Some(match e {
         Expr::Const(v) => *v,
         Expr::Local(s) if *s == slot => x,
-        Expr::NodeAttr(i, a) if on_nodes && matches!(**a, Expr::Local(s) if s == slot) => t.nodes[*i as usize][x as usize],
-        Expr::EdgeAttr(i, a) if !on_nodes && matches!(**a, Expr::Local(s) if s == slot) => t.edges[*i as usize][x as usize],
+        Expr::NodeAttr(i, a) if on_nodes && matches!(**a, Expr::Local(s) if s == slot) => {
+            t.nodes[*i as usize][x as usize]
+        }
+        Expr::EdgeAttr(i, a) if !on_nodes && matches!(**a, Expr::Local(s) if s == slot) => {
+            t.edges[*i as usize][x as usize]
+        }
         Expr::Neg(a) => sv(a)?.checked_neg()?,
         Expr::Not(a) => (sv(a)? == 0) as Val,
         Expr::If(c, a, b) => {
@@ -101,4 +118,3 @@ fn static_val(e: &Expr, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option
         _ => return None,
     })
 }
-

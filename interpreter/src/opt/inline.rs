@@ -21,10 +21,15 @@ pub(super) fn run(g: &mut Game) {
     let first: Vec<FnDecl> = g.fns.clone();
     for fd in g.fns.iter_mut() {
         budget.set(MAX_INLINED_SIZE);
-        walk_e(&mut fd.body, &mut |e: &mut Expr| inline_call(e, &first, 0, &budget));
+        walk_e(&mut fd.body, &mut |e: &mut Expr| {
+            inline_call(e, &first, 0, &budget)
+        });
     }
     let fns: Vec<FnDecl> = g.fns.clone();
-    let mut v = Inliner { fns: &fns, budget: &budget };
+    let mut v = Inliner {
+        fns: &fns,
+        budget: &budget,
+    };
     let saved = std::mem::take(&mut g.fns);
     walk_game(g, &mut v);
     g.fns = saved;
@@ -49,7 +54,9 @@ fn simple(e: &Expr) -> bool {
 }
 
 fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
-    let Expr::Call { func, args, .. } = e else { return };
+    let Expr::Call { func, args, .. } = e else {
+        return;
+    };
     let f = &fns[*func as usize];
     // Only bodies that read no locals of their own (no aggregate binding a
     // name) can be pasted into the caller's frame without renumbering.
@@ -64,7 +71,9 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
     }
     budget.set(budget.get() - size);
     substitute(&mut body, args);
-    walk_e(&mut body, &mut |x: &mut Expr| inline_call(x, fns, depth + 1, budget));
+    walk_e(&mut body, &mut |x: &mut Expr| {
+        inline_call(x, fns, depth + 1, budget)
+    });
     *e = body;
 }
 
@@ -81,4 +90,3 @@ fn substitute(e: &mut Expr, args: &[Expr]) {
         }
     });
 }
-

@@ -46,7 +46,16 @@ impl Pass {
     /// before searches so that `first(nodes where free(it))` keeps the flat
     /// predicate as its collection; board indexes come after searches, whose
     /// stopping `first` is what a key lookup replaces.
-    pub const ALL: [Pass; 8] = [Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice, Pass::Bytecode];
+    pub const ALL: [Pass; 8] = [
+        Pass::Inline,
+        Pass::FoldBoard,
+        Pass::Consts,
+        Pass::ZonePred,
+        Pass::Searches,
+        Pass::BoardIndex,
+        Pass::Splice,
+        Pass::Bytecode,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -99,11 +108,20 @@ impl Passes {
                 Some(p) => out.push(*p),
                 None => {
                     let names: Vec<&str> = Pass::ALL.iter().map(|p| p.name()).collect();
-                    return Err(format!("unknown pass `{name}`: the passes are {}, or `all` or `none`", names.join(", ")));
+                    return Err(format!(
+                        "unknown pass `{name}`: the passes are {}, or `all` or `none`",
+                        names.join(", ")
+                    ));
                 }
             }
         }
-        Ok(Passes(Pass::ALL.iter().copied().filter(|p| out.contains(p)).collect()))
+        Ok(Passes(
+            Pass::ALL
+                .iter()
+                .copied()
+                .filter(|p| out.contains(p))
+                .collect(),
+        ))
     }
 }
 
@@ -112,7 +130,17 @@ impl Passes {
 /// is a constant when its callers paste it, and again after, for aggregates
 /// that inlining has just made foldable. The rest is explained at
 /// [`Pass::ALL`].
-const SCHEDULE: [Pass; 9] = [Pass::FoldBoard, Pass::Inline, Pass::FoldBoard, Pass::Consts, Pass::ZonePred, Pass::Searches, Pass::BoardIndex, Pass::Splice, Pass::Bytecode];
+const SCHEDULE: [Pass; 9] = [
+    Pass::FoldBoard,
+    Pass::Inline,
+    Pass::FoldBoard,
+    Pass::Consts,
+    Pass::ZonePred,
+    Pass::Searches,
+    Pass::BoardIndex,
+    Pass::Splice,
+    Pass::Bytecode,
+];
 
 /// Applies the enabled passes to a checked game, in [`SCHEDULE`]'s order.
 pub fn run(g: &mut Game, passes: &Passes) {

@@ -28,12 +28,20 @@ fn search(e: &mut Expr) {
     if let Expr::Builtin(b @ (Builtin::First | Builtin::Empty), _, Some(c), _) = e {
         if let Coll::Filter(inner, slot, cond) = &mut **c {
             let agg = Expr::Agg {
-                op: if *b == Builtin::First { AggOp::First } else { AggOp::Any },
+                op: if *b == Builtin::First {
+                    AggOp::First
+                } else {
+                    AggOp::Any
+                },
                 coll: Box::new(std::mem::replace(&mut **inner, Coll::Players)),
                 slot: *slot,
                 body: Some(Box::new(std::mem::replace(cond, Expr::Const(0)))),
             };
-            *e = if *b == Builtin::First { agg } else { Expr::Not(Box::new(agg)) };
+            *e = if *b == Builtin::First {
+                agg
+            } else {
+                Expr::Not(Box::new(agg))
+            };
             return;
         }
     }

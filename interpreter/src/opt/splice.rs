@@ -13,8 +13,8 @@
 //! before it is bound.
 
 use crate::ir::walk::{walk_s, Visit};
-use crate::ir::*;
 use crate::ir::Game;
+use crate::ir::*;
 
 /// Statements, counted through nested blocks, above which a body is called
 /// rather than copied.
@@ -40,8 +40,18 @@ pub(super) fn run(g: &mut Game) {
     if let Some((b, _)) = g.setup {
         roots.push((b, Owner::Setup));
     }
-    roots.extend(g.procs.iter().enumerate().map(|(i, p)| (p.body, Owner::Proc(i))));
-    roots.extend(g.actions.iter().enumerate().map(|(i, a)| (a.body, Owner::Action(i))));
+    roots.extend(
+        g.procs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.body, Owner::Proc(i))),
+    );
+    roots.extend(
+        g.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.body, Owner::Action(i))),
+    );
     for (b, o) in roots {
         for nb in nested(g, b) {
             owner[nb as usize] = o;
@@ -51,7 +61,11 @@ pub(super) fn run(g: &mut Game) {
         let mut changed = false;
         let mut b = 0;
         while b < g.blocks.len() {
-            if !matches!(owner[b], Owner::None) && g.blocks[b].iter().any(|s| matches!(&s.s, Instr::Call(p, _) if spliceable(g, *p as usize))) {
+            if !matches!(owner[b], Owner::None)
+                && g.blocks[b]
+                    .iter()
+                    .any(|s| matches!(&s.s, Instr::Call(p, _) if spliceable(g, *p as usize)))
+            {
                 splice_block(g, b, &mut owner);
                 changed = true;
             }
@@ -79,7 +93,9 @@ fn spliceable(g: &Game, p: usize) -> bool {
         for st in &g.blocks[*b as usize] {
             size += 1;
             match &st.s {
-                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => return false,
+                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => {
+                    return false
+                }
                 Instr::Call(q, _) if *q as usize == p => return false,
                 _ => {}
             }
@@ -123,7 +139,10 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
         *n += callee_locals;
         // Arguments are evaluated in the caller's locals, into fresh slots.
         for (a, (slot, _)) in args.iter().zip(&g.procs[p].params) {
-            out.push(Stmt { s: Instr::Let(off + slot, a.clone()), span: st.span });
+            out.push(Stmt {
+                s: Instr::Let(off + slot, a.clone()),
+                span: st.span,
+            });
         }
         let body = g.procs[p].body;
         let copied = copy_block(g, body, off, o, owner);
@@ -162,7 +181,10 @@ fn copy_new(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>
 /// Moves every local a statement binds or reads up by `off`.
 fn shift_stmt(s: &mut Instr, off: u16) {
     match s {
-        Instr::Let(slot, _) | Instr::For(slot, _, _) | Instr::Assign(Place::Local(slot), _, _) | Instr::Choose { slot, .. } => *slot += off,
+        Instr::Let(slot, _)
+        | Instr::For(slot, _, _)
+        | Instr::Assign(Place::Local(slot), _, _)
+        | Instr::Choose { slot, .. } => *slot += off,
         Instr::Assign(Place::Var(..), _, _)
         | Instr::If(..)
         | Instr::While(..)
@@ -220,7 +242,10 @@ impl Visit for Shift {
 
     fn coll(&mut self, c: &mut Coll) {
         match c {
-            Coll::Filter(_, slot, _) | Coll::Map(_, slot, _) | Coll::Distinct(_, slot, _) | Coll::Sorted(_, slot, _) => *slot += self.0,
+            Coll::Filter(_, slot, _)
+            | Coll::Map(_, slot, _)
+            | Coll::Distinct(_, slot, _)
+            | Coll::Sorted(_, slot, _) => *slot += self.0,
             // Bytecode is the last pass, after splicing.
             Coll::Code(_) => {}
             Coll::Zone(_)

@@ -26,7 +26,15 @@ impl Visit for ZonePreds {
 /// `any`/`all`/`count` over all nodes whose test reads only the node's own
 /// zone sizes becomes [`Expr::NodesZoneAgg`].
 fn specialize_e(e: &mut Expr) {
-    let Expr::Agg { op, coll, slot, body: Some(body) } = e else { return };
+    let Expr::Agg {
+        op,
+        coll,
+        slot,
+        body: Some(body),
+    } = e
+    else {
+        return;
+    };
     if !matches!(**coll, Coll::Nodes) || !matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
         return;
     }
@@ -35,11 +43,12 @@ fn specialize_e(e: &mut Expr) {
     }
 }
 
-
 /// `nodes where P` with `P` a test of the node's own zone sizes becomes a
 /// [`ZPred`] program. Run after inlining, so `free(it)` has been unfolded.
 fn specialize(c: &mut Coll) {
-    let Coll::Filter(inner, slot, cond) = c else { return };
+    let Coll::Filter(inner, slot, cond) = c else {
+        return;
+    };
     if !matches!(**inner, Coll::Nodes) {
         return;
     }
@@ -73,13 +82,20 @@ fn zpred(e: &Expr, slot: u16) -> Option<ZPred> {
     Some(match e {
         Expr::ZoneEmpty(z) if own(z) => ZPred::Len(z.base, BinOp::Eq, 0),
         Expr::Not(a) => ZPred::Not(Box::new(zpred(a, slot)?)),
-        Expr::Bin(BinOp::And, a, b) => ZPred::And(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?)),
-        Expr::Bin(BinOp::Or, a, b) => ZPred::Or(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?)),
-        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => match (&**a, &**b) {
+        Expr::Bin(BinOp::And, a, b) => {
+            ZPred::And(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?))
+        }
+        Expr::Bin(BinOp::Or, a, b) => {
+            ZPred::Or(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?))
+        }
+        Expr::Bin(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => match (&**a, &**b) {
             (Expr::ZoneLen(z), Expr::Const(k)) if own(z) => ZPred::Len(z.base, *op, *k),
             _ => return None,
         },
         _ => return None,
     })
 }
-

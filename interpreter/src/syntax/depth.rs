@@ -58,13 +58,20 @@ pub(super) fn scan(file: u32, text: &str, offset: usize) -> Result<(), Diagnosti
             c if c.is_ascii_alphabetic() || c == b'_' || c == b'@' => {
                 let start = i;
                 i += 1;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || (c == b'@' && b[i] == b'-')) {
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || (c == b'@' && b[i] == b'-'))
+                {
                     i += 1;
                 }
                 if i - start > MAX_NAME_LEN {
-                    return Err(Diagnostic::error("E0704", format!("a name of {} characters is too long", i - start))
-                        .at(at(start, start + MAX_NAME_LEN.min(i - start)), "this name")
-                        .help(format!("names may be at most {MAX_NAME_LEN} characters long")));
+                    return Err(Diagnostic::error(
+                        "E0704",
+                        format!("a name of {} characters is too long", i - start),
+                    )
+                    .at(at(start, start + MAX_NAME_LEN.min(i - start)), "this name")
+                    .help(format!(
+                        "names may be at most {MAX_NAME_LEN} characters long"
+                    )));
                 }
                 let word = &text[start..i];
                 if prev_else && word == "if" {
@@ -100,9 +107,14 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
     let mut guard = |e: &mut Expr| guard(e, errors);
     for it in &mut f.items {
         match &mut it.kind {
-            ItemKind::Players { .. } | ItemKind::Seats(_) | ItemKind::Board { .. } | ItemKind::Enum { .. } => {}
+            ItemKind::Players { .. }
+            | ItemKind::Seats(_)
+            | ItemKind::Board { .. }
+            | ItemKind::Enum { .. } => {}
             ItemKind::Option { value, .. } | ItemKind::Const { value, .. } => guard(value),
-            ItemKind::Piece { label, instances, .. } => {
+            ItemKind::Piece {
+                label, instances, ..
+            } => {
                 if let Some(t) = label {
                     template(t, &mut guard);
                 }
@@ -113,7 +125,10 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
                 }
             }
             ItemKind::Zone { vis, .. } => {
-                if let Some(Visibility { unless: Some(e), .. }) = vis {
+                if let Some(Visibility {
+                    unless: Some(e), ..
+                }) = vis
+                {
                     guard(e);
                 }
             }
@@ -121,13 +136,24 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
                 if let Some(e) = init {
                     guard(e);
                 }
-                if let Some(Visibility { unless: Some(e), .. }) = vis {
+                if let Some(Visibility {
+                    unless: Some(e), ..
+                }) = vis
+                {
                     guard(e);
                 }
             }
             ItemKind::Fn { body, .. } => guard(body),
-            ItemKind::Proc { body, .. } | ItemKind::Phase { body, .. } | ItemKind::Setup(body) | ItemKind::Play(body) => block(body, &mut guard),
-            ItemKind::Action { params, label, body, .. } => {
+            ItemKind::Proc { body, .. }
+            | ItemKind::Phase { body, .. }
+            | ItemKind::Setup(body)
+            | ItemKind::Play(body) => block(body, &mut guard),
+            ItemKind::Action {
+                params,
+                label,
+                body,
+                ..
+            } => {
                 for p in params {
                     guard(&mut p.domain);
                 }
@@ -136,7 +162,11 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
                 }
                 block(body, &mut guard);
             }
-            ItemKind::Score { expr, .. } | ItemKind::Tiebreak { expr, .. } | ItemKind::Team { expr, .. } | ItemKind::Invariant { expr, .. } | ItemKind::Statistic { expr, .. } => guard(expr),
+            ItemKind::Score { expr, .. }
+            | ItemKind::Tiebreak { expr, .. }
+            | ItemKind::Team { expr, .. }
+            | ItemKind::Invariant { expr, .. }
+            | ItemKind::Statistic { expr, .. } => guard(expr),
         }
     }
 }
@@ -154,7 +184,12 @@ fn block(b: &mut Block, guard: &mut dyn FnMut(&mut Expr)) {
     for s in &mut b.stmts {
         match &mut s.kind {
             StmtKind::Let { value, .. } => guard(value),
-            StmtKind::Choose { player, from, label, .. } => {
+            StmtKind::Choose {
+                player,
+                from,
+                label,
+                ..
+            } => {
                 guard(player);
                 guard(from);
                 if let Some(t) = label {
@@ -191,7 +226,10 @@ fn block(b: &mut Block, guard: &mut dyn FnMut(&mut Expr)) {
                 }
                 guard(to);
             }
-            StmtKind::Shuffle(e) | StmtKind::Reveal(e) | StmtKind::Hide(e) | StmtKind::Require(e) => guard(e),
+            StmtKind::Shuffle(e)
+            | StmtKind::Reveal(e)
+            | StmtKind::Hide(e)
+            | StmtKind::Require(e) => guard(e),
             StmtKind::Act { player, els, .. } => {
                 guard(player);
                 if let Some(e) = els {
@@ -218,15 +256,28 @@ pub(super) fn guard(e: &mut Expr, errors: &mut Vec<Diagnostic>) {
             .help("split it with `let` or helper functions; a long chain such as `a + b + …` nests one level per operator"),
     );
     let span = e.span;
-    dismantle(std::mem::replace(e, Expr { kind: ExprKind::None, span }));
+    dismantle(std::mem::replace(
+        e,
+        Expr {
+            kind: ExprKind::None,
+            span,
+        },
+    ));
 }
 
 /// The children of an expression node. Exhaustive on purpose: a new kind of
 /// expression must say what it contains.
 fn children(e: &mut Expr) -> Vec<&mut Expr> {
     match &mut e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Str(_) | ExprKind::Node(_) | ExprKind::Name(_) => vec![],
-        ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Is(a, _) => vec![&mut **a],
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Str(_)
+        | ExprKind::Node(_)
+        | ExprKind::Name(_) => vec![],
+        ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Is(a, _) => {
+            vec![&mut **a]
+        }
         ExprKind::Call(_, args) | ExprKind::List(args) => args.iter_mut().collect(),
         ExprKind::Agg { coll, body, .. } => {
             let mut v = vec![&mut **coll];
@@ -235,7 +286,10 @@ fn children(e: &mut Expr) -> Vec<&mut Expr> {
             }
             v
         }
-        ExprKind::Bin(_, a, b) | ExprKind::Range(a, b) | ExprKind::Where(a, b) | ExprKind::Index(a, b) => vec![&mut **a, &mut **b],
+        ExprKind::Bin(_, a, b)
+        | ExprKind::Range(a, b)
+        | ExprKind::Where(a, b)
+        | ExprKind::Index(a, b) => vec![&mut **a, &mut **b],
         ExprKind::If(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
     }
 }
@@ -261,7 +315,13 @@ fn dismantle(e: Expr) {
     while let Some(mut x) = stack.pop() {
         for c in children(&mut x) {
             let span = c.span;
-            stack.push(std::mem::replace(c, Expr { kind: ExprKind::None, span }));
+            stack.push(std::mem::replace(
+                c,
+                Expr {
+                    kind: ExprKind::None,
+                    span,
+                },
+            ));
         }
     }
 }

@@ -21,10 +21,17 @@ struct Ctx {
 impl Ctx {
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start() + self.offset, trimmed_end(p) + self.offset)
+        Span::new(
+            self.file,
+            s.start() + self.offset,
+            trimmed_end(p) + self.offset,
+        )
     }
     fn ident(&self, p: P) -> Ident {
-        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+        Ident {
+            name: p.as_str().to_string(),
+            span: self.span(&p),
+        }
     }
 }
 
@@ -35,7 +42,9 @@ impl Ctx {
 /// it are dropped). An atomic pair without children is exact already.
 fn trimmed_end(p: &P) -> usize {
     let s = p.as_span();
-    let Some(last) = p.clone().into_inner().last() else { return s.end() };
+    let Some(last) = p.clone().into_inner().last() else {
+        return s.end();
+    };
     let bytes = s.get_input().as_bytes();
     let mut end = trimmed_end(&last);
     let mut i = end;
@@ -67,7 +76,11 @@ fn kids<'a>(p: P<'a>) -> impl Iterator<Item = P<'a>> {
 }
 
 pub(super) fn file(file_id: u32, p: P) -> R<File> {
-    let mut cx = Ctx { file: file_id, offset: 0, errors: vec![] };
+    let mut cx = Ctx {
+        file: file_id,
+        offset: 0,
+        errors: vec![],
+    };
     let mut it = kids(p);
     let header = cx.header(it.next().unwrap());
     let mut items = vec![];
@@ -84,7 +97,11 @@ pub(super) fn file(file_id: u32, p: P) -> R<File> {
 }
 
 pub(super) fn expr_at(file: u32, p: P, offset: usize) -> R<Expr> {
-    let mut cx = Ctx { file, offset, errors: vec![] };
+    let mut cx = Ctx {
+        file,
+        offset,
+        errors: vec![],
+    };
     let e = cx.expr(p);
     if cx.errors.is_empty() {
         Ok(e)
@@ -119,7 +136,12 @@ fn literal_hole(s: &str) -> Option<(usize, usize)> {
                 continue;
             }
             let end = hole_end(&s[i..])?;
-            if s[i + 1..i + end].trim().chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '@') {
+            if s[i + 1..i + end]
+                .trim()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '@')
+            {
                 return Some((i, i + end + 1));
             }
         }
@@ -139,11 +161,19 @@ impl Ctx {
         let span = self.span(&inner);
         let mut strs = kids(inner.clone()).filter(|c| c.as_rule() == Rule::string);
         match inner.as_rule() {
-            Rule::game_header => Header::Game { name: unquote(&strs.next().unwrap()), span },
+            Rule::game_header => Header::Game {
+                name: unquote(&strs.next().unwrap()),
+                span,
+            },
             _ => {
                 let name = unquote(&strs.next().unwrap());
                 let base = strs.next().unwrap();
-                Header::Variant { name, base: unquote(&base), base_span: self.span(&base), span }
+                Header::Variant {
+                    name,
+                    base: unquote(&base),
+                    base_span: self.span(&base),
+                    span,
+                }
             }
         }
     }
@@ -161,7 +191,11 @@ impl Ctx {
         }
         let d = decl.unwrap();
         let kind = self.item_kind(d);
-        Item { is_override, kind, span }
+        Item {
+            is_override,
+            kind,
+            span,
+        }
     }
 
     fn item_kind(&mut self, d: P) -> ItemKind {
@@ -177,21 +211,39 @@ impl Ctx {
             Rule::board_decl => {
                 let players = k.get(1).map(|r| {
                     let span = self.span(r);
-                    let ints: Vec<P> = r.clone().into_inner().filter(|x| x.as_rule() == Rule::int).collect();
+                    let ints: Vec<P> = r
+                        .clone()
+                        .into_inner()
+                        .filter(|x| x.as_rule() == Rule::int)
+                        .collect();
                     let min = self.int(&ints[0]);
-                    let max = if ints.len() > 1 { self.int(&ints[1]) } else { min };
+                    let max = if ints.len() > 1 {
+                        self.int(&ints[1])
+                    } else {
+                        min
+                    };
                     (min, max, span)
                 });
-                ItemKind::Board { path: unquote(&k[0]), players }
+                ItemKind::Board {
+                    path: unquote(&k[0]),
+                    players,
+                }
             }
             Rule::option_decl => {
                 let value = self.expr(k.pop().unwrap());
                 let ty = self.type_ref(k.pop().unwrap());
-                ItemKind::Option { name: self.ident(k.pop().unwrap()), ty, value }
+                ItemKind::Option {
+                    name: self.ident(k.pop().unwrap()),
+                    ty,
+                    value,
+                }
             }
             Rule::const_decl => {
                 let value = self.expr(k.pop().unwrap());
-                ItemKind::Const { name: self.ident(k.pop().unwrap()), value }
+                ItemKind::Const {
+                    name: self.ident(k.pop().unwrap()),
+                    value,
+                }
             }
             Rule::enum_decl => {
                 let mut it = k.into_iter();
@@ -202,26 +254,41 @@ impl Ctx {
                     members.push(self.ident(mk.next().unwrap()));
                     shown.push(mk.next().map(|s| unquote(&s)));
                 }
-                ItemKind::Enum { name, members, shown }
+                ItemKind::Enum {
+                    name,
+                    members,
+                    shown,
+                }
             }
             Rule::piece_decl => {
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
-                let (mut per_player, mut fields, mut start, mut label, mut instances) = (false, vec![], None, None, None);
+                let (mut per_player, mut fields, mut start, mut label, mut instances) =
+                    (false, vec![], None, None, None);
                 for c in it {
                     match c.as_rule() {
                         Rule::per_player => per_player = true,
                         Rule::field_decls => fields = kids(c).map(|f| self.param(f)).collect(),
                         Rule::start_zone => start = Some(self.ident(kids(c).next().unwrap())),
                         Rule::label_clause => label = Some(self.label(c)),
-                        Rule::instances => instances = Some(kids(c).map(|i| self.instance(i)).collect()),
+                        Rule::instances => {
+                            instances = Some(kids(c).map(|i| self.instance(i)).collect())
+                        }
                         _ => {}
                     }
                 }
-                ItemKind::Piece { name, per_player, fields, start, label, instances }
+                ItemKind::Piece {
+                    name,
+                    per_player,
+                    fields,
+                    start,
+                    label,
+                    instances,
+                }
             }
             Rule::zone_decl => {
-                let (mut scope, mut dims, mut name, mut kind, mut vis) = (Scope::Global, vec![], None, None, None);
+                let (mut scope, mut dims, mut name, mut kind, mut vis) =
+                    (Scope::Global, vec![], None, None, None);
                 for c in k {
                     match c.as_rule() {
                         Rule::scope => (scope, dims) = self.scope(c),
@@ -231,10 +298,17 @@ impl Ctx {
                         _ => {}
                     }
                 }
-                ItemKind::Zone { name: name.unwrap(), scope, dims, kind, vis }
+                ItemKind::Zone {
+                    name: name.unwrap(),
+                    scope,
+                    dims,
+                    kind,
+                    vis,
+                }
             }
             Rule::var_decl => {
-                let (mut scope, mut dims, mut name, mut ty, mut init, mut vis) = (Scope::Global, vec![], None, None, None, None);
+                let (mut scope, mut dims, mut name, mut ty, mut init, mut vis) =
+                    (Scope::Global, vec![], None, None, None, None);
                 for c in k {
                     match c.as_rule() {
                         Rule::scope => (scope, dims) = self.scope(c),
@@ -245,7 +319,14 @@ impl Ctx {
                         _ => {}
                     }
                 }
-                ItemKind::Var { name: name.unwrap(), scope, dims, ty: ty.unwrap(), init, vis }
+                ItemKind::Var {
+                    name: name.unwrap(),
+                    scope,
+                    dims,
+                    ty: ty.unwrap(),
+                    init,
+                    vis,
+                }
             }
             Rule::fn_decl => {
                 let body = self.expr(k.pop().unwrap());
@@ -253,7 +334,12 @@ impl Ctx {
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
                 let params = it.next().map(|ps| self.params(ps)).unwrap_or_default();
-                ItemKind::Fn { name, params, ret, body }
+                ItemKind::Fn {
+                    name,
+                    params,
+                    ret,
+                    body,
+                }
             }
             Rule::proc_decl => {
                 let body = self.block(k.pop().unwrap());
@@ -264,7 +350,10 @@ impl Ctx {
             }
             Rule::phase_decl => {
                 let body = self.block(k.pop().unwrap());
-                ItemKind::Phase { name: self.ident(k.pop().unwrap()), body }
+                ItemKind::Phase {
+                    name: self.ident(k.pop().unwrap()),
+                    body,
+                }
             }
             Rule::action_decl => {
                 let body = self.block(k.pop().unwrap());
@@ -278,7 +367,10 @@ impl Ctx {
                                 .map(|ap| {
                                     let mut a = kids(ap);
                                     let name = self.ident(a.next().unwrap());
-                                    ActionParam { name, domain: self.expr(a.next().unwrap()) }
+                                    ActionParam {
+                                        name,
+                                        domain: self.expr(a.next().unwrap()),
+                                    }
                                 })
                                 .collect()
                         }
@@ -286,34 +378,63 @@ impl Ctx {
                         _ => {}
                     }
                 }
-                ItemKind::Action { name, params, label, body }
+                ItemKind::Action {
+                    name,
+                    params,
+                    label,
+                    body,
+                }
             }
             Rule::setup_decl => ItemKind::Setup(self.block(k.pop().unwrap())),
             Rule::play_decl => ItemKind::Play(self.block(k.pop().unwrap())),
             Rule::score_decl => {
-                let lowest = k.last().map(|c| c.as_rule() == Rule::lowest).unwrap_or(false);
+                let lowest = k
+                    .last()
+                    .map(|c| c.as_rule() == Rule::lowest)
+                    .unwrap_or(false);
                 if lowest {
                     k.pop();
                 }
                 let expr = self.expr(k.pop().unwrap());
-                ItemKind::Score { player: self.ident(k.pop().unwrap()), expr, lowest }
+                ItemKind::Score {
+                    player: self.ident(k.pop().unwrap()),
+                    expr,
+                    lowest,
+                }
             }
             Rule::tiebreak_decl => {
                 let expr = self.expr(k.pop().unwrap());
-                ItemKind::Tiebreak { player: self.ident(k.pop().unwrap()), expr }
+                ItemKind::Tiebreak {
+                    player: self.ident(k.pop().unwrap()),
+                    expr,
+                }
             }
             Rule::team_decl => {
                 let expr = self.expr(k.pop().unwrap());
-                ItemKind::Team { player: self.ident(k.pop().unwrap()), expr }
+                ItemKind::Team {
+                    player: self.ident(k.pop().unwrap()),
+                    expr,
+                }
             }
             Rule::statistic_decl => {
                 let expr = self.expr(k.pop().unwrap());
-                let player = if k.len() > 1 { Some(self.ident(k.pop().unwrap())) } else { None };
-                ItemKind::Statistic { name: self.ident(k.pop().unwrap()), player, expr }
+                let player = if k.len() > 1 {
+                    Some(self.ident(k.pop().unwrap()))
+                } else {
+                    None
+                };
+                ItemKind::Statistic {
+                    name: self.ident(k.pop().unwrap()),
+                    player,
+                    expr,
+                }
             }
             Rule::invariant_decl => {
                 let expr = self.expr(k.pop().unwrap());
-                ItemKind::Invariant { text: unquote(&k[0]), expr }
+                ItemKind::Invariant {
+                    text: unquote(&k[0]),
+                    expr,
+                }
             }
             r => unreachable!("item rule {r:?}"),
         }
@@ -365,14 +486,19 @@ impl Ctx {
             "owner" => VisKind::Owner,
             _ => VisKind::Top,
         };
-        Visibility { kind, unless: it.next().map(|e| self.expr(e)) }
+        Visibility {
+            kind,
+            unless: it.next().map(|e| self.expr(e)),
+        }
     }
 
     fn type_ref(&mut self, p: P) -> TypeRef {
         let span = self.span(&p);
         let c = kids(p).next().unwrap();
         match c.as_rule() {
-            Rule::list_type => TypeRef::List(Box::new(self.type_ref(kids(c).next().unwrap())), span),
+            Rule::list_type => {
+                TypeRef::List(Box::new(self.type_ref(kids(c).next().unwrap())), span)
+            }
             Rule::zone_type => TypeRef::ZoneOf(self.ident(kids(c).next().unwrap()), span),
             _ => TypeRef::Named(self.ident(c)),
         }
@@ -385,7 +511,10 @@ impl Ctx {
     fn param(&mut self, p: P) -> Param {
         let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
-        Param { name, ty: self.type_ref(it.next().unwrap()) }
+        Param {
+            name,
+            ty: self.type_ref(it.next().unwrap()),
+        }
     }
 
     fn instance(&mut self, p: P) -> Instance {
@@ -396,10 +525,17 @@ impl Ctx {
             .map(|f| {
                 let mut fi = kids(f);
                 let name = self.ident(fi.next().unwrap());
-                FieldInit { name, value: self.expr(fi.next().unwrap()) }
+                FieldInit {
+                    name,
+                    value: self.expr(fi.next().unwrap()),
+                }
             })
             .collect();
-        Instance { count, fields, span }
+        Instance {
+            count,
+            fields,
+            span,
+        }
     }
 
     fn label(&mut self, p: P) -> Template {
@@ -432,7 +568,10 @@ impl Ctx {
                     let Some(close) = hole_end(&body[i..]) else {
                         self.errors.push(
                             Diagnostic::error("E0103", "unclosed `{` in a template string")
-                                .at(Span::new(self.file, base + i, base + i + 1), "this hole is never closed")
+                                .at(
+                                    Span::new(self.file, base + i, base + i + 1),
+                                    "this hole is never closed",
+                                )
                                 .help("write `{{` for a literal brace"),
                         );
                         break;
@@ -462,7 +601,10 @@ impl Ctx {
 
     fn block(&mut self, p: P) -> Block {
         let span = self.span(&p);
-        Block { stmts: kids(p).map(|s| self.stmt(s)).collect(), span }
+        Block {
+            stmts: kids(p).map(|s| self.stmt(s)).collect(),
+            span,
+        }
     }
 
     fn stmt(&mut self, p: P) -> Stmt {
@@ -483,9 +625,17 @@ impl Ctx {
                     };
                     let from = self.expr(c.pop().unwrap());
                     let player = self.expr(c.pop().unwrap());
-                    StmtKind::Choose { name, player, from, label }
+                    StmtKind::Choose {
+                        name,
+                        player,
+                        from,
+                        label,
+                    }
                 } else {
-                    StmtKind::Let { name, value: self.expr(v) }
+                    StmtKind::Let {
+                        name,
+                        value: self.expr(v),
+                    }
                 }
             }
             Rule::assign_stmt => {
@@ -502,11 +652,18 @@ impl Ctx {
             Rule::for_stmt => {
                 let body = self.block(k.pop().unwrap());
                 let coll = self.expr(k.pop().unwrap());
-                StmtKind::For { name: self.ident(k.pop().unwrap()), coll, body }
+                StmtKind::For {
+                    name: self.ident(k.pop().unwrap()),
+                    coll,
+                    body,
+                }
             }
             Rule::while_stmt => {
                 let body = self.block(k.pop().unwrap());
-                StmtKind::While { cond: self.expr(k.pop().unwrap()), body }
+                StmtKind::While {
+                    cond: self.expr(k.pop().unwrap()),
+                    body,
+                }
             }
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
@@ -537,10 +694,18 @@ impl Ctx {
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(k.pop().unwrap())),
             Rule::act_stmt => {
-                let els = if k.last().map(|x| x.as_rule()) == Some(Rule::block) { Some(self.block(k.pop().unwrap())) } else { None };
+                let els = if k.last().map(|x| x.as_rule()) == Some(Rule::block) {
+                    Some(self.block(k.pop().unwrap()))
+                } else {
+                    None
+                };
                 let mut it = k.into_iter();
                 let player = self.expr(it.next().unwrap());
-                StmtKind::Act { player, actions: it.map(|c| self.ident(c)).collect(), els }
+                StmtKind::Act {
+                    player,
+                    actions: it.map(|c| self.ident(c)).collect(),
+                    els,
+                }
             }
             Rule::log_stmt => StmtKind::Log(self.template(k.pop().unwrap())),
             Rule::end_stmt => StmtKind::EndGame,
@@ -550,7 +715,10 @@ impl Ctx {
             Rule::call_stmt => {
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
-                let args = it.next().map(|a| kids(a).map(|e| self.expr(e)).collect()).unwrap_or_default();
+                let args = it
+                    .next()
+                    .map(|a| kids(a).map(|e| self.expr(e)).collect())
+                    .unwrap_or_default();
                 StmtKind::Call { name, args }
             }
             r => unreachable!("stmt rule {r:?}"),
@@ -566,7 +734,10 @@ impl Ctx {
             Rule::if_stmt => {
                 let span = self.span(&e);
                 let kind = self.if_stmt(kids(e).collect());
-                Block { stmts: vec![Stmt { kind, span }], span }
+                Block {
+                    stmts: vec![Stmt { kind, span }],
+                    span,
+                }
             }
             _ => self.block(e),
         });
@@ -603,7 +774,11 @@ impl Ctx {
                 }
             }
             Rule::or_expr | Rule::and_expr => {
-                let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
+                let op = if p.as_rule() == Rule::or_expr {
+                    BinOp::Or
+                } else {
+                    BinOp::And
+                };
                 let mut it = kids(p);
                 let mut acc = self.expr(it.next().unwrap());
                 for c in it {
@@ -755,12 +930,20 @@ impl Ctx {
                 let binder = self.ident(kids(it.next().unwrap()).next().unwrap());
                 let coll = Box::new(self.expr(it.next().unwrap()));
                 let body = it.next().map(|b| Box::new(self.expr(b)));
-                ExprKind::Agg { func, binder, coll, body }
+                ExprKind::Agg {
+                    func,
+                    binder,
+                    coll,
+                    body,
+                }
             }
             Rule::call => {
                 let mut it = kids(c);
                 let name = self.ident(it.next().unwrap());
-                let args = it.next().map(|a| kids(a).map(|e| self.expr(e)).collect()).unwrap_or_default();
+                let args = it
+                    .next()
+                    .map(|a| kids(a).map(|e| self.expr(e)).collect())
+                    .unwrap_or_default();
                 ExprKind::Call(name, args)
             }
             Rule::ident => ExprKind::Name(self.ident(c)),

@@ -25,7 +25,9 @@ pub fn parse(sources: &Sources, file: u32) -> Result<ast::File, Diagnostics> {
     depth::scan(file, text, 0).map_err(|d| vec![d])?;
     match RulesParser::parse(Rule::file, text) {
         Ok(mut pairs) => {
-            let file_pair = pairs.next().expect("the file rule always produces one pair");
+            let file_pair = pairs
+                .next()
+                .expect("the file rule always produces one pair");
             let mut ast = lower::file(file, file_pair)?;
             let mut errors = vec![];
             depth::expressions(&mut ast, &mut errors);
@@ -82,9 +84,9 @@ fn too_large(file: u32, len: usize) -> Diagnostic {
 
 /// Words the grammar reserves (its `keyword` rule): they cannot be names.
 const RESERVED: &[&str] = &[
-    "continue", "override", "require", "shuffle", "choose", "return", "reveal", "break", "false", "where", "while", "else",
-    "from", "hide", "move", "none", "then", "true", "with", "act", "and", "end", "for", "let", "log", "not", "if", "in",
-    "is", "of", "or", "to",
+    "continue", "override", "require", "shuffle", "choose", "return", "reveal", "break", "false",
+    "where", "while", "else", "from", "hide", "move", "none", "then", "true", "with", "act", "and",
+    "end", "for", "let", "log", "not", "if", "in", "is", "of", "or", "to",
 ];
 
 fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>, end_name: &str) -> Diagnostic {
@@ -95,7 +97,10 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>, end_name: &s
     // A string whose closing quote never comes: say so, at the opening quote.
     if text[start..].starts_with('"') && !text[start + 1..].contains('"') {
         return Diagnostic::error("E0101", "syntax error: this string is never closed")
-            .at(Span::new(file, start, start + 1), "the string starts here and runs to the end of the file")
+            .at(
+                Span::new(file, start, start + 1),
+                "the string starts here and runs to the end of the file",
+            )
             .help("end the string with `\"`");
     }
     // Point at the whole offending word, not at one character.
@@ -103,7 +108,11 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>, end_name: &s
         end
     } else {
         let rest = &text[start..];
-        let word = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len()).max(1).min(rest.len());
+        let word = rest
+            .find(|c: char| c.is_whitespace())
+            .unwrap_or(rest.len())
+            .max(1)
+            .min(rest.len());
         let mut end = start + word;
         while end < text.len() && !text.is_char_boundary(end) {
             end += 1;
@@ -111,24 +120,42 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>, end_name: &s
         end
     };
     let found_text = &text[start.min(text.len())..end.min(text.len())];
-    let found = if start >= text.len() { end_name.to_string() } else { format!("`{found_text}`") };
+    let found = if start >= text.len() {
+        end_name.to_string()
+    } else {
+        format!("`{found_text}`")
+    };
     let (expected, mut help) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => names::expected(positives),
         pest::error::ErrorVariant::CustomError { message } => (message.clone(), None),
     };
     // `let from = 3`: the word is fine, but reserved.
-    let word: String = found_text.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let word: String = found_text
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     if expected.contains("a name") && RESERVED.contains(&word.as_str()) {
-        help = Some(format!("`{word}` is a reserved word and cannot be a name; choose another, such as `{word}_`"));
+        help = Some(format!(
+            "`{word}` is a reserved word and cannot be a name; choose another, such as `{word}_`"
+        ));
     }
     let span = Span::new(file, start, end);
-    let label = if expected.len() <= 40 { format!("expected {expected}") } else { "not expected here".to_string() };
-    let mut d = Diagnostic::error("E0101", format!("syntax error: expected {expected}, found {found}")).at(span, label);
+    let label = if expected.len() <= 40 {
+        format!("expected {expected}")
+    } else {
+        "not expected here".to_string()
+    };
+    let mut d = Diagnostic::error(
+        "E0101",
+        format!("syntax error: expected {expected}, found {found}"),
+    )
+    .at(span, label);
     // The file ends inside a block: show the `{` that was never closed.
     if start >= text.len() {
         if let Some(open) = unclosed_brace(text) {
             d = d.at(Span::new(file, open, open + 1), "this `{` is never closed");
-            help = Some("a `}` is missing; the block that lacks it may be an inner one".to_string());
+            help =
+                Some("a `}` is missing; the block that lacks it may be an inner one".to_string());
         }
     }
     if let Some(h) = help {

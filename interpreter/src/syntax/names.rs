@@ -10,17 +10,34 @@ pub(super) fn expected(rules: &[Rule]) -> (String, Option<String>) {
     // When something could also start anew (a statement, a declaration), the
     // continuations are noise: `x = y $` wants a statement, not an operator.
     let starts_anew = rules.iter().any(|r| !is_continuation(*r));
-    let mut rules: Vec<Rule> = rules.iter().copied().filter(|r| !starts_anew || !is_continuation(*r)).collect();
+    let mut rules: Vec<Rule> = rules
+        .iter()
+        .copied()
+        .filter(|r| !starts_anew || !is_continuation(*r))
+        .collect();
     if rules.contains(&Rule::item) {
         rules.retain(|r| *r != Rule::EOI);
     }
-    let mut names: Vec<&str> = rules.iter().map(|r| if is_operator(*r) { "an operator" } else { name(*r) }).collect();
+    let mut names: Vec<&str> = rules
+        .iter()
+        .map(|r| {
+            if is_operator(*r) {
+                "an operator"
+            } else {
+                name(*r)
+            }
+        })
+        .collect();
     names.sort();
     names.dedup();
     let text = match names.len() {
         0 => "something else".to_string(),
         1 => names[0].to_string(),
-        _ => format!("{} or {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+        _ => format!(
+            "{} or {}",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        ),
     };
     let help = if rules.contains(&Rule::EOI) || rules.contains(&Rule::item) {
         Some("at the top level a file holds declarations: `zone`, `var`, `piece`, `action`, `phase`, `proc`, `setup`, `play`, …".to_string())
@@ -37,15 +54,38 @@ fn is_continuation(rule: Rule) -> bool {
     is_operator(rule)
         || matches!(
             rule,
-            Rule::visibility | Rule::vis_kind | Rule::k_public | Rule::k_hidden | Rule::k_owner | Rule::k_unless
-                | Rule::label_clause | Rule::k_label | Rule::lowest | Rule::k_lowest | Rule::move_pos | Rule::k_top
-                | Rule::k_bottom | Rule::k_else | Rule::top_visible | Rule::k_visible
+            Rule::visibility
+                | Rule::vis_kind
+                | Rule::k_public
+                | Rule::k_hidden
+                | Rule::k_owner
+                | Rule::k_unless
+                | Rule::label_clause
+                | Rule::k_label
+                | Rule::lowest
+                | Rule::k_lowest
+                | Rule::move_pos
+                | Rule::k_top
+                | Rule::k_bottom
+                | Rule::k_else
+                | Rule::top_visible
+                | Rule::k_visible
         )
 }
 
 /// Binary operators, which an error message names together as "an operator".
 fn is_operator(rule: Rule) -> bool {
-    matches!(rule, Rule::prod_op | Rule::sum_op | Rule::k_and | Rule::k_or | Rule::k_where | Rule::cmp_op | Rule::in_op | Rule::is_op)
+    matches!(
+        rule,
+        Rule::prod_op
+            | Rule::sum_op
+            | Rule::k_and
+            | Rule::k_or
+            | Rule::k_where
+            | Rule::cmp_op
+            | Rule::in_op
+            | Rule::is_op
+    )
 }
 
 fn name(rule: Rule) -> &'static str {
@@ -244,5 +284,77 @@ fn name(rule: Rule) -> &'static str {
 
 /// Keyword tokens carry no information once parsed; the lowering skips them.
 pub(super) fn is_keyword(rule: Rule) -> bool {
-    matches!(rule, Rule::k_act | Rule::k_action | Rule::k_all | Rule::k_and | Rule::k_board | Rule::k_bottom | Rule::k_break | Rule::k_choose | Rule::k_const | Rule::k_continue | Rule::k_edge | Rule::k_else | Rule::k_end | Rule::k_enum | Rule::k_extends | Rule::k_false | Rule::k_fn | Rule::k_for | Rule::k_from | Rule::k_game | Rule::k_hidden | Rule::k_hide | Rule::k_if | Rule::k_in | Rule::k_invariant | Rule::k_is | Rule::k_label | Rule::k_let | Rule::k_list | Rule::k_log | Rule::k_lowest | Rule::k_move | Rule::k_node | Rule::k_none | Rule::k_not | Rule::k_of | Rule::k_option | Rule::k_or | Rule::k_override | Rule::k_owner | Rule::k_per | Rule::k_phase | Rule::k_piece | Rule::k_play | Rule::k_player | Rule::k_players | Rule::k_proc | Rule::k_public | Rule::k_require | Rule::k_return | Rule::k_reveal | Rule::k_score | Rule::k_seats | Rule::k_setup | Rule::k_shuffle | Rule::k_statistic | Rule::k_team | Rule::k_then | Rule::k_tiebreak | Rule::k_to | Rule::k_top | Rule::k_true | Rule::k_unless | Rule::k_var | Rule::k_variant | Rule::k_where | Rule::k_while | Rule::k_with | Rule::k_x | Rule::k_zone)
+    matches!(
+        rule,
+        Rule::k_act
+            | Rule::k_action
+            | Rule::k_all
+            | Rule::k_and
+            | Rule::k_board
+            | Rule::k_bottom
+            | Rule::k_break
+            | Rule::k_choose
+            | Rule::k_const
+            | Rule::k_continue
+            | Rule::k_edge
+            | Rule::k_else
+            | Rule::k_end
+            | Rule::k_enum
+            | Rule::k_extends
+            | Rule::k_false
+            | Rule::k_fn
+            | Rule::k_for
+            | Rule::k_from
+            | Rule::k_game
+            | Rule::k_hidden
+            | Rule::k_hide
+            | Rule::k_if
+            | Rule::k_in
+            | Rule::k_invariant
+            | Rule::k_is
+            | Rule::k_label
+            | Rule::k_let
+            | Rule::k_list
+            | Rule::k_log
+            | Rule::k_lowest
+            | Rule::k_move
+            | Rule::k_node
+            | Rule::k_none
+            | Rule::k_not
+            | Rule::k_of
+            | Rule::k_option
+            | Rule::k_or
+            | Rule::k_override
+            | Rule::k_owner
+            | Rule::k_per
+            | Rule::k_phase
+            | Rule::k_piece
+            | Rule::k_play
+            | Rule::k_player
+            | Rule::k_players
+            | Rule::k_proc
+            | Rule::k_public
+            | Rule::k_require
+            | Rule::k_return
+            | Rule::k_reveal
+            | Rule::k_score
+            | Rule::k_seats
+            | Rule::k_setup
+            | Rule::k_shuffle
+            | Rule::k_statistic
+            | Rule::k_team
+            | Rule::k_then
+            | Rule::k_tiebreak
+            | Rule::k_to
+            | Rule::k_top
+            | Rule::k_true
+            | Rule::k_unless
+            | Rule::k_var
+            | Rule::k_variant
+            | Rule::k_where
+            | Rule::k_while
+            | Rule::k_with
+            | Rule::k_x
+            | Rule::k_zone
+    )
 }

@@ -20,7 +20,10 @@ impl<'g> Comp<'g> {
     /// Lists a collection above mark `m` (which the caller has set), counted
     /// against the step budget as the tree evaluator counts it.
     pub(super) fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
-        if matches!(c, Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)) {
+        if matches!(
+            c,
+            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)
+        ) {
             let c = self.remap_coll(c);
             self.p.colls.push(c);
             let c = (self.p.colls.len() - 1) as u32;
@@ -43,7 +46,11 @@ impl<'g> Comp<'g> {
             Coll::Players => drop(self.emit(BOp::PushPlayers)),
             Coll::PlayersFrom(e) | Coll::Opponents(e) => {
                 let p = self.expr(e, sp);
-                self.emit(BOp::PushPlayersFrom { p, skip: matches!(c, Coll::Opponents(_)), sp });
+                self.emit(BOp::PushPlayersFrom {
+                    p,
+                    skip: matches!(c, Coll::Opponents(_)),
+                    sp,
+                });
             }
             Coll::Nodes => drop(self.emit(BOp::PushNodes)),
             Coll::Edges => drop(self.emit(BOp::PushEdges)),
@@ -91,7 +98,12 @@ impl<'g> Comp<'g> {
                 let i = self.temp();
                 self.emit(BOp::Mov { d: i, s: m });
                 let top = self.here();
-                let next = self.emit(BOp::Next { i, end, slot: *slot, exit: 0 });
+                let next = self.emit(BOp::Next {
+                    i,
+                    end,
+                    slot: *slot,
+                    exit: 0,
+                });
                 let keep = self.next;
                 if matches!(c, Coll::Filter(..)) {
                     for j in self.branch(body, false, sp) {
@@ -118,7 +130,15 @@ impl<'g> Comp<'g> {
 
     /// An aggregate over a collection, as the tree evaluator's `agg`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn agg(&mut self, op: AggOp, coll: &Coll, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+    pub(super) fn agg(
+        &mut self,
+        op: AggOp,
+        coll: &Coll,
+        slot: u16,
+        body: Option<&Expr>,
+        d: Reg,
+        sp: u16,
+    ) {
         // Over a zone, all nodes or a node's neighbours the loop reads the
         // elements where they are: the body cannot change them (expressions
         // move nothing), and they are counted against the budget up front,
@@ -145,21 +165,45 @@ impl<'g> Comp<'g> {
         let top = self.here() + 1;
         let next = if op == AggOp::Last {
             self.emit(BOp::Mov { d: i, s: end });
-            self.emit(BOp::NextRev { i, m, slot, exit: 0 })
+            self.emit(BOp::NextRev {
+                i,
+                m,
+                slot,
+                exit: 0,
+            })
         } else {
             self.emit(BOp::Mov { d: i, s: m });
-            self.emit(BOp::Next { i, end, slot, exit: 0 })
+            self.emit(BOp::Next {
+                i,
+                end,
+                slot,
+                exit: 0,
+            })
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
         self.emit(BOp::Truncate { m });
         if matches!(op, AggOp::Min | AggOp::Max) {
-            self.emit(BOp::ErrEmpty { m, e: end, max: op == AggOp::Max, sp });
+            self.emit(BOp::ErrEmpty {
+                m,
+                e: end,
+                max: op == AggOp::Max,
+                sp,
+            });
         }
     }
 
     /// An aggregate whose elements are read in place (see [`Comp::agg`]).
     #[allow(clippy::too_many_arguments)]
-    fn agg_in_place(&mut self, op: AggOp, coll: &Coll, what: Iter, slot: u16, body: Option<&Expr>, d: Reg, sp: u16) {
+    fn agg_in_place(
+        &mut self,
+        op: AggOp,
+        coll: &Coll,
+        what: Iter,
+        slot: u16,
+        body: Option<&Expr>,
+        d: Reg,
+        sp: u16,
+    ) {
         let src = match coll {
             Coll::Zone(z) => {
                 let t = self.temp();
@@ -168,11 +212,19 @@ impl<'g> Comp<'g> {
             }
             // A local or a temporary below the loop's: either keeps the
             // node for the whole loop.
-            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => self.expr(e, sp),
+            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => {
+                self.expr(e, sp)
+            }
             _ => d,
         };
         let (i, end) = (self.temp(), self.temp());
-        self.emit(BOp::IterInit { what, src, i, end, sp });
+        self.emit(BOp::IterInit {
+            what,
+            src,
+            i,
+            end,
+            sp,
+        });
         let (key, has) = self.agg_start(op, d);
         // `SumAcc` drops the list above its mark on overflow: here there is
         // none, so the mark is the height the loop starts at.
@@ -184,7 +236,14 @@ impl<'g> Comp<'g> {
             d
         };
         let top = self.here();
-        let next = self.emit(BOp::IterNext { what, src, i, end, slot, exit: 0 });
+        let next = self.emit(BOp::IterNext {
+            what,
+            src,
+            i,
+            end,
+            slot,
+            exit: 0,
+        });
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
     }
 
@@ -213,7 +272,16 @@ impl<'g> Comp<'g> {
     /// and what that does to the answer; then back to `top`, or out early
     /// once the answer is settled.
     #[allow(clippy::too_many_arguments)]
-    fn agg_loop(&mut self, op: AggOp, slot: u16, body: Option<&Expr>, acc: Acc, top: u32, next: usize, sp: u16) {
+    fn agg_loop(
+        &mut self,
+        op: AggOp,
+        slot: u16,
+        body: Option<&Expr>,
+        acc: Acc,
+        top: u32,
+        next: usize,
+        sp: u16,
+    ) {
         let Acc { d, key, has, m } = acc;
         let keep = self.next;
         let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
@@ -230,7 +298,11 @@ impl<'g> Comp<'g> {
                 let t = self.temp();
                 self.emit(BOp::Const { d: t, v: 1 });
                 if stops {
-                    self.emit(if op == AggOp::All { BOp::JumpIf { c: t, to: top } } else { BOp::JumpUnless { c: t, to: top } });
+                    self.emit(if op == AggOp::All {
+                        BOp::JumpIf { c: t, to: top }
+                    } else {
+                        BOp::JumpUnless { c: t, to: top }
+                    });
                 }
                 t
             }
@@ -241,7 +313,14 @@ impl<'g> Comp<'g> {
             AggOp::Sum => drop(self.emit(BOp::SumAcc { d, v, m, sp })),
             AggOp::Min => drop(self.emit(BOp::MinAcc { d, v })),
             AggOp::Max => drop(self.emit(BOp::MaxAcc { d, v })),
-            AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc { d, key, has, x: slot, v, worst: op == AggOp::Worst })),
+            AggOp::Best | AggOp::Worst => drop(self.emit(BOp::BestAcc {
+                d,
+                key,
+                has,
+                x: slot,
+                v,
+                worst: op == AggOp::Worst,
+            })),
             AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
                 // The test above went back to `top` unless this element
                 // settles the answer.
@@ -268,13 +347,24 @@ impl<'g> Comp<'g> {
     /// the tree. Each value is a program of its own, so that one that fails
     /// can hand over to the original search.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn key_lookup(&mut self, e: &Expr, key: u16, vals: &[Expr], within: &Coll, fallback: &Expr, d: Reg, sp: u16) {
+    pub(super) fn key_lookup(
+        &mut self,
+        e: &Expr,
+        key: u16,
+        vals: &[Expr],
+        within: &Coll,
+        fallback: &Expr,
+        d: Reg,
+        sp: u16,
+    ) {
         // A value holding a key lookup of its own would need programs of
         // its own: such lookups are left to the tree, decided before
         // anything is emitted so that nothing is evaluated twice.
         let nested = vals.iter().any(|v| {
             let mut found = false;
-            crate::ir::walk::walk_e(&mut v.clone(), &mut |x: &mut Expr| found |= matches!(x, Expr::NodeByKey { .. }));
+            crate::ir::walk::walk_e(&mut v.clone(), &mut |x: &mut Expr| {
+                found |= matches!(x, Expr::NodeByKey { .. })
+            });
             found
         });
         if nested {
@@ -309,6 +399,13 @@ impl<'g> Comp<'g> {
         self.p.trees.push(fallback);
         self.p.lookups.push((ids, (self.p.trees.len() - 1) as u32));
         let at = (self.p.lookups.len() - 1) as u32;
-        self.emit(BOp::KeyLookup { d, key, adj, n, at, sp });
+        self.emit(BOp::KeyLookup {
+            d,
+            key,
+            adj,
+            n,
+            at,
+            sp,
+        });
     }
 }

@@ -26,7 +26,11 @@ impl Visit for Rename<'_> {
     }
 
     fn coll(&mut self, c: &mut Coll) {
-        if let Coll::Filter(_, s, _) | Coll::Map(_, s, _) | Coll::Distinct(_, s, _) | Coll::Sorted(_, s, _) = c {
+        if let Coll::Filter(_, s, _)
+        | Coll::Map(_, s, _)
+        | Coll::Distinct(_, s, _)
+        | Coll::Sorted(_, s, _) = c
+        {
             self.at(s);
         }
     }
@@ -53,8 +57,30 @@ pub(super) struct Comp<'g> {
 
 impl<'g> Comp<'g> {
     pub(super) fn new(g: &'g Game, inl: &'g Inlinable, temps: u32, base_id: u32) -> Comp<'g> {
-        let p = Program { ops: vec![], spans: vec![Span::default()], trees: vec![], colls: vec![], preds: vec![], regs: vec![], lookups: vec![], nregs: 0, source: Expr::Const(0), listed: None };
-        Comp { g, inl, map: vec![], inlined: 0, p, next: temps, top: temps, base_id, subs: vec![], overflow: false }
+        let p = Program {
+            ops: vec![],
+            spans: vec![Span::default()],
+            trees: vec![],
+            colls: vec![],
+            preds: vec![],
+            regs: vec![],
+            lookups: vec![],
+            nregs: 0,
+            source: Expr::Const(0),
+            listed: None,
+        };
+        Comp {
+            g,
+            inl,
+            map: vec![],
+            inlined: 0,
+            p,
+            next: temps,
+            top: temps,
+            base_id,
+            subs: vec![],
+            overflow: false,
+        }
     }
 
     pub(super) fn finish(mut self, source: Expr, out: &mut Vec<Program>) -> Option<u32> {
@@ -98,8 +124,14 @@ impl<'g> Comp<'g> {
 
     pub(super) fn patch_to(&mut self, at: usize, here: u32) {
         match &mut self.p.ops[at] {
-            BOp::Jump { to } | BOp::JumpIf { to, .. } | BOp::JumpUnless { to, .. } | BOp::JumpEqK { to, .. } | BOp::JumpNeK { to, .. } => *to = here,
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => *exit = here,
+            BOp::Jump { to }
+            | BOp::JumpIf { to, .. }
+            | BOp::JumpUnless { to, .. }
+            | BOp::JumpEqK { to, .. }
+            | BOp::JumpNeK { to, .. } => *to = here,
+            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
+                *exit = here
+            }
             _ => {}
         }
     }
@@ -135,13 +167,21 @@ impl<'g> Comp<'g> {
                 let a = self.expr(a, sp);
                 self.next = keep;
                 let eq = (*op == BinOp::Eq) == when;
-                vec![self.emit(if eq { BOp::JumpEqK { a, k, to: 0 } } else { BOp::JumpNeK { a, k, to: 0 } })]
+                vec![self.emit(if eq {
+                    BOp::JumpEqK { a, k, to: 0 }
+                } else {
+                    BOp::JumpNeK { a, k, to: 0 }
+                })]
             }
             _ => {
                 let keep = self.next;
                 let c = self.expr(e, sp);
                 self.next = keep;
-                vec![self.emit(if when { BOp::JumpIf { c, to: 0 } } else { BOp::JumpUnless { c, to: 0 } })]
+                vec![self.emit(if when {
+                    BOp::JumpIf { c, to: 0 }
+                } else {
+                    BOp::JumpUnless { c, to: 0 }
+                })]
             }
         }
     }
@@ -231,11 +271,21 @@ impl<'g> Comp<'g> {
             Expr::Var(at, None) => drop(self.emit(BOp::Var { d, at: *at })),
             Expr::Var(base, Some(i)) => {
                 let i = self.expr(i, sp);
-                self.emit(BOp::VarAt { d, base: *base, i, sp });
+                self.emit(BOp::VarAt {
+                    d,
+                    base: *base,
+                    i,
+                    sp,
+                });
             }
             Expr::Field(fid, a) => {
                 let p = self.expr(a, sp);
-                self.emit(BOp::Field { d, fid: *fid, p, sp });
+                self.emit(BOp::Field {
+                    d,
+                    fid: *fid,
+                    p,
+                    sp,
+                });
             }
             Expr::Owner(a) => {
                 let p = self.expr(a, sp);
@@ -243,15 +293,30 @@ impl<'g> Comp<'g> {
             }
             Expr::NodeAttr(attr, a) => {
                 let n = self.expr(a, sp);
-                self.emit(BOp::NodeAttr { d, attr: *attr, n, sp });
+                self.emit(BOp::NodeAttr {
+                    d,
+                    attr: *attr,
+                    n,
+                    sp,
+                });
             }
             Expr::EdgeAttr(attr, a) => {
                 let e = self.expr(a, sp);
-                self.emit(BOp::EdgeAttr { d, attr: *attr, e, sp });
+                self.emit(BOp::EdgeAttr {
+                    d,
+                    attr: *attr,
+                    e,
+                    sp,
+                });
             }
             Expr::EdgeFrom(a) | Expr::EdgeTo(a) => {
                 let x = self.expr(a, sp);
-                self.emit(BOp::EdgeEnd { d, e: x, to: matches!(e, Expr::EdgeTo(_)), sp });
+                self.emit(BOp::EdgeEnd {
+                    d,
+                    e: x,
+                    to: matches!(e, Expr::EdgeTo(_)),
+                    sp,
+                });
             }
             Expr::IsKind(a, kind) => {
                 let p = self.expr(a, sp);
@@ -260,24 +325,50 @@ impl<'g> Comp<'g> {
             Expr::Pos2(a, b, stride) => {
                 let a = self.expr(a, sp);
                 let b = self.expr(b, sp);
-                self.emit(BOp::Pos2 { d, a, b, stride: *stride, sp });
+                self.emit(BOp::Pos2 {
+                    d,
+                    a,
+                    b,
+                    stride: *stride,
+                    sp,
+                });
             }
             Expr::Zone(z) => self.zone(z, d, sp),
             Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => {
                 let empty = matches!(e, Expr::ZoneEmpty(_));
                 match &z.index {
                     ZIndex::Node(x) | ZIndex::Player(x) => {
-                        let dim = if matches!(z.index, ZIndex::Node(_)) { ZDim::Node } else { ZDim::Player };
+                        let dim = if matches!(z.index, ZIndex::Node(_)) {
+                            ZDim::Node
+                        } else {
+                            ZDim::Player
+                        };
                         let i = self.expr(x, sp);
-                        self.emit(BOp::ZoneLenOf { d, base: z.base, i, dim, empty, sp });
+                        self.emit(BOp::ZoneLenOf {
+                            d,
+                            base: z.base,
+                            i,
+                            dim,
+                            empty,
+                            sp,
+                        });
                     }
                     _ => {
                         self.zone(z, d, sp);
-                        self.emit(if empty { BOp::ZoneEmpty { d, z: d } } else { BOp::ZoneLen { d, z: d } });
+                        self.emit(if empty {
+                            BOp::ZoneEmpty { d, z: d }
+                        } else {
+                            BOp::ZoneLen { d, z: d }
+                        });
                     }
                 }
             }
-            Expr::Agg { op, coll, slot, body } => self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp),
+            Expr::Agg {
+                op,
+                coll,
+                slot,
+                body,
+            } => self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp),
             Expr::Neg(a) => {
                 let a = self.expr(a, sp);
                 self.emit(BOp::Neg { d, a, sp });
@@ -290,8 +381,15 @@ impl<'g> Comp<'g> {
                 // Short-circuit: `d` holds the answer should `b` not run.
                 let a = self.expr(a, sp);
                 let and = *op == BinOp::And;
-                self.emit(BOp::Const { d, v: (!and) as Val });
-                let j = self.emit(if and { BOp::JumpUnless { c: a, to: 0 } } else { BOp::JumpIf { c: a, to: 0 } });
+                self.emit(BOp::Const {
+                    d,
+                    v: (!and) as Val,
+                });
+                let j = self.emit(if and {
+                    BOp::JumpUnless { c: a, to: 0 }
+                } else {
+                    BOp::JumpIf { c: a, to: 0 }
+                });
                 let b = self.expr(b, sp);
                 self.emit(BOp::Truth { d, a: b });
                 self.patch(j);
@@ -322,7 +420,13 @@ impl<'g> Comp<'g> {
                 }
                 let at = self.p.regs.len() as u32;
                 self.p.regs.extend(regs);
-                self.emit(BOp::Call { d, func: *func, args: at, n: args.len() as u16, sp });
+                self.emit(BOp::Call {
+                    d,
+                    func: *func,
+                    args: at,
+                    n: args.len() as u16,
+                    sp,
+                });
             }
             Expr::Builtin(b, args, None, span) if args.len() <= 2 => {
                 let sp = self.span(*span);
@@ -330,7 +434,16 @@ impl<'g> Comp<'g> {
                 let y = args.get(1).map_or(d, |a| self.expr(a, sp));
                 self.emit(BOp::Builtin { d, b: *b, x, y, sp });
             }
-            Expr::Builtin(b @ (Builtin::Count | Builtin::Empty | Builtin::First | Builtin::Last | Builtin::SumList), _, Some(c), span) => {
+            Expr::Builtin(
+                b @ (Builtin::Count
+                | Builtin::Empty
+                | Builtin::First
+                | Builtin::Last
+                | Builtin::SumList),
+                _,
+                Some(c),
+                span,
+            ) => {
                 let sp = self.span(*span);
                 let what = match b {
                     Builtin::Count => Listed::Count,
@@ -349,7 +462,12 @@ impl<'g> Comp<'g> {
                 let pred = (self.p.preds.len() - 1) as u32;
                 self.emit(BOp::NodesZoneAgg { d, op: *op, pred });
             }
-            Expr::NodeByKey { key, vals, within, fallback } => self.key_lookup(e, *key, vals, within, fallback, d, sp),
+            Expr::NodeByKey {
+                key,
+                vals,
+                within,
+                fallback,
+            } => self.key_lookup(e, *key, vals, within, fallback, d, sp),
             Expr::Builtin(..) | Expr::Code(_) => self.tree(e, d, sp),
         }
     }
@@ -376,7 +494,11 @@ impl<'g> Comp<'g> {
             if let Some(mut op) = op {
                 let r = self.expr(a, sp);
                 match &mut op {
-                    BOp::AddK { a, .. } | BOp::EqK { a, .. } | BOp::NeK { a, .. } | BOp::LtK { a, .. } | BOp::GtK { a, .. } => *a = r,
+                    BOp::AddK { a, .. }
+                    | BOp::EqK { a, .. }
+                    | BOp::NeK { a, .. }
+                    | BOp::LtK { a, .. }
+                    | BOp::GtK { a, .. } => *a = r,
                     _ => {}
                 }
                 self.emit(op);
@@ -413,6 +535,13 @@ impl<'g> Comp<'g> {
             ZIndex::Value(x) => (ZDim::Value, Some(x), 0),
         };
         let i = x.map_or(d, |x| self.expr(x, sp));
-        self.emit(BOp::Zone { d, base: z.base, i, dim, n, sp });
+        self.emit(BOp::Zone {
+            d,
+            base: z.base,
+            i,
+            dim,
+            n,
+            sp,
+        });
     }
 }

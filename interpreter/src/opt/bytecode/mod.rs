@@ -122,17 +122,25 @@ struct Frame {
 
 impl Frame {
     fn new(locals: u16) -> Frame {
-        Frame { locals, top: locals }
+        Frame {
+            locals,
+            top: locals,
+        }
     }
 
     /// Compiles one expression of this frame in place.
     fn root(&mut self, g: &mut Game, e: &mut Expr, inl: &Inlinable) {
-        if matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) | Expr::Code(_)) {
+        if matches!(
+            e,
+            Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) | Expr::Code(_)
+        ) {
             return;
         }
         let mut out = vec![];
         let base_id = g.programs.len() as u32;
-        let Some(top) = compile(g, inl, e, self.locals as u32, base_id, &mut out) else { return };
+        let Some(top) = compile(g, inl, e, self.locals as u32, base_id, &mut out) else {
+            return;
+        };
         let Ok(top) = u16::try_from(top) else { return };
         // A program of one or two operations is not worth its call: the
         // tree evaluator answers such an expression in a call or two too
@@ -140,7 +148,12 @@ impl Frame {
         // slower). Key lookups and calls are the exception: the machine
         // runs their values and arguments without the tree.
         let root = out.last().expect("the root program is compiled last");
-        if root.ops.len() <= MIN_OPS && !root.ops.iter().any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. })) {
+        if root.ops.len() <= MIN_OPS
+            && !root
+                .ops
+                .iter()
+                .any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. }))
+        {
             return;
         }
         self.top = self.top.max(top);
@@ -157,7 +170,9 @@ impl Frame {
         }
         let mut out = vec![];
         let base_id = g.programs.len() as u32;
-        let Some(top) = compile_listing(g, inl, c, self.locals as u32, base_id, &mut out) else { return };
+        let Some(top) = compile_listing(g, inl, c, self.locals as u32, base_id, &mut out) else {
+            return;
+        };
         let Ok(top) = u16::try_from(top) else { return };
         self.top = self.top.max(top);
         *c = Coll::Code(base_id + out.len() as u32 - 1);
@@ -171,7 +186,12 @@ impl Frame {
             let mut stmts = std::mem::take(&mut g.blocks[b as usize]);
             for st in stmts.iter_mut() {
                 match &mut st.s {
-                    Instr::Let(_, e) | Instr::Assign(_, _, e) | Instr::If(e, _, _) | Instr::While(e, _) | Instr::Require(e) | Instr::Reveal(e, _) => self.root(g, e, inl),
+                    Instr::Let(_, e)
+                    | Instr::Assign(_, _, e)
+                    | Instr::If(e, _, _)
+                    | Instr::While(e, _)
+                    | Instr::Require(e)
+                    | Instr::Reveal(e, _) => self.root(g, e, inl),
                     Instr::Act { player, .. } => self.root(g, player, inl),
                     Instr::Choose { player, from, .. } => {
                         self.root(g, player, inl);
@@ -179,12 +199,19 @@ impl Frame {
                     }
                     Instr::Call(_, args) => args.iter_mut().for_each(|a| self.root(g, a, inl)),
                     Instr::Move(MoveWhat::One(e), _, _) => self.root(g, e, inl),
-                    Instr::Move(MoveWhat::All(c), _, _) | Instr::For(_, c, _) => self.root_coll(g, c, inl),
+                    Instr::Move(MoveWhat::All(c), _, _) | Instr::For(_, c, _) => {
+                        self.root_coll(g, c, inl)
+                    }
                     Instr::Move(MoveWhat::N(e, c), _, _) => {
                         self.root(g, e, inl);
                         self.root_coll(g, c, inl);
                     }
-                    Instr::Shuffle(_) | Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
+                    Instr::Shuffle(_)
+                    | Instr::Break
+                    | Instr::Continue
+                    | Instr::Return
+                    | Instr::Log(_)
+                    | Instr::EndGame => {}
                 }
             }
             g.blocks[b as usize] = stmts;
@@ -219,7 +246,9 @@ fn shared_blocks(g: &Game) -> Vec<bool> {
                         uses[*e as usize] += 1;
                     }
                 }
-                Instr::While(_, b) | Instr::For(_, _, b) | Instr::Act { els: Some(b), .. } => uses[*b as usize] += 1,
+                Instr::While(_, b) | Instr::For(_, _, b) | Instr::Act { els: Some(b), .. } => {
+                    uses[*b as usize] += 1
+                }
                 _ => {}
             }
         }
@@ -231,7 +260,14 @@ fn shared_blocks(g: &Game) -> Vec<bool> {
 /// programs go to `out` (key lookup values first, the root last, numbered
 /// from `base_id`); returns the highest slot used plus one, or `None` when a
 /// table would outgrow its index.
-fn compile(g: &Game, inl: &Inlinable, e: &Expr, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+fn compile(
+    g: &Game,
+    inl: &Inlinable,
+    e: &Expr,
+    temps: u32,
+    base_id: u32,
+    out: &mut Vec<Program>,
+) -> Option<u32> {
     let mut c = Comp::new(g, inl, temps, base_id);
     let d = c.expr(e, CALLER_SPAN);
     c.emit(BOp::Ret { s: d });
@@ -281,13 +317,27 @@ impl Inlinable {
                 size[f] <= MAX_INLINED_NODES
             })
             .collect();
-        Inlinable { bodies: g.fns.iter().map(|f| (f.body.clone(), f.nparams, f.nlocals)).collect(), ok }
+        Inlinable {
+            bodies: g
+                .fns
+                .iter()
+                .map(|f| (f.body.clone(), f.nparams, f.nlocals))
+                .collect(),
+            ok,
+        }
     }
 }
 
 /// Compiles a collection to a program that pushes its elements (the
 /// caller counts them against the budget, as the tree's `coll` does).
-fn compile_listing(g: &Game, inl: &Inlinable, c: &Coll, temps: u32, base_id: u32, out: &mut Vec<Program>) -> Option<u32> {
+fn compile_listing(
+    g: &Game,
+    inl: &Inlinable,
+    c: &Coll,
+    temps: u32,
+    base_id: u32,
+    out: &mut Vec<Program>,
+) -> Option<u32> {
     let mut comp = Comp::new(g, inl, temps, base_id);
     let m = comp.temp();
     comp.emit(BOp::Mark { d: m });
