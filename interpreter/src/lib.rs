@@ -1,19 +1,11 @@
 //! Regel: a rules-as-data game engine.
 //!
-//! The pipeline (see `interpreter/README.md`):
-//! `.rules` text → [`syntax`] (pest → AST) → [`check`] (names, types, board
-//! references → an immutable [`check::Game`]) and `.toml` board → [`board`] →
-//! then [`eval`] runs a [`eval::Match`] that pauses at explicit decisions.
-//! [`cli`] is the command line as a library function.
+//! The engine is the IO-free [`regel_core`] crate, re-exported here module by
+//! module so that `regel::eval::Match` and `regel_core::eval::Match` are one
+//! thing; this crate adds [`cli`], the command line as a library function,
+//! where all file, terminal, clock and thread use lives (see
+//! `interpreter/README.md`).
 
-pub mod ast;
-pub mod board;
-pub mod bot;
-pub mod check;
+pub use regel_core::{ast, board, bot, check, diag, eval, ir, limits, opt, syntax};
+
 pub mod cli;
-pub mod diag;
-pub mod eval;
-pub mod ir;
-pub mod limits;
-pub mod opt;
-pub mod syntax;
