@@ -1,7 +1,12 @@
-//! Soak: 2,000 seeded random games per player count and variant of every
+//! Soak: seeded random games per player count and variant of every
 //! published ruleset finish with no run-time error and with the rulesets'
 //! declared invariants holding after every decision (pieces conserved — tiles,
 //! cards, goods — money conserved and never negative, one piece per cell).
+//!
+//! The default suite plays a short soak (`SHORT` games per player count); the
+//! long soak (`LONG` games) is a separate command, ignored by default so that
+//! the README's test command stays within its time on a 2-core machine:
+//! `cargo test --release --test soak --test hansa_teutonica -- --ignored`.
 
 use rayon::prelude::*;
 use regel::check;
@@ -11,16 +16,19 @@ use regel::eval::Setup;
 use std::path::Path;
 use std::sync::Arc;
 
-const GAMES: u64 = 2_000;
+/// Games per player count in the default suite.
+const SHORT: u64 = 200;
+/// Games per player count in the long soak (`-- --ignored`).
+const LONG: u64 = 2_000;
 
-fn soak(rel: &str) {
+fn soak(rel: &str, games: u64) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
     let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
         .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     let game = Arc::new(g);
     for players in game.min_players..=game.max_players {
-        let failures: Vec<String> = (0..GAMES)
+        let failures: Vec<String> = (0..games)
             .into_par_iter()
             .filter_map(|seed| {
                 let r = play_random(&game, &Setup::new(players, seed), true, false);
@@ -44,30 +52,78 @@ fn soak(rel: &str) {
 
 #[test]
 fn soak_base_game() {
-    soak("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules");
+    soak(
+        "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+        SHORT,
+    );
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_base_game() {
+    soak(
+        "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+        LONG,
+    );
 }
 
 #[test]
 fn soak_open_ended() {
-    soak("rulesets/auf-heller-und-pfennig/open-ended.rules");
+    soak("rulesets/auf-heller-und-pfennig/open-ended.rules", SHORT);
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_open_ended() {
+    soak("rulesets/auf-heller-und-pfennig/open-ended.rules", LONG);
 }
 
 #[test]
 fn soak_open_tiles() {
-    soak("rulesets/auf-heller-und-pfennig/open-tiles.rules");
+    soak("rulesets/auf-heller-und-pfennig/open-tiles.rules", SHORT);
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_open_tiles() {
+    soak("rulesets/auf-heller-und-pfennig/open-tiles.rules", LONG);
 }
 
 #[test]
 fn soak_open_ended_open_tiles() {
-    soak("rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules");
+    soak(
+        "rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules",
+        SHORT,
+    );
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_open_ended_open_tiles() {
+    soak(
+        "rulesets/auf-heller-und-pfennig/open-ended-open-tiles.rules",
+        LONG,
+    );
 }
 
 #[test]
 fn soak_hasp() {
-    soak("rulesets/hasp/hasp.rules");
+    soak("rulesets/hasp/hasp.rules", SHORT);
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_hasp() {
+    soak("rulesets/hasp/hasp.rules", LONG);
 }
 
 #[test]
 fn soak_hansa() {
-    soak("rulesets/hansa/hansa.rules");
+    soak("rulesets/hansa/hansa.rules", SHORT);
+}
+
+#[test]
+#[ignore = "long soak: cargo test --release --test soak -- --ignored"]
+fn long_soak_hansa() {
+    soak("rulesets/hansa/hansa.rules", LONG);
 }
