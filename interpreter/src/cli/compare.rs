@@ -148,7 +148,7 @@ fn stat_values(r: &GameResult, pairs: &[(usize, usize, bool)], variant: bool) ->
     for &(i, j, per_player) in pairs {
         let x = &r.stats[if variant { j } else { i }];
         if per_player {
-            v.push(x.iter().sum::<i64>() as f64 / x.len().max(1) as f64);
+            v.push(x.iter().map(|&v| v as i128).sum::<i128>() as f64 / x.len().max(1) as f64);
             v.extend(x.iter().map(|&y| y as f64));
         } else {
             v.push(x[0] as f64);
@@ -319,6 +319,10 @@ fn narrow(m: &Measure, d: Estimate, b: Estimate, precision: f64) -> bool {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
+    if let Err(e) = super::last_seed(a.seed, a.games) {
+        let _ = writeln!(io.err, "error: {e}");
+        return 2;
+    }
     let Some((gb, _)) = load_game(&a.base, io) else {
         return 1;
     };

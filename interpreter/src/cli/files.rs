@@ -6,10 +6,15 @@
 //!   is refused before it is opened, so nothing blocks or reads forever.
 //! - Reads are capped at [`MAX_FILE_BYTES`].
 //! - Files a ruleset names must lie under the *root*: the folder given with
-//!   `--root`, or else the current folder when the file named on the command
-//!   line lies inside it, or else that file's own folder. Absolute paths and
-//!   `..` that leave the root are refused. The refusal names the path, never
-//!   the content.
+//!   `--root`; else the project's root, the nearest folder above the file
+//!   named on the command line that holds a [`PROJECT_MARKER`] file or is a
+//!   git repository; else the current folder when that file lies inside it;
+//!   else that file's own folder. Absolute paths and `..` that leave the root
+//!   are refused. The refusal names the path, never the content.
+//! - The file named on the command line decides the root, and a file read
+//!   because of it never does: a record's or a scenario's root is found from
+//!   the record or scenario, so the ruleset a record names (data someone may
+//!   have sent) cannot widen what the run reads.
 
 use crate::limits::MAX_FILE_BYTES;
 use std::io::{Error, ErrorKind, Read};
@@ -45,25 +50,38 @@ fn too_large(len: u64) -> Error {
     )
 }
 
+/// The file that marks a project's root folder (its content is not read).
+pub const PROJECT_MARKER: &str = "regel.toml";
+
 /// The root for a run that starts from `file` (see the module comment).
 pub fn root_for(file: &Path, given: Option<&Path>) -> PathBuf {
     if let Some(r) = given {
         return r.canonicalize().unwrap_or_else(|_| r.to_path_buf());
     }
-    let folder = |f: &Path| {
-        f.canonicalize()
-            .ok()
-            .and_then(|c| c.parent().map(Path::to_path_buf))
-    };
+    let folder = file
+        .canonicalize()
+        .ok()
+        .and_then(|c| c.parent().map(Path::to_path_buf));
+    if let Some(project) = folder.as_deref().and_then(project_root) {
+        return project;
+    }
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|d| d.canonicalize().ok());
-    match (folder(file), cwd) {
+    match (folder, cwd) {
         (Some(dir), Some(cwd)) if dir.starts_with(&cwd) => cwd,
         (Some(dir), _) => dir,
         (None, Some(cwd)) => cwd,
         (None, None) => PathBuf::from("."),
     }
+}
+
+/// The nearest folder at or above `dir` that holds a [`PROJECT_MARKER`] or is
+/// the top of a git repository.
+fn project_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join(PROJECT_MARKER).is_file() || d.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// A reader for the checker that reads only regular files under `root`.
@@ -74,7 +92,7 @@ pub fn confined(root: PathBuf) -> impl Fn(&Path) -> std::io::Result<String> {
         if !real.starts_with(&root) {
             return Err(Error::new(
                 ErrorKind::PermissionDenied,
-                "it lies outside the folder this run may read (the current folder, or the ruleset's own folder); name a wider one with `--root` if you trust the files",
+                "it lies outside the folder this run may read (the project's root, found by a `regel.toml` or `.git` above the file named on the command line); name a wider one with `--root` if you trust the files",
             ));
         }
         read_file(&real)

@@ -65,11 +65,11 @@ pub enum Cmd {
     /// Play many seeded games between bots (random unless `--seat` says otherwise) and summarise them: length, wins and scores per seat, the means of the ruleset's declared statistics, and with `--coverage` the rules the games never exercised.
     Simulate {
         file: PathBuf,
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = games_parser())]
         games: u64,
         #[arg(long)]
         players: usize,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
         seed: u64,
         /// Set an option: `--option name=value` (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -82,8 +82,8 @@ pub enum Cmd {
         /// Do not check the declared invariants (faster).
         #[arg(long)]
         no_invariants: bool,
-        /// Threads to use (default: all cores).
-        #[arg(long)]
+        /// Threads to use (default: all cores; at most 256).
+        #[arg(long, value_parser = threads_parser())]
         threads: Option<usize>,
         /// Write each game's record into this folder.
         #[arg(long)]
@@ -105,7 +105,7 @@ pub enum Cmd {
         #[arg(long)]
         players: usize,
         /// The seed of the game (default: a fresh one, printed so the game can be played again).
-        #[arg(long)]
+        #[arg(long, value_parser = seed_parser())]
         seed: Option<u64>,
         /// Who sits where, one per seat: `human`, `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH` (default: seat 1 human, the rest random).
         #[arg(long = "seat", value_name = "KIND")]
@@ -140,13 +140,13 @@ pub enum Cmd {
         #[arg(long)]
         players: usize,
         /// The first seed; pair `i` plays seed `seed + i` on both sides.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
         seed: u64,
         /// The budget: at most this many pairs of games.
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = 2000, value_parser = games_parser())]
         games: u64,
         /// Pairs played between two looks at the intervals.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = games_parser())]
         batch: u64,
         /// Stop when every interval's half-width is at most this many percentage points (win rates, ties) or per cent of the base's mean (length, margin, spread, statistics).
         #[arg(long, default_value_t = 3.0)]
@@ -157,8 +157,8 @@ pub enum Cmd {
         /// Set an option on both sides: `--option name=value` (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
-        /// Threads to use (default: all cores).
-        #[arg(long)]
+        /// Threads to use (default: all cores; at most 256).
+        #[arg(long, value_parser = threads_parser())]
         threads: Option<usize>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -199,7 +199,7 @@ pub enum Cmd {
         /// Without `--record`: the number of players (default: the fewest the game allows).
         #[arg(long)]
         players: Option<usize>,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
         seed: u64,
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -231,7 +231,7 @@ pub enum Cmd {
         file: PathBuf,
         #[arg(long)]
         players: usize,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
         seed: u64,
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -246,7 +246,7 @@ pub enum Cmd {
         file: PathBuf,
         #[arg(long)]
         players: usize,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
         seed: u64,
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -432,6 +432,37 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
 
 pub use files::read_file;
 
+/// Seeds are at most `i64::MAX`, the largest integer a TOML record can hold,
+/// so that every seed the command line accepts can be written and replayed.
+fn seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=i64::MAX as u64)
+}
+
+/// Games (and pairs of games) per run: results are kept per game, so the
+/// count is bounded before anything is allocated.
+fn games_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=crate::limits::MAX_GAMES)
+}
+
+/// Threads: at least one, and not thousands (each has a stack).
+fn threads_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::limits::MAX_THREADS as u64)
+}
+
+/// The last seed of `games` games from `seed`, or a message when it would
+/// pass the largest seed.
+pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
+    seed.checked_add(games.saturating_sub(1))
+        .filter(|&s| s <= i64::MAX as u64)
+        .ok_or_else(|| {
+            format!(
+                "seeds {seed} and the {} after it pass the largest seed, {}; start from a smaller `--seed`",
+                games.saturating_sub(1),
+                i64::MAX
+            )
+        })
+}
+
 /// Loads and checks a ruleset, printing diagnostics on failure. The ruleset
 /// reads files only under the run's root (see [`files`]).
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
@@ -457,11 +488,16 @@ pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
 
 /// Parses `name=value` option settings against the game's declared options.
 pub fn parse_options(g: &Game, opts: &[String]) -> Result<Vec<(String, i64)>, String> {
-    let mut out = vec![];
+    let mut out: Vec<(String, i64)> = vec![];
     for o in opts {
         let (name, value) = o
             .split_once('=')
             .ok_or_else(|| format!("`{o}`: write an option as NAME=VALUE"))?;
+        if out.iter().any(|(n, _)| n == name) {
+            return Err(format!(
+                "option `{name}` is set twice; give each option once"
+            ));
+        }
         let Some(&vi) = g.options.get(name) else {
             return Err(format!(
                 "the ruleset has no option `{name}`; its options are: {}",

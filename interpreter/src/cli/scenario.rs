@@ -162,6 +162,20 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             );
         }
     };
+    // The ruleset's path is written into the generated variant's `extends
+    // "…"`, a string of the rules language with no escapes: a quote, a brace
+    // (a template hole) or a line break would change what the variant says.
+    if sc
+        .ruleset
+        .chars()
+        .any(|c| matches!(c, '"' | '{' | '}') || c.is_control())
+    {
+        return fail(
+            path,
+            &sc.rule,
+            "the scenario's `ruleset` may not contain a quote, a brace or a control character (a line break, a tab); name the ruleset file by a plain path",
+        );
+    }
     let dir = path.parent().unwrap_or(Path::new("."));
     // The generated variant lives beside the scenario, so `extends` resolves
     // the ruleset path just as the scenario states it.

@@ -242,6 +242,13 @@ struct SeatSummary {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
+    let last = match super::last_seed(a.seed, a.games) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
     let Some((game, sources)) = load_game(&a.file, io) else {
         return 1;
     };
@@ -346,7 +353,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 score_mean: if scores.is_empty() {
                     0.0
                 } else {
-                    scores.iter().sum::<i64>() as f64 / scores.len() as f64
+                    scores.iter().map(|&v| v as i128).sum::<i128>() as f64 / scores.len() as f64
                 },
                 score_min: scores.iter().copied().min().unwrap_or(0),
                 score_max: scores.iter().copied().max().unwrap_or(0),
@@ -419,7 +426,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 StatSummary {
                     name: st.name.clone(),
                     per_player: st.per_player,
-                    mean: mean(&|v| v.iter().sum::<i64>() as f64 / v.len().max(1) as f64),
+                    mean: mean(&|v| {
+                        v.iter().map(|&x| x as i128).sum::<i128>() as f64 / v.len().max(1) as f64
+                    }),
                     seats: st
                         .per_player
                         .then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
@@ -446,11 +455,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(
                 io.out,
                 "{} — {} games, {} players, seeds {}..{}",
-                game.name,
-                a.games,
-                n,
-                a.seed,
-                a.seed + a.games.saturating_sub(1)
+                game.name, a.games, n, a.seed, last
             );
             if kinds.iter().any(|k| *k != SeatKind::Random) {
                 let who: Vec<String> = (0..n)
