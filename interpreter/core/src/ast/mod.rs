@@ -1,6 +1,8 @@
 //! The syntax tree of a rules file, with spans. Produced by [`crate::syntax`],
 //! consumed by [`crate::check`]. Nothing here knows pest.
 
+pub mod visit;
+
 use crate::diag::Span;
 use serde::Serialize;
 
