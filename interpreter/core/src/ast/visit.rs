@@ -234,10 +234,12 @@ macro_rules! visitor {
             v: &mut V,
             vis: &'a $($m)? Option<Visibility>,
         ) {
-            if let Some(Visibility { kind: _, unless }) = vis {
-                if let Some(e) = unless {
-                    v.expr(e);
-                }
+            if let Some(Visibility {
+                kind: _,
+                unless: Some(e),
+            }) = vis
+            {
+                v.expr(e);
             }
         }
 
