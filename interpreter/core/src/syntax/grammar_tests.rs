@@ -1,5 +1,6 @@
 //! Tests that read `grammar.pest` as text: every rule is documented, and the
-//! grammar's keywords are exactly the keyword table's.
+//! grammar's keywords are exactly the keyword table's, whose reserved
+//! words the language reference lists.
 
 use super::keywords::KEYWORDS;
 use std::collections::BTreeSet;
@@ -130,4 +131,27 @@ fn keywords_match_the_table() {
 #[test]
 fn keywords_are_sorted() {
     assert!(KEYWORDS.windows(2).all(|w| w[0].word < w[1].word));
+}
+
+/// The language reference lists the reserved words too; it must list the
+/// table's.
+#[test]
+fn the_reference_lists_the_reserved_words() {
+    let reference = include_str!("../../../../rulesets/README.md");
+    let after = reference
+        .split_once("reserved and cannot be names:")
+        .expect("the reference lists the reserved words")
+        .1;
+    let listed: BTreeSet<&str> = after
+        .split('`')
+        .nth(1)
+        .expect("the list is in backticks")
+        .split_whitespace()
+        .collect();
+    let table: BTreeSet<&str> = KEYWORDS
+        .iter()
+        .filter(|k| k.reserved)
+        .map(|k| k.word)
+        .collect();
+    assert_eq!(listed, table);
 }
