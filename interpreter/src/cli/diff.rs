@@ -9,7 +9,8 @@
 //! by the statements that differ, quoted from the sources.
 
 use super::{load_game, read_file, Format, Io};
-use crate::ast::{Block, Item, ItemKind};
+use crate::ast::visit::{self, by_mut::Visit as _};
+use crate::ast::{Block, Item, ItemKind, Stmt};
 use crate::board::Board;
 use crate::check::load;
 use crate::diag::{Sources, Span};
@@ -127,27 +128,29 @@ fn diff(base: &Path, variant: &Path, io: &mut Io) -> Option<Out> {
     })
 }
 
-/// An item's syntax tree as JSON without spans: equal when the rules are.
-fn shape<T: Serialize>(x: &T) -> Value {
-    fn strip(v: &mut Value) {
-        match v {
-            // A span in a tuple variant (`zone of KIND`) has no field name.
-            Value::Object(m)
-                if m.len() == 3 && ["file", "start", "end"].iter().all(|k| m.contains_key(*k)) =>
-            {
-                *v = Value::Null
-            }
-            Value::Object(m) => {
-                m.retain(|k, _| k != "span" && k != "base_span");
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
+/// An item's or a statement's syntax tree as JSON with every span cleared:
+/// equal when the rules are.
+fn shape<T: Clone + Serialize>(x: &T, clear: impl FnOnce(&mut NoSpans, &mut T)) -> Value {
+    let mut x = x.clone();
+    clear(&mut NoSpans, &mut x);
+    serde_json::to_value(&x).unwrap_or(Value::Null)
+}
+
+fn item_shape(k: &ItemKind) -> Value {
+    shape(k, |v, k| visit::by_mut::walk_item_kind(v, k))
+}
+
+fn stmt_shape(s: &Stmt) -> Value {
+    shape(s, |v, s| v.stmt(s))
+}
+
+/// Sets every span it visits to the same value.
+struct NoSpans;
+
+impl visit::by_mut::Visit<'_> for NoSpans {
+    fn span(&mut self, s: &mut Span) {
+        *s = Span::default();
     }
-    let mut v = serde_json::to_value(x).unwrap_or(Value::Null);
-    strip(&mut v);
-    v
 }
 
 /// The source text of a span on one line, shortened.
@@ -203,7 +206,7 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
                 to: None,
                 details: vec![],
             }),
-            Some(v) if shape(&b.kind) != shape(&v.kind) => {
+            Some(v) if item_shape(&b.kind) != item_shape(&v.kind) => {
                 let mut c = Change {
                     what: what.into(),
                     name,
@@ -246,7 +249,7 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
 
 /// An item without its body: its name, parameters and label.
 fn head_shape(k: &ItemKind) -> Value {
-    let mut v = shape(k);
+    let mut v = item_shape(k);
     // Serde writes an item as `{"Kind": {fields…}}`; `setup` and `play` are a bare block.
     if let Some(Value::Object(m)) = v.as_object_mut().and_then(|m| m.values_mut().next()) {
         m.remove("body");
@@ -259,8 +262,8 @@ fn head_shape(k: &ItemKind) -> Value {
 /// what the base has and what the variant has instead.
 fn statements(sources: &Sources, a: &Block, b: &Block) -> Vec<String> {
     let (sa, sb): (Vec<Value>, Vec<Value>) = (
-        a.stmts.iter().map(shape).collect(),
-        b.stmts.iter().map(shape).collect(),
+        a.stmts.iter().map(stmt_shape).collect(),
+        b.stmts.iter().map(stmt_shape).collect(),
     );
     let mut pre = 0;
     while pre < sa.len() && pre < sb.len() && sa[pre] == sb[pre] {

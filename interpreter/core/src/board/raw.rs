@@ -4,12 +4,12 @@
 //! structs stops at the first problem. The board stage wants both: the position of
 //! every key and value (so each diagnostic points at the exact text) and the whole
 //! tree at once (so it can report every problem in one pass). This module therefore
-//! deserialises the file into [`Raw`], a small spanned value tree, and leaves all
+//! parses the file with toml_edit, whose document keeps the span of every key and
+//! value, copies it into [`Raw`], a small spanned value tree, and leaves all
 //! validation to `load.rs`.
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt;
 use std::ops::Range;
+use toml_edit::{ImDocument, Item, TableLike, Value};
 
 /// A TOML value with spans on every nested key and value.
 #[derive(Debug, Clone)]
@@ -26,8 +26,8 @@ pub(crate) enum Raw {
 /// The entries of a table, in file order.
 pub(crate) type Entries = Vec<(Key, Spanned<Raw>)>;
 
-/// A table key and where it was written. Keys that toml cannot place (it always
-/// can for document keys, but the deserialiser API allows it not to) get no span.
+/// A table key and where it was written. toml_edit places every key it parsed;
+/// the span stays optional because its API allows a key without one.
 #[derive(Debug, Clone)]
 pub(crate) struct Key {
     pub name: String,
@@ -49,58 +49,9 @@ impl Raw {
     }
 }
 
-// These names are how `serde_spanned` (which `toml::Spanned` re-exports) asks the
-// toml deserialiser for a span. A key of the hidden date-time map comes without a
-// span, so the key type must accept both a spanned map and a bare string; that is
-// why it cannot simply be `Spanned<String>`.
-const SPANNED_NAME: &str = "$__serde_spanned_private_Spanned";
-const SPANNED_START: &str = "$__serde_spanned_private_start";
-const SPANNED_END: &str = "$__serde_spanned_private_end";
-const SPANNED_VALUE: &str = "$__serde_spanned_private_value";
-const SPANNED_FIELDS: &[&str] = &[SPANNED_START, SPANNED_END, SPANNED_VALUE];
-/// The key under which toml hands a date-time to a generic visitor.
-const DATETIME_FIELD: &str = "$__toml_private_datetime";
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a table key")
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
-                Ok(Key {
-                    name: s.to_owned(),
-                    span: None,
-                })
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
-                let (mut start, mut end, mut name) = (None, None, None);
-                while let Some(k) = map.next_key::<String>()? {
-                    match k.as_str() {
-                        SPANNED_START => start = Some(map.next_value::<usize>()?),
-                        SPANNED_END => end = Some(map.next_value::<usize>()?),
-                        SPANNED_VALUE => name = Some(map.next_value::<String>()?),
-                        _ => return Err(de::Error::custom("unexpected field in a spanned key")),
-                    }
-                }
-                let name = name.ok_or_else(|| de::Error::custom("spanned key without a value"))?;
-                let span = match (start, end) {
-                    (Some(s), Some(e)) => Some(s..e),
-                    _ => None,
-                };
-                Ok(Key { name, span })
-            }
-        }
-        d.deserialize_struct(SPANNED_NAME, SPANNED_FIELDS, KeyVisitor)
-    }
-}
-
-/// A value and its byte span. Unlike `toml::Spanned`, this also accepts the
-/// implicit tables that a header such as `[defaults.node]` creates (`defaults`
-/// here), which toml cannot give a span; the enclosing table then lends them the
-/// span of their key.
+/// A value and its byte span. The implicit tables that a header such as
+/// `[defaults.node]` creates (`defaults` here) have no span in the document;
+/// the enclosing table then lends them the span of their key.
 #[derive(Debug, Clone)]
 pub(crate) struct Spanned<T> {
     value: T,
@@ -116,115 +67,71 @@ impl<T> Spanned<T> {
     }
 }
 
-impl<'de> Deserialize<'de> for Spanned<Raw> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Spanned<Raw>, D::Error> {
-        d.deserialize_struct(SPANNED_NAME, SPANNED_FIELDS, RawVisitor)
-    }
-}
-
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
-        Ok(d.deserialize_any(RawVisitor)?.value)
-    }
-}
-
-/// Visits any TOML value. A map is one of three things, told apart by its first
-/// key: toml's spanned wrapper (start, end, value), toml's hidden date-time, or
-/// an ordinary table.
-struct RawVisitor;
-
-fn bare(value: Raw) -> Spanned<Raw> {
-    Spanned { value, span: None }
-}
-
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Spanned<Raw>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a TOML value")
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(bare(Raw::Bool(v)))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(bare(Raw::Int(v)))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        // TOML integers are signed 64-bit, so this only happens for values toml
-        // itself accepted; clamp instead of failing to stay panic-free.
-        Ok(bare(Raw::Int(i64::try_from(v).unwrap_or(i64::MAX))))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(bare(Raw::Float))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(bare(Raw::Str(v.to_owned())))
-    }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(bare(Raw::Str(v)))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
-            items.push(item);
-        }
-        Ok(bare(Raw::Array(items)))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut entries = Vec::new();
-        let (mut start, mut end) = (None, None);
-        while let Some(key) = map.next_key::<Key>()? {
-            if key.span.is_none() && entries.is_empty() {
-                match key.name.as_str() {
-                    SPANNED_START => {
-                        start = Some(map.next_value::<usize>()?);
-                        continue;
-                    }
-                    SPANNED_END => {
-                        end = Some(map.next_value::<usize>()?);
-                        continue;
-                    }
-                    SPANNED_VALUE => {
-                        let mut inner = map.next_value_seed(SpannedSeed)?;
-                        if let (Some(s), Some(e)) = (start, end) {
-                            inner.span = Some(s..e);
-                        }
-                        return Ok(inner);
-                    }
-                    DATETIME_FIELD => {
-                        map.next_value::<String>()?;
-                        return Ok(bare(Raw::Datetime));
-                    }
-                    _ => {}
-                }
-            }
-            let mut value = map.next_value::<Spanned<Raw>>()?;
-            if value.span.is_none() {
-                value.span = key.span.clone();
-            }
-            entries.push((key, value));
-        }
-        Ok(bare(Raw::Table(entries)))
-    }
-}
-
-/// Deserialises the inner value of a spanned wrapper with [`RawVisitor`].
-struct SpannedSeed;
-
-impl<'de> de::DeserializeSeed<'de> for SpannedSeed {
-    type Value = Spanned<Raw>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Spanned<Raw>, D::Error> {
-        d.deserialize_any(RawVisitor)
-    }
-}
-
 /// Parses a whole document. On a syntax error returns toml's message and span.
 pub(crate) fn parse(text: &str) -> Result<Entries, (String, Option<Range<usize>>)> {
-    match toml::from_str::<Raw>(text) {
-        Ok(Raw::Table(entries)) => Ok(entries),
-        Ok(other) => Err((
-            format!("expected a TOML document, found {}", other.describe()),
-            None,
-        )),
+    match ImDocument::parse(text) {
+        Ok(doc) => Ok(table(doc.as_table())),
         Err(e) => Err((e.message().to_owned(), e.span())),
+    }
+}
+
+/// The entries of a table (a `[header]` table, an inline table or the
+/// document), in file order, each value with its own span or its key's.
+fn table(t: &dyn TableLike) -> Entries {
+    t.iter()
+        .filter_map(|(name, _)| t.get_key_value(name))
+        .map(|(key, item)| {
+            let span = key.span();
+            let mut value = spanned(item);
+            if value.span.is_none() {
+                value.span = span.clone();
+            }
+            (
+                Key {
+                    name: key.get().to_owned(),
+                    span,
+                },
+                value,
+            )
+        })
+        .collect()
+}
+
+/// One item of the document with the span toml_edit recorded for it.
+fn spanned(item: &Item) -> Spanned<Raw> {
+    let value = match item {
+        // A parsed document holds no empty items; a table would be the
+        // nearest harmless reading of one.
+        Item::None => Raw::Table(vec![]),
+        Item::Value(v) => return value(v),
+        Item::Table(t) => Raw::Table(table(t)),
+        Item::ArrayOfTables(a) => Raw::Array(
+            a.iter()
+                .map(|t| Spanned {
+                    value: Raw::Table(table(t)),
+                    span: t.span(),
+                })
+                .collect(),
+        ),
+    };
+    Spanned {
+        value,
+        span: item.span(),
+    }
+}
+
+fn value(v: &Value) -> Spanned<Raw> {
+    let value = match v {
+        Value::Integer(i) => Raw::Int(*i.value()),
+        Value::Float(_) => Raw::Float,
+        Value::Boolean(b) => Raw::Bool(*b.value()),
+        Value::String(s) => Raw::Str(s.value().clone()),
+        Value::Datetime(_) => Raw::Datetime,
+        Value::Array(a) => Raw::Array(a.iter().map(value).collect()),
+        Value::InlineTable(t) => Raw::Table(table(t)),
+    };
+    Spanned {
+        value,
+        span: v.span(),
     }
 }

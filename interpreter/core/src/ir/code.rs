@@ -9,19 +9,29 @@ use crate::diag::Span;
 
 #[derive(Clone, Debug)]
 pub enum Op {
+    /// `let x = EXPR`: the value into a local slot.
     Let(u16, Expr),
+    /// `PLACE = EXPR`, `PLACE += EXPR`, `PLACE -= EXPR`: a local or a variable slot changed.
     Assign(Place, AssignOp, Expr),
     /// Go to statement `.1` of this block unless the condition holds.
     JumpUnless(Expr, u32),
     /// Go to statement `.0` of this block.
     Jump(u32),
+    /// `for x in C { … }`: the body once per element, the element in the slot.
     For(u16, Box<Coll>, BlockId),
+    /// `while c { … }`: the body while the condition holds.
     While(Expr, BlockId),
+    /// `break`: leaves the innermost loop.
     Break,
+    /// `continue`: the innermost loop's next round.
     Continue,
+    /// `return`: leaves the procedure, phase or action.
     Return,
+    /// `move x to Z`, `move all C to Z`, `move N of C to Z`, each with `top` (the default) or `bottom`.
     Move(MoveWhat, Box<ZoneRef>, MovePos),
+    /// `shuffle Z`: the zone's pieces in a random order.
     Shuffle(ZoneRef),
+    /// `let x = choose p from C label "…"`: the seat picks an element into the slot; the match waits for it.
     Choose {
         slot: u16,
         player: Expr,
@@ -29,15 +39,21 @@ pub enum Op {
         label: Option<u32>,
         ty: Ty,
     },
+    /// `act p with a, b else { … }`: the seat takes one legal instance of the actions, or the `else` block runs.
     Act {
         player: Expr,
         actions: Vec<u16>,
         els: Option<BlockId>,
     },
+    /// `proc_name(a, …)` or `phase_name()`: a call of a procedure or phase, by index.
     Call(u16, Vec<Expr>),
+    /// `log "…"`: a line of the game log from a template, by index.
     Log(u32),
+    /// `end game`: the match ends now.
     EndGame,
+    /// `reveal x` (`true`) or `hide x` (`false`): whether a piece is shown to everybody.
     Reveal(Expr, bool),
+    /// `require c`: a legality filter where it leads an action, an assertion elsewhere.
     Require(Expr),
 }
 

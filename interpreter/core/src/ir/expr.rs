@@ -26,24 +26,41 @@ pub enum AggOp {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
+    /// `num_players`: how many play this match.
     NumPlayers,
+    /// `next(p)`: the seat after `p` in turn order.
     Next,
+    /// `prev(p)`: the seat before `p` in turn order.
     Prev,
+    /// `abs(a)`: the absolute value, checked for overflow.
     Abs,
+    /// `min(a, b)`: the smaller of two numbers.
     Min2,
+    /// `max(a, b)`: the larger of two numbers.
     Max2,
     /// The last piece of a zone (its top), or none.
     Top,
+    /// `bottom(z)`: the first piece of a zone (its bottom), or none.
     Bottom,
+    /// `random(C)`: an element drawn with the match's generator; an empty collection is a run-time error.
     Random,
+    /// `first(C)`: the first element of a collection, or none.
     First,
+    /// `empty(C)`: whether a collection has no element.
     Empty,
+    /// `count(C)`: how many elements a collection has.
     Count,
+    /// `sum(C)` without a body: the sum of a collection of numbers.
     SumList,
+    /// `zone_of(x)`: the zone a piece lies in.
     ZoneOf,
+    /// `node_of(x)`: the node whose zone holds a piece, or none.
     NodeOf,
+    /// `revealed(x)`: whether a piece has been shown to everybody by `reveal`.
     Revealed,
+    /// `edge_between(a, b)`: the edge from node `a` to node `b`, or none.
     EdgeBetween,
+    /// `team(p)`: the team of a seat, as the `team` declaration says.
     Team,
     /// Whether a seat may see a piece (`sees(p, x)`).
     Sees,
@@ -80,34 +97,52 @@ pub struct ZoneRef {
 
 #[derive(Clone, Debug)]
 pub enum Expr {
+    /// A value known at check time: `3`, `true`, `none`, `@a1`, a seat's name, an enum member, a `const`.
     Const(Val),
+    /// A slot of the running frame: a parameter or a name bound by `let`, `for`, `choose` or an aggregate (`x`).
     Local(u16),
     /// A variable (or option) slot: `base + index`.
     Var(u32, Option<Box<Expr>>),
+    /// `x.FIELD` of a piece: one of its kind's fields, by index.
     Field(u32, Box<Expr>),
+    /// `x.owner`: the player a piece belongs to.
     Owner(Box<Expr>),
+    /// `n.ATTR` of a node: a board attribute, by column.
     NodeAttr(u16, Box<Expr>),
+    /// `e.ATTR` of an edge: a board attribute, by column.
     EdgeAttr(u16, Box<Expr>),
+    /// `e.from`: the node an edge leaves.
     EdgeFrom(Box<Expr>),
+    /// `e.to`: the node an edge reaches.
     EdgeTo(Box<Expr>),
+    /// A zone as a value: `pile`, `p.hand`, `n.cell`, `stock[m]`.
     Zone(ZoneRef),
+    /// `count(x in C: BODY)`, `sum(…)`, `any(…)`, `max(…)`, `best(…)`, …: an aggregate over a collection, its element in `slot`.
     Agg {
         op: AggOp,
         coll: Box<Coll>,
         slot: u16,
         body: Option<Box<Expr>>,
     },
+    /// `-a`: minus, checked for overflow.
     Neg(Box<Expr>),
+    /// `not a`.
     Not(Box<Expr>),
+    /// `a + b`, `a == b`, `a and b`, …: a binary operator (`and`/`or` stop early).
     Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `x in C`: whether a collection holds a value.
     In(Box<Expr>, Box<Coll>),
+    /// `if c then a else b`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `f(a, …)`: a call of a `fn`, by index; the span is for run-time errors.
     Call {
         func: u16,
         args: Vec<Expr>,
         span: Span,
     },
+    /// `next(p)`, `top(z)`, `random(C)`, …: a builtin (see [`Builtin`]) with its arguments, the collection it reads if any, and the call's span for run-time errors.
     Builtin(Builtin, Vec<Expr>, Option<Box<Coll>>, Span),
+    /// `x is KIND`: whether a piece is of a kind.
     IsKind(Box<Expr>, u16),
     /// The slot of a two-dimensional declaration: `a * stride + b`, where
     /// `a` and `b` must not be `none`.
@@ -136,17 +171,29 @@ pub enum Expr {
 
 #[derive(Clone, Debug)]
 pub enum Coll {
+    /// A zone's pieces, bottom to top: `pile`, `p.hand`.
     Zone(ZoneRef),
+    /// `players`: every seat in turn order.
     Players,
+    /// `players_from(p)`: every seat in turn order, starting with `p`.
     PlayersFrom(Expr),
+    /// `opponents(p)`: every seat but `p`, in turn order after `p`.
     Opponents(Expr),
+    /// `nodes`: the board's nodes, in board order.
     Nodes,
+    /// `edges`: the board's edges, in board order.
     Edges,
+    /// `successors(n)`: the nodes an edge from `n` leads to.
     Successors(Expr),
+    /// `predecessors(n)`: the nodes with an edge to `n`.
     Predecessors(Expr),
+    /// `neighbors(n)`: the nodes joined to `n` by an edge either way.
     Neighbors(Expr),
+    /// `edges_of(n)`: the edges leaving `n` (on an undirected board, touching it).
     EdgesOf(Expr),
+    /// `a..b`: the integers from `a` to `b`, both included.
     Range(Expr, Expr),
+    /// `[a, b, …]`: a list literal.
     List(Vec<Expr>),
     /// `reachable(n, C)`: the nodes of `C` joined to `n` by a path inside
     /// `C`, in board order.
@@ -156,9 +203,13 @@ pub enum Coll {
     /// `nodes where P`, where `P` only tests the sizes of the node's own
     /// zones (`empty(it.cell) and …`): evaluated without the expression machine.
     NodesWhereZones(ZPred),
+    /// `C where COND`: the elements of `C` for which the condition holds, the element (`it`) in the slot.
     Filter(Box<Coll>, u16, Expr),
+    /// `list(x in C: BODY)`: the body's value for each element (the elements themselves without a body).
     Map(Box<Coll>, u16, Expr),
+    /// `distinct(x in C: BODY)`: the distinct values of the body in first-seen order (the distinct elements without a body).
     Distinct(Box<Coll>, u16, Expr),
+    /// `sorted(x in C: KEY)`: the elements ordered by increasing key, a stable sort (by themselves without a key).
     Sorted(Box<Coll>, u16, Expr),
     /// The collection compiled to bytecode: `Game::programs[id]` lists its
     /// elements (see `ir/bytecode.rs`) and keeps the collection it came from.

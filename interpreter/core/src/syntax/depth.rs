@@ -10,6 +10,7 @@
 //!   `a + b + … + z` nests without brackets) and replaces one deeper than
 //!   [`MAX_EXPR_DEPTH`] by `none`, taking it apart without recursion.
 
+use crate::ast::visit::by_mut::{walk_expr, Visit};
 use crate::ast::*;
 use crate::diag::{Diagnostic, Span};
 use crate::limits::{MAX_EXPR_DEPTH, MAX_NAME_LEN, MAX_NESTING};
@@ -104,145 +105,22 @@ fn too_deep(span: Span, label: &str) -> Diagnostic {
 /// Measures every expression of the file; one nested deeper than
 /// [`MAX_EXPR_DEPTH`] is reported (E0703) and replaced by `none`.
 pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
-    let mut guard = |e: &mut Expr| guard(e, errors);
+    let mut roots = Roots { errors };
     for it in &mut f.items {
-        match &mut it.kind {
-            ItemKind::Players { .. }
-            | ItemKind::Seats(_)
-            | ItemKind::Board { .. }
-            | ItemKind::Enum { .. } => {}
-            ItemKind::Option { value, .. } | ItemKind::Const { value, .. } => guard(value),
-            ItemKind::Piece {
-                label, instances, ..
-            } => {
-                if let Some(t) = label {
-                    template(t, &mut guard);
-                }
-                for inst in instances.iter_mut().flatten() {
-                    for fi in &mut inst.fields {
-                        guard(&mut fi.value);
-                    }
-                }
-            }
-            ItemKind::Zone { vis, .. } => {
-                if let Some(Visibility {
-                    unless: Some(e), ..
-                }) = vis
-                {
-                    guard(e);
-                }
-            }
-            ItemKind::Var { init, vis, .. } => {
-                if let Some(e) = init {
-                    guard(e);
-                }
-                if let Some(Visibility {
-                    unless: Some(e), ..
-                }) = vis
-                {
-                    guard(e);
-                }
-            }
-            ItemKind::Fn { body, .. } => guard(body),
-            ItemKind::Proc { body, .. }
-            | ItemKind::Phase { body, .. }
-            | ItemKind::Setup(body)
-            | ItemKind::Play(body) => block(body, &mut guard),
-            ItemKind::Action {
-                params,
-                label,
-                body,
-                ..
-            } => {
-                for p in params {
-                    guard(&mut p.domain);
-                }
-                if let Some(t) = label {
-                    template(t, &mut guard);
-                }
-                block(body, &mut guard);
-            }
-            ItemKind::Score { expr, .. }
-            | ItemKind::Tiebreak { expr, .. }
-            | ItemKind::Team { expr, .. }
-            | ItemKind::Invariant { expr, .. }
-            | ItemKind::Statistic { expr, .. } => guard(expr),
-        }
+        roots.item(it);
     }
 }
 
-fn template(t: &mut Template, guard: &mut dyn FnMut(&mut Expr)) {
-    for p in &mut t.parts {
-        if let TemplatePart::Hole(e) = p {
-            guard(e);
-        }
-    }
+/// Guards each outermost expression of items, statements and templates and
+/// goes no deeper itself: blocks nest no deeper than the brackets [`scan`]
+/// allowed, but an expression may not have been measured yet.
+struct Roots<'e> {
+    errors: &'e mut Vec<Diagnostic>,
 }
 
-/// Blocks nest no deeper than the brackets [`scan`] allowed.
-fn block(b: &mut Block, guard: &mut dyn FnMut(&mut Expr)) {
-    for s in &mut b.stmts {
-        match &mut s.kind {
-            StmtKind::Let { value, .. } => guard(value),
-            StmtKind::Choose {
-                player,
-                from,
-                label,
-                ..
-            } => {
-                guard(player);
-                guard(from);
-                if let Some(t) = label {
-                    template(t, guard);
-                }
-            }
-            StmtKind::Assign { place, value, .. } => {
-                guard(place);
-                guard(value);
-            }
-            StmtKind::If { cond, then, els } => {
-                guard(cond);
-                block(then, guard);
-                if let Some(e) = els {
-                    block(e, guard);
-                }
-            }
-            StmtKind::For { coll, body, .. } => {
-                guard(coll);
-                block(body, guard);
-            }
-            StmtKind::While { cond, body } => {
-                guard(cond);
-                block(body, guard);
-            }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::EndGame => {}
-            StmtKind::Move { what, to, .. } => {
-                match what {
-                    MoveWhat::One(e) | MoveWhat::All(e) => guard(e),
-                    MoveWhat::N(n, e) => {
-                        guard(n);
-                        guard(e);
-                    }
-                }
-                guard(to);
-            }
-            StmtKind::Shuffle(e)
-            | StmtKind::Reveal(e)
-            | StmtKind::Hide(e)
-            | StmtKind::Require(e) => guard(e),
-            StmtKind::Act { player, els, .. } => {
-                guard(player);
-                if let Some(e) = els {
-                    block(e, guard);
-                }
-            }
-            StmtKind::Log(t) => template(t, guard),
-            StmtKind::Call { args, .. } => {
-                for a in args {
-                    guard(a);
-                }
-            }
-        }
+impl<'a> Visit<'a> for Roots<'_> {
+    fn expr(&mut self, e: &'a mut Expr) {
+        guard(e, self.errors)
     }
 }
 
@@ -265,33 +143,18 @@ pub(super) fn guard(e: &mut Expr, errors: &mut Vec<Diagnostic>) {
     ));
 }
 
-/// The children of an expression node. Exhaustive on purpose: a new kind of
-/// expression must say what it contains.
+/// The direct subexpressions of an expression node, as [`walk_expr`] finds
+/// them (without recursion: its `expr` calls stop here).
 fn children(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::None
-        | ExprKind::Str(_)
-        | ExprKind::Node(_)
-        | ExprKind::Name(_) => vec![],
-        ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Is(a, _) => {
-            vec![&mut **a]
+    struct Children<'a>(Vec<&'a mut Expr>);
+    impl<'a> Visit<'a> for Children<'a> {
+        fn expr(&mut self, e: &'a mut Expr) {
+            self.0.push(e)
         }
-        ExprKind::Call(_, args) | ExprKind::List(args) => args.iter_mut().collect(),
-        ExprKind::Agg { coll, body, .. } => {
-            let mut v = vec![&mut **coll];
-            if let Some(b) = body {
-                v.push(&mut **b);
-            }
-            v
-        }
-        ExprKind::Bin(_, a, b)
-        | ExprKind::Range(a, b)
-        | ExprKind::Where(a, b)
-        | ExprKind::Index(a, b) => vec![&mut **a, &mut **b],
-        ExprKind::If(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
     }
+    let mut c = Children(vec![]);
+    walk_expr(&mut c, e);
+    c.0
 }
 
 /// The depth of an expression tree, without recursion.

@@ -4,6 +4,9 @@
 //! Entry point: [`parse`].
 
 mod depth;
+#[cfg(test)]
+mod grammar_tests;
+pub mod keywords;
 mod lower;
 mod names;
 

@@ -1,6 +1,8 @@
 //! The syntax tree of a rules file, with spans. Produced by [`crate::syntax`],
 //! consumed by [`crate::check`]. Nothing here knows pest.
 
+pub mod visit;
+
 use crate::diag::Span;
 use serde::Serialize;
 
@@ -18,10 +20,9 @@ pub struct File {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum Header {
-    Game {
-        name: String,
-        span: Span,
-    },
+    /// `game "NAME"`: a ruleset.
+    Game { name: String, span: Span },
+    /// `variant "NAME" extends "BASE"`: a ruleset that changes another.
     Variant {
         name: String,
         base: String,
@@ -40,9 +41,13 @@ pub struct Item {
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub enum Scope {
+    /// No `per`: one zone or variable.
     Global,
+    /// `per player`.
     Player,
+    /// `per node`.
     Node,
+    /// `per edge`.
     Edge,
     /// Declared `per ENUM` or with two dimensions (`per player per ENUM`):
     /// the declaration's `dims` say what indexes it.
@@ -52,9 +57,13 @@ pub enum Scope {
 /// One dimension of `per A [per B]`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub enum Dim {
+    /// `per player`.
     Player(Span),
+    /// `per node`.
     Node(Span),
+    /// `per edge`.
     Edge(Span),
+    /// `per ENUM`: one per member of the enumeration.
     Enum(Ident),
 }
 
@@ -69,8 +78,11 @@ impl Dim {
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub enum VisKind {
+    /// `public`: everybody sees it.
     Public,
+    /// `hidden`: nobody sees it.
     Hidden,
+    /// `owner`: only its owner sees it.
     Owner,
     /// `top visible`: the top piece is public, the others hidden.
     Top,
@@ -85,9 +97,11 @@ pub struct Visibility {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum TypeRef {
+    /// A type by name: `int`, `bool`, `player`, `node`, `edge`, a piece kind or an enumeration.
     Named(Ident),
     /// `zone of KIND`
     ZoneOf(Ident, Span),
+    /// `list of T`
     List(Box<TypeRef>, Span),
 }
 
@@ -118,25 +132,23 @@ pub struct ActionParam {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum ItemKind {
-    Players {
-        min: i64,
-        max: i64,
-    },
+    /// `players N` or `players MIN..MAX`.
+    Players { min: i64, max: i64 },
+    /// `seats A, B, …`.
     Seats(Vec<Ident>),
     /// `board "x.toml" [for MIN..MAX]`: the range limits the board to those player counts.
     Board {
         path: String,
         players: Option<(i64, i64, Span)>,
     },
+    /// `option NAME: TYPE = EXPR`.
     Option {
         name: Ident,
         ty: TypeRef,
         value: Expr,
     },
-    Const {
-        name: Ident,
-        value: Expr,
-    },
+    /// `const NAME = EXPR`.
+    Const { name: Ident, value: Expr },
     /// `shown` is how each member is written in labels and logs, when the
     /// declaration gives it (`full_house "full house"`).
     Enum {
@@ -144,6 +156,7 @@ pub enum ItemKind {
         members: Vec<Ident>,
         shown: Vec<Option<String>>,
     },
+    /// `piece NAME [per player] { FIELDS } [in ZONE] [label "…"] [{ N x { … } … }]`.
     Piece {
         name: Ident,
         per_player: bool,
@@ -160,6 +173,7 @@ pub enum ItemKind {
         kind: Option<Ident>,
         vis: Option<Visibility>,
     },
+    /// `var [per …] NAME: TYPE [= EXPR] [VISIBILITY]`.
     Var {
         name: Ident,
         scope: Scope,
@@ -168,52 +182,50 @@ pub enum ItemKind {
         init: Option<Expr>,
         vis: Option<Visibility>,
     },
+    /// `fn NAME(PARAMS) -> TYPE = EXPR`.
     Fn {
         name: Ident,
         params: Vec<Param>,
         ret: TypeRef,
         body: Expr,
     },
+    /// `proc NAME(PARAMS) { … }`.
     Proc {
         name: Ident,
         params: Vec<Param>,
         body: Block,
     },
-    Phase {
-        name: Ident,
-        body: Block,
-    },
+    /// `phase NAME { … }`.
+    Phase { name: Ident, body: Block },
+    /// `action NAME(x in DOMAIN, …) [label "…"] { … }`.
     Action {
         name: Ident,
         params: Vec<ActionParam>,
         label: Option<Template>,
         body: Block,
     },
+    /// `setup { … }`.
     Setup(Block),
+    /// `play { … }`.
     Play(Block),
+    /// `score(p) = EXPR [lowest]`.
     Score {
         player: Ident,
         expr: Expr,
         lowest: bool,
     },
-    Tiebreak {
-        player: Ident,
-        expr: Expr,
-    },
-    Team {
-        player: Ident,
-        expr: Expr,
-    },
+    /// `tiebreak(p) = EXPR`.
+    Tiebreak { player: Ident, expr: Expr },
+    /// `team(p) = EXPR`.
+    Team { player: Ident, expr: Expr },
     /// `statistic NAME(p) = EXPR` (`player` bound per seat) or `statistic NAME = EXPR`.
     Statistic {
         name: Ident,
         player: Option<Ident>,
         expr: Expr,
     },
-    Invariant {
-        text: String,
-        expr: Expr,
-    },
+    /// `invariant "TEXT" EXPR`.
+    Invariant { text: String, expr: Expr },
 }
 
 impl ItemKind {
@@ -258,7 +270,9 @@ pub struct Template {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum TemplatePart {
+    /// Literal text (`{{` already read as `{`).
     Text(String),
+    /// A `{EXPR}` hole.
     Hole(Expr),
 }
 
@@ -270,21 +284,29 @@ pub struct Block {
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub enum AssignOp {
+    /// `=`
     Set,
+    /// `+=`
     Add,
+    /// `-=`
     Sub,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub enum MovePos {
+    /// `top` (the default): on top of the zone's pieces.
     Top,
+    /// `bottom`: under the zone's pieces.
     Bottom,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub enum MoveWhat {
+    /// `move x to …`: one piece.
     One(Expr),
+    /// `move all C to …`: every piece of a collection.
     All(Expr),
+    /// `move N of C to …`: N pieces of a collection.
     N(Expr, Expr),
 }
 
@@ -296,75 +318,98 @@ pub struct Stmt {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum StmtKind {
-    Let {
-        name: Ident,
-        value: Expr,
-    },
+    /// `let x = EXPR`.
+    Let { name: Ident, value: Expr },
+    /// `let x = choose PLAYER from C [label "…"]`.
     Choose {
         name: Ident,
         player: Expr,
         from: Expr,
         label: Option<Template>,
     },
+    /// `PLACE = EXPR`, `PLACE += EXPR`, `PLACE -= EXPR`.
     Assign {
         place: Expr,
         op: AssignOp,
         value: Expr,
     },
+    /// `if COND { … } [else { … }]`; `else if` is an `else` block holding one `if`.
     If {
         cond: Expr,
         then: Block,
         els: Option<Block>,
     },
+    /// `for x in C { … }`.
     For {
         name: Ident,
         coll: Expr,
         body: Block,
     },
-    While {
-        cond: Expr,
-        body: Block,
-    },
+    /// `while COND { … }`.
+    While { cond: Expr, body: Block },
+    /// `break`.
     Break,
+    /// `continue`.
     Continue,
+    /// `return`.
     Return,
+    /// `move WHAT to ZONE [top | bottom]`.
     Move {
         what: MoveWhat,
         to: Expr,
         pos: MovePos,
     },
+    /// `shuffle ZONE`.
     Shuffle(Expr),
+    /// `act PLAYER with A, B [else { … }]`.
     Act {
         player: Expr,
         actions: Vec<Ident>,
         els: Option<Block>,
     },
+    /// `log "…"`.
     Log(Template),
+    /// `end game`.
     EndGame,
+    /// `reveal PIECE`.
     Reveal(Expr),
+    /// `hide PIECE`.
     Hide(Expr),
+    /// `require COND`.
     Require(Expr),
-    Call {
-        name: Ident,
-        args: Vec<Expr>,
-    },
+    /// `NAME(ARGS)`: a call of a procedure or phase.
+    Call { name: Ident, args: Vec<Expr> },
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub enum BinOp {
+    /// `or`
     Or,
+    /// `and`
     And,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `in`
     In,
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
+    /// `/`
     Div,
+    /// `%`
     Rem,
 }
 
@@ -397,15 +442,23 @@ pub struct Expr {
 
 #[derive(Clone, Debug, Serialize)]
 pub enum ExprKind {
+    /// An integer literal.
     Int(i64),
+    /// `true` or `false`.
     Bool(bool),
+    /// `none`.
     None,
+    /// A string literal (outside labels and logs, which read it as a template).
     Str(String),
+    /// `@ID`: a board node by its id.
     Node(Ident),
+    /// A name: a local, a variable, a constant, a seat, a member, …
     Name(Ident),
+    /// `x.NAME`: a field, an attribute, `owner`, a zone of a player or node, ….
     Field(Box<Expr>, Ident),
     /// `x[i]`
     Index(Box<Expr>, Box<Expr>),
+    /// `NAME(ARGS)`: a function or a builtin.
     Call(Ident, Vec<Expr>),
     /// `name(x in coll: body)`
     Agg {
@@ -414,12 +467,20 @@ pub enum ExprKind {
         coll: Box<Expr>,
         body: Option<Box<Expr>>,
     },
+    /// `[a, b, …]`
     List(Vec<Expr>),
+    /// `-a`
     Neg(Box<Expr>),
+    /// `not a`
     Not(Box<Expr>),
+    /// `a OP b`
     Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `x is KIND`
     Is(Box<Expr>, Ident),
+    /// `a..b`
     Range(Box<Expr>, Box<Expr>),
+    /// `C where COND`
     Where(Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
