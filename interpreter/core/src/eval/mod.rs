@@ -7,7 +7,7 @@
 //! decision; only the seeded ChaCha generator in the state makes random
 //! choices. A decision with exactly one option is taken automatically.
 
-mod code;
+mod bytecode;
 pub mod coverage;
 mod expr;
 mod merge;
