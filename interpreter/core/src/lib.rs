@@ -16,5 +16,6 @@ pub mod diag;
 pub mod eval;
 pub mod ir;
 pub mod limits;
+pub mod ops;
 pub mod opt;
 pub mod syntax;

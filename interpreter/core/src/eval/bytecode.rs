@@ -9,9 +9,11 @@
 //! budget. The `bytecode` pass can be switched off, and `tests/passes.rs`
 //! plays every ruleset both ways.
 
-use super::expr::{fail, overflow, Exec, DEPTH_LIMIT, R};
+use super::expr::{Exec, R};
+use super::{RunError, RunErrorKind};
 use crate::diag::Span;
 use crate::ir::*;
+use crate::ops;
 impl<'a> Exec<'a> {
     /// A field read while a view is being rendered: a piece the viewer may
     /// not see marks the answer as a peek (as the tree evaluator does).
@@ -38,7 +40,7 @@ impl<'a> Exec<'a> {
         let r = self.run_program(id, span);
         if let Err(e) = &r {
             if self.st.depth != depth {
-                self.st.depth = depth + e.message.starts_with(DEPTH_LIMIT) as u32;
+                self.st.depth = depth + (e.kind == RunErrorKind::FunctionDepth) as u32;
             }
         }
         r
@@ -104,7 +106,7 @@ impl<'a> Exec<'a> {
                 BOp::VarAt { d, base, i, sp } => {
                     let i = r!(i);
                     if i < 0 {
-                        return Err(fail(at!(sp), "a variable of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneVariableRead, at!(sp)));
                     }
                     let v = self.st.vars[base as usize + i as usize];
                     w!(d, v)
@@ -125,21 +127,21 @@ impl<'a> Exec<'a> {
                 BOp::NodeAttr { d, attr, n, sp } => {
                     let n = r!(n);
                     if n < 0 {
-                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneAttribute, at!(sp)));
                     }
                     w!(d, g.node_attrs[attr as usize].2[n as usize])
                 }
                 BOp::EdgeAttr { d, attr, e, sp } => {
                     let e = r!(e);
                     if e < 0 {
-                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneAttribute, at!(sp)));
                     }
                     w!(d, g.edge_attrs[attr as usize].2[e as usize])
                 }
                 BOp::EdgeEnd { d, e, to, sp } => {
                     let e = r!(e);
                     if e < 0 {
-                        return Err(fail(at!(sp), "an end of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneEnd, at!(sp)));
                     }
                     let ed = &g.board.edges[e as usize];
                     w!(d, (if to { ed.to } else { ed.from }) as Val)
@@ -157,7 +159,7 @@ impl<'a> Exec<'a> {
                 } => {
                     let (x, y) = (r!(a), r!(b));
                     if x < 0 || y < 0 {
-                        return Err(fail(at!(sp), "`none` used as an index"));
+                        return Err(RunError::at(RunErrorKind::NoneIndex, at!(sp)));
                     }
                     w!(d, x * stride as Val + y)
                 }
@@ -193,75 +195,71 @@ impl<'a> Exec<'a> {
                     w!(d, if empty { (len == 0) as Val } else { len })
                 }
                 BOp::Neg { d, a, sp } => {
-                    let v = r!(a).checked_neg().ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::neg(r!(a)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Not { d, a } => {
-                    let v = (r!(a) == 0) as Val;
+                    let v = ops::not(r!(a));
                     w!(d, v)
                 }
                 BOp::Truth { d, a } => {
-                    let v = (r!(a) != 0) as Val;
+                    let v = ops::truth(r!(a));
                     w!(d, v)
                 }
                 BOp::Add { d, a, b, sp } => {
-                    let v = r!(a).checked_add(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::add(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Sub { d, a, b, sp } => {
-                    let v = r!(a).checked_sub(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::sub(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Mul { d, a, b, sp } => {
-                    let v = r!(a).checked_mul(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::mul(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
-                BOp::Div { d, a, b, sp } | BOp::Rem { d, a, b, sp } => {
-                    let (x, y) = (r!(a), r!(b));
-                    if y == 0 {
-                        return Err(fail(at!(sp), "division by zero"));
-                    }
-                    let v = if matches!(*op, BOp::Div { .. }) {
-                        x.checked_div(y)
-                    } else {
-                        x.checked_rem(y)
-                    };
-                    w!(d, v.ok_or_else(|| overflow(at!(sp)))?)
+                BOp::Div { d, a, b, sp } => {
+                    let v = ops::div(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Rem { d, a, b, sp } => {
+                    let v = ops::rem(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
                 }
                 BOp::AddK { d, a, k, sp } => {
-                    let v = r!(a).checked_add(k).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::add(r!(a), k).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Eq { d, a, b } => {
-                    let v = (r!(a) == r!(b)) as Val;
+                    let v = ops::eq(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Ne { d, a, b } => {
-                    let v = (r!(a) != r!(b)) as Val;
+                    let v = ops::ne(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Lt { d, a, b } => {
-                    let v = (r!(a) < r!(b)) as Val;
+                    let v = ops::lt(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Le { d, a, b } => {
-                    let v = (r!(a) <= r!(b)) as Val;
+                    let v = ops::le(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::EqK { d, a, k } => {
-                    let v = (r!(a) == k) as Val;
+                    let v = ops::eq(r!(a), k);
                     w!(d, v)
                 }
                 BOp::NeK { d, a, k } => {
-                    let v = (r!(a) != k) as Val;
+                    let v = ops::ne(r!(a), k);
                     w!(d, v)
                 }
                 BOp::LtK { d, a, k } => {
-                    let v = (r!(a) < k) as Val;
+                    let v = ops::lt(r!(a), k);
                     w!(d, v)
                 }
                 BOp::GtK { d, a, k } => {
-                    let v = (r!(a) > k) as Val;
+                    let v = ops::gt(r!(a), k);
                     w!(d, v)
                 }
                 BOp::Jump { to } => pc = to as usize,
@@ -351,7 +349,7 @@ impl<'a> Exec<'a> {
                 BOp::PushPlayersFrom { p: r, skip, sp } => {
                     let x = r!(r);
                     if x < 0 {
-                        return Err(fail(at!(sp), "players counted from `none`"));
+                        return Err(RunError::at(RunErrorKind::NonePlayers, at!(sp)));
                     }
                     let n = self.st.nplayers as Val;
                     for k in skip as Val..n {
@@ -363,7 +361,7 @@ impl<'a> Exec<'a> {
                 BOp::PushAdj { n, adj, sp } => {
                     let n = r!(n);
                     if n < 0 {
-                        return Err(fail(at!(sp), "the neighbours of `none` were asked for"));
+                        return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                     }
                     let s = adjacent(&g.board, adj, n as u32);
                     self.st.scratch.extend(s.iter().map(|&x| x as Val));
@@ -372,13 +370,7 @@ impl<'a> Exec<'a> {
                     let (x, y) = (r!(a), r!(b));
                     let len = (y as i128 - x as i128 + 1).max(0);
                     if len > crate::limits::MAX_RANGE as i128 {
-                        return Err(fail(
-                            at!(sp),
-                            format!(
-                                "a range of {len} numbers, more than the limit of {}",
-                                crate::limits::MAX_RANGE
-                            ),
-                        ));
+                        return Err(RunError::at(RunErrorKind::RangeTooLong { len }, at!(sp)));
                     }
                     self.charge(len as u64, at!(sp))?;
                     self.st.scratch.extend(x..=y);
@@ -426,10 +418,7 @@ impl<'a> Exec<'a> {
                         Iter::Adj(a) => {
                             let n = r!(src);
                             if n < 0 {
-                                return Err(fail(
-                                    at!(sp),
-                                    "the neighbours of `none` were asked for",
-                                ));
+                                return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                             }
                             adjacent(&g.board, a, n as u32).len()
                         }
@@ -482,15 +471,15 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m)
                 }
                 BOp::CountIf { d, v } => {
-                    let c = r!(d) + (r!(v) != 0) as Val;
+                    let c = r!(d) + ops::truth(r!(v));
                     w!(d, c)
                 }
-                BOp::SumAcc { d, v, m, sp } => match r!(d).checked_add(r!(v)) {
-                    Some(s) => w!(d, s),
-                    None => {
+                BOp::SumAcc { d, v, m, sp } => match ops::add(r!(d), r!(v)) {
+                    Ok(s) => w!(d, s),
+                    Err(f) => {
                         let m = r!(m) as usize;
                         self.st.scratch.truncate(m);
-                        return Err(overflow(at!(sp)));
+                        return Err(RunError::op(f, at!(sp)));
                     }
                 },
                 BOp::MinAcc { d, v } => {
@@ -520,13 +509,7 @@ impl<'a> Exec<'a> {
                 }
                 BOp::ErrEmpty { m, e, max, sp } => {
                     if r!(m) == r!(e) {
-                        return Err(fail(
-                            at!(sp),
-                            format!(
-                                "`{}` of an empty collection",
-                                if max { "max" } else { "min" }
-                            ),
-                        ));
+                        return Err(RunError::at(RunErrorKind::EmptyExtreme { max }, at!(sp)));
                     }
                 }
                 BOp::Contains { d, x, m } => {
@@ -543,11 +526,11 @@ impl<'a> Exec<'a> {
                         Listed::Empty => s.is_empty() as Val,
                         Listed::First => s.first().copied().unwrap_or(NONE),
                         Listed::Last => s.last().copied().unwrap_or(NONE),
-                        Listed::Sum => match s.iter().try_fold(0i64, |a, &x| a.checked_add(x)) {
+                        Listed::Sum => match s.iter().try_fold(0i64, |a, &x| ops::add(a, x).ok()) {
                             Some(v) => v,
                             None => {
                                 self.st.scratch.truncate(m);
-                                return Err(overflow(at!(sp)));
+                                return Err(RunError::op(ops::Fault::Overflow, at!(sp)));
                             }
                         },
                     };
@@ -567,7 +550,7 @@ impl<'a> Exec<'a> {
             ZDim::Global => return Ok(base),
             ZDim::Value => {
                 if i < 0 || i as u32 >= self.g.nzones {
-                    return Err(fail(span, "no zone here (the value is `none`)"));
+                    return Err(RunError::at(RunErrorKind::NoneZoneValue, span));
                 }
                 return Ok(i as u32);
             }
@@ -577,7 +560,7 @@ impl<'a> Exec<'a> {
             ZDim::At => n as Val,
         };
         if i < 0 || i >= n {
-            return Err(fail(span, "a zone of `none` was asked for"));
+            return Err(RunError::at(RunErrorKind::NoneZone, span));
         }
         Ok(base + i as u32)
     }
@@ -616,7 +599,7 @@ impl<'a> Exec<'a> {
             None => None,
             Some(a) => {
                 if n < 0 {
-                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneNeighbours, span));
                 }
                 let s = adjacent(&g.board, a, n as u32);
                 if s.is_empty() {

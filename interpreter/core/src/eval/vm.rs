@@ -4,10 +4,11 @@
 //! serialised and resumed without threads or re-running anything.
 
 use super::expr::{Exec, R};
-use super::{Pending, PendingKind, RunError, Status};
+use super::{Budgeted, Pending, PendingKind, RunError, RunErrorKind, Status};
 use crate::ast::{AssignOp, MovePos};
 use crate::diag::Span;
 use crate::ir::*;
+use crate::ops;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -43,20 +44,7 @@ pub struct Frame {
 /// A decision with more options than anyone could list or pick by label.
 #[cold]
 fn too_many_options(span: Span, what: &str) -> Box<RunError> {
-    Box::new(RunError {
-        message: format!("`{what}` offers more than {} options at once", crate::limits::MAX_OPTIONS),
-        span: Some(span),
-        help: Some("narrow the parameters' domains with `where`, or split the decision into steps (`choose` inside the action)".into()),
-    })
-}
-
-#[cold]
-fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
-    Box::new(RunError {
-        message: msg.into(),
-        span: Some(span),
-        help: None,
-    })
+    RunError::at(RunErrorKind::TooManyOptions { what: what.into() }, span)
 }
 
 impl<'a> Exec<'a> {
@@ -99,11 +87,13 @@ impl<'a> Exec<'a> {
                 pc += 1;
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
-                    return Err(Box::new(RunError {
-                        message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
-                        span: Some(stmt.span),
-                        help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
-                    }));
+                    return Err(RunError::at(
+                        RunErrorKind::Budget {
+                            budget: self.st.budget,
+                            at: Budgeted::Statement,
+                        },
+                        stmt.span,
+                    ));
                 }
                 match &stmt.op {
                     Op::Let(slot, e) => {
@@ -168,14 +158,13 @@ impl<'a> Exec<'a> {
                 };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
-                    return Err(Box::new(RunError {
-                        message: format!(
-                            "the step budget of {} steps is used up: the rules may loop forever",
-                            self.st.budget
-                        ),
-                        span: Some(stmt.span),
-                        help: Some("check the loop's condition; it must become false".into()),
-                    }));
+                    return Err(RunError::at(
+                        RunErrorKind::Budget {
+                            budget: self.st.budget,
+                            at: Budgeted::Loop,
+                        },
+                        stmt.span,
+                    ));
                 }
                 if self.eval(cond, stmt.span)? != 0 {
                     self.st.frames.last_mut().unwrap().pc = 0;
@@ -203,7 +192,7 @@ impl<'a> Exec<'a> {
                     None => 0,
                 };
                 if i < 0 {
-                    return Err(fail(span, "a variable of `none` was assigned"));
+                    return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
                 }
                 *base as usize + i as usize
             }
@@ -214,16 +203,8 @@ impl<'a> Exec<'a> {
         };
         match op {
             AssignOp::Set => *cell = v,
-            AssignOp::Add => {
-                *cell = cell
-                    .checked_add(v)
-                    .ok_or_else(|| super::expr::overflow(span))?
-            }
-            AssignOp::Sub => {
-                *cell = cell
-                    .checked_sub(v)
-                    .ok_or_else(|| super::expr::overflow(span))?
-            }
+            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
+            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
         }
         Ok(())
     }
@@ -354,7 +335,7 @@ impl<'a> Exec<'a> {
                     MoveWhat::One(e) => {
                         let p = self.eval(e, span)?;
                         if p < 0 {
-                            return Err(fail(span, "`move` of `none`: there is no piece to move"));
+                            return Err(RunError::at(RunErrorKind::MoveNone, span));
                         }
                         self.move_piece(p as u32, z, top)?;
                     }
@@ -363,7 +344,7 @@ impl<'a> Exec<'a> {
                             MoveWhat::N(n, _) => {
                                 let n = self.eval(n, span)?;
                                 if n < 0 {
-                                    return Err(fail(span, format!("cannot move {n} pieces")));
+                                    return Err(RunError::at(RunErrorKind::CannotMove { n }, span));
                                 }
                                 Some(n as usize)
                             }
@@ -376,11 +357,7 @@ impl<'a> Exec<'a> {
                         let take = limit.unwrap_or(len);
                         if take > len {
                             self.st.scratch.truncate(mark);
-                            return Err(Box::new(RunError {
-                                message: format!("`move {take} of …` found only {len} piece(s)"),
-                                span: Some(span),
-                                help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
-                            }));
+                            return Err(RunError::at(RunErrorKind::MoveShort { take, len }, span));
                         }
                         let from_zone = matches!(&**c, Coll::Zone(_));
                         for k in 0..take {
@@ -417,7 +394,7 @@ impl<'a> Exec<'a> {
             } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
-                    return Err(fail(span, "`choose` asked `none` to decide"));
+                    return Err(RunError::at(RunErrorKind::ChooseNone, span));
                 }
                 self.st.opt_vals.clear();
                 self.st.opt_groups.clear();
@@ -446,15 +423,7 @@ impl<'a> Exec<'a> {
                     n
                 };
                 match n {
-                    0 => {
-                        return Err(Box::new(RunError {
-                            message:
-                                "`choose` from an empty collection: there is nothing to choose"
-                                    .into(),
-                            span: Some(span),
-                            help: Some("guard the choice with `if count(…) > 0`".into()),
-                        }))
-                    }
+                    0 => return Err(RunError::at(RunErrorKind::ChooseEmpty, span)),
                     1 => {
                         let v = self.st.opt_vals[0];
                         self.set_local(*slot, v);
@@ -505,7 +474,7 @@ impl<'a> Exec<'a> {
             } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
-                    return Err(fail(span, "`act` asked `none` to act"));
+                    return Err(RunError::at(RunErrorKind::ActNone, span));
                 }
                 self.enumerate_actions(p, actions, span)?;
                 let n = self.st.opt_count as usize;
@@ -558,10 +527,7 @@ impl<'a> Exec<'a> {
                     self.set_local(slot, v);
                 }
                 if self.st.frames.len() > 500 {
-                    return Err(fail(
-                        span,
-                        "procedures call each other too deeply (endless recursion?)",
-                    ));
+                    return Err(RunError::at(RunErrorKind::ProcedureDepth, span));
                 }
                 if self.st.log_on && pd.is_phase {
                     // Logged text counts against the budget, byte by byte,
@@ -597,7 +563,7 @@ impl<'a> Exec<'a> {
             Op::Reveal(e, on) => {
                 let p = self.eval(e, span)?;
                 if p < 0 {
-                    return Err(fail(span, "`reveal` of `none`"));
+                    return Err(RunError::at(RunErrorKind::RevealNone, span));
                 }
                 if self.st.seat_logs && !*on {
                     super::view::settle_seat_log(self.g, self.st);
@@ -611,11 +577,7 @@ impl<'a> Exec<'a> {
                     cov.step(f.block, f.pc as usize - 1, held);
                 }
                 if !held {
-                    return Err(Box::new(RunError {
-                        message: "a `require` failed while the action was running".into(),
-                        span: Some(span),
-                        help: Some("only the `require`s at the start of an action filter its options; later ones are assertions".into()),
-                    }));
+                    return Err(RunError::at(RunErrorKind::RequireFailed, span));
                 }
             }
             // `run` answers lets, assignments and jumps; `if` exists only in

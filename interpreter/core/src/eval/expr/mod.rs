@@ -2,56 +2,23 @@
 //! `scratch` stack and consumed in place, so evaluating allocates nothing once
 //! the stack has grown to its working size.
 
-use super::{RunError, State};
+use super::{Budgeted, RunError, RunErrorKind, State};
 use crate::ast::BinOp;
 use crate::diag::Span;
 use crate::ir::Game;
 use crate::ir::*;
+use crate::ops;
 use rand::Rng;
 
 /// Errors are boxed so that a result is two words and comes back in registers:
 /// this is the interpreter's hottest return type.
 pub(crate) type R<T> = Result<T, Box<RunError>>;
 
-/// How the call-depth error begins (`eval/code.rs` recognises it).
-pub(crate) const DEPTH_LIMIT: &str = "functions call each other too deeply";
-
 pub(crate) struct Exec<'a> {
     pub g: &'a Game,
     pub st: &'a mut State,
     /// Where the current body's locals start.
     pub base: usize,
-}
-
-#[cold]
-pub(crate) fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
-    Box::new(RunError {
-        message: msg.into(),
-        span: Some(span),
-        help: None,
-    })
-}
-
-/// An arithmetic result that does not fit in 64 bits stops the match.
-#[cold]
-pub(crate) fn overflow(span: Span) -> Box<RunError> {
-    Box::new(RunError {
-        message: "arithmetic overflow: the result does not fit in a 64-bit number".into(),
-        span: Some(span),
-        help: Some("numbers lie between -9223372036854775808 and 9223372036854775807; check what this computes".into()),
-    })
-}
-
-/// The step budget is used up: the match stops (see [`Exec::charge`]).
-#[cold]
-pub(crate) fn out_of_budget(budget: u64, span: Span, help: &str) -> Box<RunError> {
-    Box::new(RunError {
-        message: format!(
-            "the step budget of {budget} steps is used up: the rules may loop forever"
-        ),
-        span: Some(span),
-        help: Some(help.into()),
-    })
 }
 
 impl<'a> Exec<'a> {
@@ -75,7 +42,13 @@ impl<'a> Exec<'a> {
     pub fn charge(&mut self, n: u64, span: Span) -> R<()> {
         self.st.steps += n;
         if self.st.steps > self.st.budget {
-            return Err(out_of_budget(self.st.budget, span, "an expression does too much work (a huge range or collection, or runaway recursion); raise the budget with `--step-budget` if the game needs it"));
+            return Err(RunError::at(
+                RunErrorKind::Budget {
+                    budget: self.st.budget,
+                    at: Budgeted::Expression,
+                },
+                span,
+            ));
         }
         Ok(())
     }
@@ -106,7 +79,7 @@ impl<'a> Exec<'a> {
             ZIndex::Value(e) => {
                 let v = self.eval(e, span)?;
                 if v < 0 || v as u32 >= self.g.nzones {
-                    return Err(fail(span, "no zone here (the value is `none`)"));
+                    return Err(RunError::at(RunErrorKind::NoneZoneValue, span));
                 }
                 return Ok(v as u32);
             }
@@ -116,17 +89,14 @@ impl<'a> Exec<'a> {
             ZIndex::Edge(e) => (self.eval(e, span)?, self.g.board.edges.len() as Val),
         };
         if i < 0 || i >= n {
-            return Err(fail(span, "a zone of `none` was asked for"));
+            return Err(RunError::at(RunErrorKind::NoneZone, span));
         }
         Ok(z.base + i as u32)
     }
 
     pub fn piece(&self, v: Val, span: Span) -> R<usize> {
         if v < 0 || v as usize >= self.g.piece_kind.len() {
-            return Err(fail(
-                span,
-                "a field of `none` was read: there is no piece here",
-            ));
+            return Err(RunError::at(RunErrorKind::NoneField, span));
         }
         Ok(v as usize)
     }
@@ -161,15 +131,10 @@ impl<'a> Exec<'a> {
                 let id = self.zone_id(z, span)?;
                 Ok(self.st.zones.len(id) as Val)
             }
-            Expr::Bin(BinOp::And, a, b) => {
-                Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val)
-            }
-            Expr::Bin(BinOp::Or, a, b) => {
-                Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val)
-            }
-            Expr::Not(a) => Ok((self.eval(a, span)? == 0) as Val),
             Expr::Bin(
-                op @ (BinOp::Eq
+                op @ (BinOp::And
+                | BinOp::Or
+                | BinOp::Eq
                 | BinOp::Ne
                 | BinOp::Lt
                 | BinOp::Le
@@ -179,26 +144,14 @@ impl<'a> Exec<'a> {
                 | BinOp::Sub),
                 a,
                 b,
-            ) => {
-                let x = self.eval(a, span)?;
-                let y = self.eval(b, span)?;
-                Ok(match op {
-                    BinOp::Eq => (x == y) as Val,
-                    BinOp::Ne => (x != y) as Val,
-                    BinOp::Lt => (x < y) as Val,
-                    BinOp::Le => (x <= y) as Val,
-                    BinOp::Gt => (x > y) as Val,
-                    BinOp::Ge => (x >= y) as Val,
-                    BinOp::Add => x.checked_add(y).ok_or_else(|| overflow(span))?,
-                    _ => x.checked_sub(y).ok_or_else(|| overflow(span))?,
-                })
-            }
+            ) => self.bin(*op, a, b, span),
+            Expr::Not(a) => Ok(ops::not(self.eval(a, span)?)),
             // An attribute of the node held in a local: grid games' commonest read.
             Expr::NodeAttr(i, a) if matches!(**a, Expr::Local(_)) => {
                 let Expr::Local(s) = **a else { unreachable!() };
                 let n = self.local(s);
                 if n < 0 {
-                    return Err(fail(span, "an attribute of `none` was read"));
+                    return Err(RunError::at(RunErrorKind::NoneAttribute, span));
                 }
                 Ok(self.g.node_attrs[*i as usize].2[n as usize])
             }
@@ -211,6 +164,22 @@ impl<'a> Exec<'a> {
             }
             Expr::Code(id) => self.run_code(*id, span),
             _ => self.eval_node(e, span),
+        }
+    }
+
+    /// `a op b`. A connective does not evaluate its right side when the left
+    /// decides; every other operator evaluates both sides, left first, and
+    /// means what [`ops::binary`] says.
+    #[inline(always)]
+    fn bin(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> R<Val> {
+        match op {
+            BinOp::And => Ok((self.eval(a, span)? != 0 && self.eval(b, span)? != 0) as Val),
+            BinOp::Or => Ok((self.eval(a, span)? != 0 || self.eval(b, span)? != 0) as Val),
+            _ => {
+                let x = self.eval(a, span)?;
+                let y = self.eval(b, span)?;
+                ops::binary(op, x, y).map_err(|f| RunError::op(f, span))
+            }
         }
     }
 
@@ -231,7 +200,7 @@ impl<'a> Exec<'a> {
                     Some(x) => {
                         let v = self.eval(x, span)?;
                         if v < 0 {
-                            return Err(fail(span, "a variable of `none` was read"));
+                            return Err(RunError::at(RunErrorKind::NoneVariableRead, span));
                         }
                         v
                     }
@@ -259,21 +228,21 @@ impl<'a> Exec<'a> {
             Expr::NodeAttr(i, a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
-                    return Err(fail(span, "an attribute of `none` was read"));
+                    return Err(RunError::at(RunErrorKind::NoneAttribute, span));
                 }
                 self.g.node_attrs[*i as usize].2[n as usize]
             }
             Expr::EdgeAttr(i, a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
-                    return Err(fail(span, "an attribute of `none` was read"));
+                    return Err(RunError::at(RunErrorKind::NoneAttribute, span));
                 }
                 self.g.edge_attrs[*i as usize].2[n as usize]
             }
             Expr::EdgeFrom(a) | Expr::EdgeTo(a) => {
                 let n = self.eval(a, span)?;
                 if n < 0 {
-                    return Err(fail(span, "an end of `none` was read"));
+                    return Err(RunError::at(RunErrorKind::NoneEnd, span));
                 }
                 let ed = &self.g.board.edges[n as usize];
                 (if matches!(e, Expr::EdgeFrom(_)) {
@@ -286,7 +255,7 @@ impl<'a> Exec<'a> {
             Expr::Pos2(a, b, stride) => {
                 let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
                 if x < 0 || y < 0 {
-                    return Err(fail(span, "`none` used as an index"));
+                    return Err(RunError::at(RunErrorKind::NoneIndex, span));
                 }
                 x * *stride as Val + y
             }
@@ -303,30 +272,9 @@ impl<'a> Exec<'a> {
                 slot,
                 body,
             } => self.agg(*op, coll, *slot, body.as_deref(), span)?,
-            Expr::Neg(a) => self
-                .eval(a, span)?
-                .checked_neg()
-                .ok_or_else(|| overflow(span))?,
+            Expr::Neg(a) => ops::neg(self.eval(a, span)?).map_err(|f| RunError::op(f, span))?,
             // `eval` answers the connectives, comparisons, `+` and `-`.
-            Expr::Bin(op, a, b) => {
-                let x = self.eval(a, span)?;
-                let y = self.eval(b, span)?;
-                match op {
-                    BinOp::Mul => x.checked_mul(y).ok_or_else(|| overflow(span))?,
-                    BinOp::Div | BinOp::Rem => {
-                        if y == 0 {
-                            return Err(fail(span, "division by zero"));
-                        }
-                        // The one overflow left: the smallest number divided by -1.
-                        if *op == BinOp::Div {
-                            x.checked_div(y).ok_or_else(|| overflow(span))?
-                        } else {
-                            x.checked_rem(y).ok_or_else(|| overflow(span))?
-                        }
-                    }
-                    _ => unreachable!("answered by `eval`, or lowered to `Expr::In`"),
-                }
-            }
+            Expr::Bin(op, a, b) => self.bin(*op, a, b, span)?,
             Expr::In(a, c) => self.contains(a, c, span)?,
             Expr::If(c, a, b) => {
                 if self.eval(c, span)? != 0 {
@@ -384,7 +332,7 @@ impl<'a> Exec<'a> {
     pub(crate) fn depth_up(&mut self, span: Span) -> R<()> {
         self.st.depth += 1;
         if self.st.depth > 200 {
-            return Err(fail(span, format!("{DEPTH_LIMIT} (endless recursion?)")));
+            return Err(RunError::at(RunErrorKind::FunctionDepth, span));
         }
         Ok(())
     }
@@ -410,7 +358,7 @@ impl<'a> Exec<'a> {
             Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) => {
                 let n = self.eval(e, span)?;
                 if n < 0 {
-                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneNeighbours, span));
                 }
                 Some((within, n as u32))
             }
@@ -498,7 +446,7 @@ impl<'a> Exec<'a> {
             Builtin::Next | Builtin::Prev => {
                 let p = x;
                 if p < 0 {
-                    return Err(fail(span, "the seat after `none` was asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneSeat, span));
                 }
                 if b == Builtin::Next {
                     (p + 1) % n
@@ -506,7 +454,7 @@ impl<'a> Exec<'a> {
                     (p + n - 1) % n
                 }
             }
-            Builtin::Abs => x.checked_abs().ok_or_else(|| overflow(span))?,
+            Builtin::Abs => ops::abs(x).map_err(|f| RunError::op(f, span))?,
             Builtin::Min2 => x.min(y),
             Builtin::Max2 => x.max(y),
             Builtin::Top | Builtin::Bottom => {
@@ -551,7 +499,7 @@ impl<'a> Exec<'a> {
                 let p = x;
                 let x = self.piece(y, span)?;
                 if p < 0 {
-                    return Err(fail(span, "`sees` of `none`"));
+                    return Err(RunError::at(RunErrorKind::NoneSees, span));
                 }
                 super::view::visible(self.g, self.st, x, super::view::Viewer::Seat(p as usize))
                     as Val
@@ -562,7 +510,7 @@ impl<'a> Exec<'a> {
             },
             Builtin::Distance => {
                 if x < 0 || y < 0 {
-                    return Err(fail(span, "the distance of `none` was asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneDistance, span));
                 }
                 let n = self.g.board.nodes.len();
                 if self.g.dist.is_empty() {
@@ -609,7 +557,7 @@ impl<'a> Exec<'a> {
                 let id = self.zone_id(z, span)?;
                 let len = self.st.zones.len(id);
                 if len == 0 {
-                    return Err(fail(span, "`random` of an empty collection"));
+                    return Err(RunError::at(RunErrorKind::EmptyRandom, span));
                 }
                 let i = if self.st.rolls.is_empty() {
                     self.st.rng.gen_range(0..len as u32) as usize
@@ -657,9 +605,9 @@ impl<'a> Exec<'a> {
                     self.st.scratch[mark + x as usize - 1]
                 } else {
                     self.st.scratch.truncate(mark);
-                    return Err(fail(
+                    return Err(RunError::at(
+                        RunErrorKind::IndexOutside { index: x, len },
                         span,
-                        format!("index {x} is outside the list (1..{len})"),
                     ));
                 };
                 self.st.scratch.truncate(mark);
@@ -687,18 +635,18 @@ impl<'a> Exec<'a> {
                     Builtin::Last => self.st.scratch[mark..].last().copied().unwrap_or(NONE),
                     Builtin::SumList => match self.st.scratch[mark..]
                         .iter()
-                        .try_fold(0i64, |a, &x| a.checked_add(x))
+                        .try_fold(0i64, |a, &x| ops::add(a, x).ok())
                     {
                         Some(v) => v,
                         None => {
                             self.st.scratch.truncate(mark);
-                            return Err(overflow(span));
+                            return Err(RunError::op(ops::Fault::Overflow, span));
                         }
                     },
                     _ => {
                         if len == 0 {
                             self.st.scratch.truncate(mark);
-                            return Err(fail(span, "`random` of an empty collection"));
+                            return Err(RunError::at(RunErrorKind::EmptyRandom, span));
                         }
                         let i = if self.st.rolls.is_empty() {
                             self.st.rng.gen_range(0..len as u32) as usize
@@ -779,7 +727,7 @@ impl<'a> Exec<'a> {
             } else {
                 format!("{roll} is not a position in 1..{}", elems.len())
             };
-            fail(span, format!("the scripted roll {what}"))
+            RunError::at(RunErrorKind::ScriptedRoll(what), span)
         })
     }
 
@@ -830,11 +778,11 @@ impl<'a> Exec<'a> {
             };
             match op {
                 AggOp::Count => acc += (v != 0) as Val,
-                AggOp::Sum => match acc.checked_add(v) {
-                    Some(a) => acc = a,
-                    None => {
+                AggOp::Sum => match ops::add(acc, v) {
+                    Ok(a) => acc = a,
+                    Err(f) => {
                         self.st.scratch.truncate(mark);
-                        return Err(overflow(span));
+                        return Err(RunError::op(f, span));
                     }
                 },
                 AggOp::Any => {
@@ -872,12 +820,11 @@ impl<'a> Exec<'a> {
         }
         self.st.scratch.truncate(mark);
         if matches!(op, AggOp::Min | AggOp::Max) && end == mark {
-            return Err(fail(
+            return Err(RunError::at(
+                RunErrorKind::EmptyExtreme {
+                    max: op == AggOp::Max,
+                },
                 span,
-                format!(
-                    "`{}` of an empty collection",
-                    if op == AggOp::Min { "min" } else { "max" }
-                ),
             ));
         }
         Ok(acc)
@@ -932,7 +879,7 @@ impl<'a> Exec<'a> {
                 let p = self.eval(e, span)?;
                 let n = self.st.nplayers as Val;
                 if p < 0 {
-                    return Err(fail(span, "players counted from `none`"));
+                    return Err(RunError::at(RunErrorKind::NonePlayers, span));
                 }
                 let skip = matches!(c, Coll::Opponents(_)) as Val;
                 for k in skip..n {
@@ -944,7 +891,7 @@ impl<'a> Exec<'a> {
             Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => {
                 let n = self.eval(e, span)?;
                 if n < 0 {
-                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneNeighbours, span));
                 }
                 let b = &self.g.board;
                 let s = match c {
@@ -961,13 +908,7 @@ impl<'a> Exec<'a> {
                 // simply too long.
                 let len = (y as i128 - x as i128 + 1).max(0);
                 if len > crate::limits::MAX_RANGE as i128 {
-                    return Err(fail(
-                        span,
-                        format!(
-                            "a range of {len} numbers, more than the limit of {}",
-                            crate::limits::MAX_RANGE
-                        ),
-                    ));
+                    return Err(RunError::at(RunErrorKind::RangeTooLong { len }, span));
                 }
                 self.charge(len as u64, span)?;
                 self.st.scratch.extend(x..=y);
