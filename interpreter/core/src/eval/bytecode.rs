@@ -35,7 +35,7 @@ impl<'a> Exec<'a> {
     /// tree evaluator's calls put it back while the error passes through
     /// them: to what it was, or one more after the depth limit itself (a
     /// call that fails its depth check does not lower it).
-    pub(crate) fn run_code(&mut self, id: u32, span: Span) -> R<Val> {
+    pub(crate) fn run_bytecode(&mut self, id: u32, span: Span) -> R<Val> {
         let depth = self.st.depth;
         let r = self.run_program(id, span);
         if let Err(e) = &r {
@@ -49,27 +49,38 @@ impl<'a> Exec<'a> {
     fn run_program(&mut self, id: u32, span: Span) -> R<Val> {
         let g = self.g;
         let p = &g.programs[id as usize];
-        let ops = &p.ops[..];
+        let ops = p.ops();
         macro_rules! at {
             ($sp:expr) => {
                 if $sp == CALLER_SPAN {
                     span
                 } else {
-                    p.spans[$sp as usize]
+                    p.spans()[$sp as usize]
                 }
             };
         }
-        // Registers are read and written through a pointer to the frame.
-        // Safety: every register of the program is below `p.nregs` (the
-        // pass computes it), checked once here against the frame; the frame
-        // never shrinks while the program runs (callees truncate only their
-        // own frames, above it), and the pointer is taken again after every
-        // operation that can grow `locals` (and so move it): `refresh!`.
+        // The two invariants the `unsafe` reads below rely on. A `Program`
+        // is made only by `Program::seal` and its fields are private, so
+        // both hold for every program safe code can hand this machine.
+        //
+        // 1. Registers lie within the frame. Every register the program
+        //    names is below `p.nregs()` (`Program::seal` computes it from
+        //    the operations and the call-argument runs); the assert below
+        //    checks once that the frame from `self.base` has that many
+        //    slots. The frame never shrinks while the program runs (callees
+        //    truncate only their own frames, above it), and `fp` is taken
+        //    again after every operation that can grow `locals` and so move
+        //    it (`refresh!`).
+        // 2. Jumps lie within the program. `Program::seal` refuses a
+        //    program whose jump targets are not below its length or whose
+        //    last operation is not `Ret` or a jump, so `pc` is always the
+        //    index of an operation.
         assert!(
-            self.base + p.nregs as usize <= self.st.locals.len(),
+            self.base + p.nregs() as usize <= self.st.locals.len(),
             "a program's registers lie in its frame"
         );
         let mut fp: *mut Val = self.st.locals[self.base..].as_mut_ptr();
+        // Safety of `r!` and `w!`: invariant 1 above.
         macro_rules! r {
             ($x:expr) => {
                 unsafe { *fp.add($x as usize) }
@@ -88,8 +99,7 @@ impl<'a> Exec<'a> {
         }
         let mut pc = 0usize;
         loop {
-            // Safety: the pass ends every program with `Ret` and points
-            // every jump inside it (`Program::check`), so `pc` stays in range.
+            // Safety: invariant 2 above (`Program::seal`): `pc` stays in range.
             debug_assert!(pc < ops.len());
             let op = unsafe { ops.get_unchecked(pc) };
             pc += 1;
@@ -291,7 +301,7 @@ impl<'a> Exec<'a> {
                     sp,
                 } => {
                     let v =
-                        self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp))?;
+                        self.call_regs(func, &p.regs()[args as usize..][..n as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
@@ -307,7 +317,7 @@ impl<'a> Exec<'a> {
                     w!(d, v)
                 }
                 BOp::NodesZoneAgg { d, op: agg, pred } => {
-                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds[pred as usize]);
+                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds()[pred as usize]);
                     w!(d, v)
                 }
                 BOp::KeyLookup {
@@ -318,13 +328,13 @@ impl<'a> Exec<'a> {
                     at: l,
                     sp,
                 } => {
-                    let (subs, fallback) = &p.lookups[l as usize];
+                    let (subs, fallback) = &p.lookups()[l as usize];
                     let v = self.key_lookup(p, key, adj, r!(n), subs, *fallback, at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
                 BOp::Tree { d, e, sp } => {
-                    let v = self.eval(&p.trees[e as usize], at!(sp))?;
+                    let v = self.eval(&p.trees()[e as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
@@ -380,7 +390,7 @@ impl<'a> Exec<'a> {
                     self.st.scratch.push(v)
                 }
                 BOp::PushZPred { pred } => {
-                    super::expr::push_nodes_where(g, self.st, &p.preds[pred as usize])
+                    super::expr::push_nodes_where(g, self.st, &p.preds()[pred as usize])
                 }
                 BOp::PushAttr { attr, v } => {
                     let v = r!(v);
@@ -392,7 +402,7 @@ impl<'a> Exec<'a> {
                         .extend(order[lo..hi].iter().map(|&n| n as Val));
                 }
                 BOp::PushTree { c, sp } => {
-                    self.coll(&p.colls[c as usize], at!(sp))?;
+                    self.coll(&p.colls()[c as usize], at!(sp))?;
                     refresh!();
                 }
                 BOp::Next { i, end, slot, exit } => {
@@ -611,11 +621,11 @@ impl<'a> Exec<'a> {
         let mark = self.st.scratch.len();
         let mut v = [0; MAX_KEY_ATTRS];
         for (i, &sub) in subs.iter().enumerate() {
-            match self.run_code(sub, span) {
+            match self.run_bytecode(sub, span) {
                 Ok(x) => v[i] = x,
                 Err(_) => {
                     self.st.scratch.truncate(mark);
-                    return self.eval(&p.trees[fallback as usize], span);
+                    return self.eval(&p.trees()[fallback as usize], span);
                 }
             }
         }

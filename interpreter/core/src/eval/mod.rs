@@ -7,6 +7,8 @@
 //! decision; only the seeded ChaCha generator in the state makes random
 //! choices. A decision with exactly one option is taken automatically.
 
+// The one module allowed `unsafe` (see the crate root's `deny(unsafe_code)`).
+#[allow(unsafe_code)]
 mod bytecode;
 pub mod coverage;
 mod error;

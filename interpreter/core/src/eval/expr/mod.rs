@@ -162,7 +162,7 @@ impl<'a> Exec<'a> {
                 let p = self.piece(p, span)?;
                 Ok(self.g.fields[*fid as usize][p])
             }
-            Expr::Code(id) => self.run_code(*id, span),
+            Expr::Code(id) => self.run_bytecode(*id, span),
             _ => self.eval_node(e, span),
         }
     }
@@ -318,7 +318,7 @@ impl<'a> Exec<'a> {
         self.depth_up(span)?;
         let old = std::mem::replace(&mut self.base, new_base);
         let r = match self.g.fns[func as usize].body {
-            Expr::Code(id) => self.run_code(id, span),
+            Expr::Code(id) => self.run_bytecode(id, span),
             ref body => self.eval(body, span),
         };
         self.base = old;
@@ -328,7 +328,7 @@ impl<'a> Exec<'a> {
     }
 
     /// Raises the call depth; past the limit the match stops (and the depth
-    /// stays raised, which `run_code` relies on when it puts it back).
+    /// stays raised, which `run_bytecode` relies on when it puts it back).
     pub(crate) fn depth_up(&mut self, span: Span) -> R<()> {
         self.st.depth += 1;
         if self.st.depth > 200 {
@@ -424,7 +424,7 @@ impl<'a> Exec<'a> {
     fn builtin(&mut self, b: Builtin, args: &[Expr], c: Option<&Coll>, span: Span) -> R<Val> {
         if c.is_none() && args.len() <= 2 {
             // A builtin of values only: its arguments, left to right, then
-            // the builtin (shared with the bytecode, `eval/code.rs`).
+            // the builtin (shared with the bytecode machine, `eval/bytecode.rs`).
             let x = match args.first() {
                 Some(a) => self.eval(a, span)?,
                 None => 0,
@@ -863,7 +863,7 @@ impl<'a> Exec<'a> {
 
     fn coll_elements(&mut self, c: &Coll, span: Span) -> R<()> {
         match c {
-            Coll::Code(id) => drop(self.run_code(*id, span)?),
+            Coll::Code(id) => drop(self.run_bytecode(*id, span)?),
             Coll::Zone(z) => {
                 let id = self.zone_id(z, span)?;
                 let st = &mut *self.st;

@@ -148,9 +148,9 @@ impl Frame {
         // slower). Key lookups and calls are the exception: the machine
         // runs their values and arguments without the tree.
         let root = out.last().expect("the root program is compiled last");
-        if root.ops.len() <= MIN_OPS
+        if root.ops().len() <= MIN_OPS
             && !root
-                .ops
+                .ops()
                 .iter()
                 .any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. }))
         {
