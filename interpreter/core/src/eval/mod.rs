@@ -14,6 +14,7 @@ pub mod coverage;
 mod error;
 mod expr;
 mod merge;
+mod options;
 mod statistics;
 pub mod view;
 mod vm;
