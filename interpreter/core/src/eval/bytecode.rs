@@ -3,11 +3,16 @@
 //! per expression node; registers are slots of the frame, so a local is read
 //! where it lives and a temporary is written once and read once.
 //!
-//! Every operation does exactly what the tree evaluator (`eval/expr.rs`)
+//! Every operation does exactly what the tree evaluator (`eval/expr/`)
 //! does for the node it came from, in the same order: the same values, the
 //! same errors with the same spans, the same steps counted against the
-//! budget. The `bytecode` pass can be switched off, and `tests/passes.rs`
-//! plays every ruleset both ways.
+//! budget. What an operation computes and how it fails is `crate::ops`;
+//! its errors are `RunErrorKind`s, as the tree's are. The `bytecode` pass
+//! can be switched off, and `tests/passes.rs` plays every ruleset both ways.
+//!
+//! This is the one module of the engine allowed `unsafe` (the crate root
+//! denies it elsewhere): registers and operations are read without bounds
+//! checks, under the two invariants written at the top of `run_program`.
 
 use super::expr::{Exec, R};
 use super::{RunError, RunErrorKind};

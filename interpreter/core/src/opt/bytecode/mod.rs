@@ -4,7 +4,7 @@
 //! compiled to a flat register program (`ir/bytecode.rs`) and replaced by an
 //! [`Expr::Code`] naming it. The tree evaluator then pays one call per
 //! expression instead of one per node, and the bytecode machine
-//! (`eval/code.rs`) one dispatch per operation.
+//! (`eval/bytecode.rs`) one dispatch per operation.
 //!
 //! A program's registers are slots of the frame of the body it runs in:
 //! locals stay where they are, and temporaries get the slots above the
