@@ -383,9 +383,12 @@ impl<'a> Exec<'a> {
                 }
                 BOp::PushRange { a, b, sp } => {
                     let (x, y) = (r!(a), r!(b));
-                    let len = (y as i128 - x as i128 + 1).max(0);
+                    let len = super::error::range_len(x, y);
                     if len > crate::limits::MAX_RANGE as i128 {
-                        return Err(RunError::at(RunErrorKind::RangeTooLong { len }, at!(sp)));
+                        return Err(RunError::at(
+                            RunErrorKind::RangeTooLong { from: x, to: y },
+                            at!(sp),
+                        ));
                     }
                     self.charge(len as u64, at!(sp))?;
                     self.st.scratch.extend(x..=y);

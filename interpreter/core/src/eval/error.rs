@@ -45,8 +45,8 @@ pub enum RunErrorKind {
     NoneSees,
     /// `distance(a, b)` with an end `none`.
     NoneDistance,
-    /// `a..b` longer than `limits::MAX_RANGE`.
-    RangeTooLong { len: i128 },
+    /// `from..to` longer than `limits::MAX_RANGE`.
+    RangeTooLong { from: Val, to: Val },
     /// `min` or `max` of an empty collection.
     EmptyExtreme { max: bool },
     /// `random` of an empty collection.
@@ -55,7 +55,7 @@ pub enum RunErrorKind {
     IndexOutside { index: Val, len: Val },
     /// A scripted roll (scenario tests) that names no element; the text says
     /// which roll and what it could have been.
-    ScriptedRoll(String),
+    ScriptedRoll(Box<str>),
     /// Functions nested deeper than the call-depth limit.
     FunctionDepth,
     /// Procedures nested deeper than the frame limit.
@@ -63,7 +63,7 @@ pub enum RunErrorKind {
     /// The step budget is used up, counted where `at` says.
     Budget { budget: u64, at: Budgeted },
     /// A decision with more options than `limits::MAX_OPTIONS`.
-    TooManyOptions { what: String },
+    TooManyOptions { what: Box<str> },
     /// `move` of `none`.
     MoveNone,
     /// `move N of …` with a negative `N`.
@@ -82,21 +82,27 @@ pub enum RunErrorKind {
     RequireFailed,
     /// The game does not take this many players.
     PlayerCount {
-        game: String,
+        game: Box<str>,
         min: usize,
         max: usize,
         n: usize,
     },
     /// A match option the ruleset does not declare; `known` lists them.
-    NoSuchOption { name: String, known: String },
+    NoSuchOption { name: Box<str>, known: Box<str> },
     /// An option number past the pending decision's options.
     NoOptionNumbered { i: usize },
     /// A label that is not a legal option; `options` lists them.
-    NotLegal { label: String, options: String },
+    NotLegal { label: Box<str>, options: Box<str> },
     /// A decision given after the game ended.
-    Ended { decisions: u32, what: String },
+    Ended { decisions: u32, what: Box<str> },
     /// A decision given when none is pending.
-    NothingPending { what: String },
+    NothingPending { what: Box<str> },
+}
+
+/// The number of values in `from..to` (none when `to < from`), computed
+/// without overflow: `-9e18..9e18` is simply too long.
+pub fn range_len(from: Val, to: Val) -> i128 {
+    (to as i128 - from as i128 + 1).max(0)
 }
 
 /// Where the step budget ran out; each place has its own advice.
@@ -130,8 +136,9 @@ impl RunErrorKind {
             NoneSeat => "the seat after `none` was asked for".into(),
             NoneSees => "`sees` of `none`".into(),
             NoneDistance => "the distance of `none` was asked for".into(),
-            RangeTooLong { len } => format!(
-                "a range of {len} numbers, more than the limit of {}",
+            RangeTooLong { from, to } => format!(
+                "a range of {} numbers, more than the limit of {}",
+                range_len(*from, *to),
                 crate::limits::MAX_RANGE
             ),
             EmptyExtreme { max } => format!(

@@ -260,7 +260,7 @@ impl Match {
         if n < g.min_players || n > g.max_players {
             return Err(RunError::new(
                 RunErrorKind::PlayerCount {
-                    game: g.name.clone(),
+                    game: g.name.as_str().into(),
                     min: g.min_players,
                     max: g.max_players,
                     n,
@@ -342,8 +342,14 @@ impl Match {
                 None => {
                     return Err(RunError::new(
                         RunErrorKind::NoSuchOption {
-                            name: name.clone(),
-                            known: g.options.keys().cloned().collect::<Vec<_>>().join(", "),
+                            name: name.as_str().into(),
+                            known: g
+                                .options
+                                .keys()
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                                .into(),
                         },
                         None,
                     ))
@@ -509,7 +515,7 @@ impl Match {
             None => Err(RunError::new(
                 RunErrorKind::NotLegal {
                     label: label.into(),
-                    options: labels.join(", "),
+                    options: labels.join(", ").into(),
                 },
                 None,
             )),
@@ -522,9 +528,9 @@ impl Match {
         let kind = match self.state.status {
             Status::Finished => RunErrorKind::Ended {
                 decisions: self.state.decisions,
-                what,
+                what: what.into(),
             },
-            _ => RunErrorKind::NothingPending { what },
+            _ => RunErrorKind::NothingPending { what: what.into() },
         };
         RunError::new(kind, None)
     }

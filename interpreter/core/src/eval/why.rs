@@ -485,12 +485,7 @@ fn ty_of(g: &Game, ad: &ActionDecl, e: &Expr) -> Option<Ty> {
         Expr::EdgeFrom(_) | Expr::EdgeTo(_) => Some(Ty::NODE),
         Expr::Call { func, .. } => g.symbols.fn_sigs.get(*func as usize).map(|s| s.1),
         Expr::ZoneLen(_) | Expr::Neg(_) => Some(Ty::INT),
-        Expr::Bin(op, ..)
-            if matches!(
-                op,
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
-            ) =>
-        {
+        Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..) => {
             Some(Ty::INT)
         }
         _ => None,

@@ -328,7 +328,7 @@ impl Exec<'_> {
             } else {
                 format!("{roll} is not a position in 1..{}", elems.len())
             };
-            RunError::at(RunErrorKind::ScriptedRoll(what), span)
+            RunError::at(RunErrorKind::ScriptedRoll(what.into()), span)
         })
     }
 }

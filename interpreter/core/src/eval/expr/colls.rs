@@ -177,11 +177,12 @@ impl Exec<'_> {
             }
             Coll::Range(a, b) => {
                 let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
-                // The length is computed without overflow: `-9e18..9e18` is
-                // simply too long.
-                let len = (y as i128 - x as i128 + 1).max(0);
+                let len = crate::eval::error::range_len(x, y);
                 if len > crate::limits::MAX_RANGE as i128 {
-                    return Err(RunError::at(RunErrorKind::RangeTooLong { len }, span));
+                    return Err(RunError::at(
+                        RunErrorKind::RangeTooLong { from: x, to: y },
+                        span,
+                    ));
                 }
                 self.charge(len as u64, span)?;
                 self.st.scratch.extend(x..=y);
