@@ -6,6 +6,10 @@
 //! where all file, terminal, clock and thread use lives (see
 //! `interpreter/README.md`).
 
-pub use regel_core::{ast, board, bot, check, diag, eval, ir, limits, opt, syntax};
+// This crate needs no `unsafe`: the one `unsafe` block of the engine is the
+// bytecode machine's, in `regel-core`.
+#![forbid(unsafe_code)]
+
+pub use regel_core::{ast, board, bot, check, diag, eval, ir, limits, ops, opt, syntax};
 
 pub mod cli;

@@ -1,5 +1,7 @@
 //! The `regel` binary: a thin shell around [`regel::cli::run`].
 
+#![forbid(unsafe_code)]
+
 use std::io::IsTerminal;
 
 fn main() {

@@ -1477,11 +1477,10 @@ fn value_of(it: &ast::Item) -> &ast::Expr {
 
 /// Evaluates an expression that needs no game state, if it is one.
 pub(super) fn const_eval(e: &Expr) -> Option<Val> {
-    use crate::ast::BinOp::*;
     Some(match e {
         Expr::Const(v) => *v,
-        Expr::Neg(a) => const_eval(a)?.checked_neg()?,
-        Expr::Not(a) => (const_eval(a)? == 0) as Val,
+        Expr::Neg(a) => crate::ops::neg(const_eval(a)?).ok()?,
+        Expr::Not(a) => crate::ops::not(const_eval(a)?),
         Expr::If(c, a, b) => {
             if const_eval(c)? != 0 {
                 const_eval(a)?
@@ -1489,25 +1488,7 @@ pub(super) fn const_eval(e: &Expr) -> Option<Val> {
                 const_eval(b)?
             }
         }
-        Expr::Bin(op, a, b) => {
-            let (x, y) = (const_eval(a)?, const_eval(b)?);
-            match op {
-                Add => x.checked_add(y)?,
-                Sub => x.checked_sub(y)?,
-                Mul => x.checked_mul(y)?,
-                Div => x.checked_div(y)?,
-                Rem => x.checked_rem(y)?,
-                Eq => (x == y) as Val,
-                Ne => (x != y) as Val,
-                Lt => (x < y) as Val,
-                Le => (x <= y) as Val,
-                Gt => (x > y) as Val,
-                Ge => (x >= y) as Val,
-                And => (x != 0 && y != 0) as Val,
-                Or => (x != 0 || y != 0) as Val,
-                In => return None,
-            }
-        }
+        Expr::Bin(op, a, b) => crate::ops::fold(*op, const_eval(a)?, const_eval(b)?)?,
         _ => return None,
     })
 }

@@ -7,21 +7,26 @@
 //! decision; only the seeded ChaCha generator in the state makes random
 //! choices. A decision with exactly one option is taken automatically.
 
-mod code;
+// The one module allowed `unsafe` (see the crate root's `deny(unsafe_code)`).
+#[allow(unsafe_code)]
+mod bytecode;
 pub mod coverage;
+mod error;
 mod expr;
 mod merge;
+mod options;
 mod statistics;
 pub mod view;
 mod vm;
 mod why;
 pub mod zones;
 
-use crate::diag::{Diagnostic, Span};
+use crate::diag::Span;
 use crate::ir::Game;
 use crate::ir::*;
 pub use crate::ir::{display_const, type_name};
 pub use coverage::Coverage;
+pub use error::{Budgeted, RunError, RunErrorKind};
 use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -139,39 +144,6 @@ pub struct SeatLine {
     pub named: Vec<Option<(Vec<u32>, String)>>,
 }
 
-/// A run-time error: the rules asked for something the position cannot give.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunError {
-    pub message: String,
-    pub span: Option<Span>,
-    pub help: Option<String>,
-}
-
-impl From<Box<RunError>> for RunError {
-    fn from(b: Box<RunError>) -> RunError {
-        *b
-    }
-}
-
-impl RunError {
-    pub fn to_diagnostic(&self, decisions: u32) -> Diagnostic {
-        let mut d = Diagnostic::error(
-            "E0901",
-            format!(
-                "run-time error after {decisions} decision(s): {}",
-                self.message
-            ),
-        );
-        if let Some(s) = self.span {
-            d = d.at(s, "while running this");
-        }
-        if let Some(h) = &self.help {
-            d = d.help(h.clone());
-        }
-        d
-    }
-}
-
 /// Settings a match starts with.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -286,17 +258,15 @@ impl Match {
         let g = &*game;
         let n = setup.players;
         if n < g.min_players || n > g.max_players {
-            return Err(RunError {
-                message: format!(
-                    "{} takes {}..{} players, not {n}",
-                    g.name, g.min_players, g.max_players
-                ),
-                span: None,
-                help: Some(format!(
-                    "pass `--players` between {} and {}",
-                    g.min_players, g.max_players
-                )),
-            });
+            return Err(RunError::new(
+                RunErrorKind::PlayerCount {
+                    game: g.name.as_str().into(),
+                    min: g.min_players,
+                    max: g.max_players,
+                    n,
+                },
+                None,
+            ));
         }
         // Pieces of seats that do not play stay in no zone's view: the box.
         let initial: Vec<u32> = (0..g.piece_kind.len())
@@ -370,14 +340,19 @@ impl Match {
             match g.options.get(name) {
                 Some(&i) => self.state.vars[g.vars[i].base as usize] = *v,
                 None => {
-                    return Err(RunError {
-                        message: format!("the ruleset has no option `{name}`"),
-                        span: None,
-                        help: Some(format!(
-                            "its options are: {}",
-                            g.options.keys().cloned().collect::<Vec<_>>().join(", ")
-                        )),
-                    })
+                    return Err(RunError::new(
+                        RunErrorKind::NoSuchOption {
+                            name: name.as_str().into(),
+                            known: g
+                                .options
+                                .keys()
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                                .into(),
+                        },
+                        None,
+                    ))
                 }
             }
         }
@@ -502,11 +477,7 @@ impl Match {
         };
         if i >= self.state.opt_count as usize {
             self.state.pending = Some(p);
-            return Err(RunError {
-                message: format!("option {i} does not exist"),
-                span: None,
-                help: None,
-            });
+            return Err(RunError::new(RunErrorKind::NoOptionNumbered { i }, None));
         }
         self.state.decisions += 1;
         let player = p.player as Val;
@@ -541,29 +512,27 @@ impl Match {
         let labels = self.option_labels();
         match labels.iter().position(|l| l == label) {
             Some(i) => self.apply(i),
-            None => Err(RunError {
-                message: format!("`{label}` is not a legal option here"),
-                span: None,
-                help: Some(format!("the options are: {}", labels.join(", "))),
-            }),
+            None => Err(RunError::new(
+                RunErrorKind::NotLegal {
+                    label: label.into(),
+                    options: labels.join(", ").into(),
+                },
+                None,
+            )),
         }
     }
 
     /// Why a decision cannot be taken when none is pending: the game has
     /// ended (or stopped with an error).
     fn nothing_pending(&self, what: String) -> RunError {
-        let (message, help) = match self.state.status {
-            Status::Finished => (
-                format!("the game has ended after {} decision(s): {what} cannot be taken", self.state.decisions),
-                "no decision is asked after `end game` or the end of `play`; drop the decisions after the last one, or find why the game ended early",
-            ),
-            _ => (format!("no decision is pending: {what} cannot be taken"), "the match stopped (a run-time error) or has not asked anything yet"),
+        let kind = match self.state.status {
+            Status::Finished => RunErrorKind::Ended {
+                decisions: self.state.decisions,
+                what: what.into(),
+            },
+            _ => RunErrorKind::NothingPending { what: what.into() },
         };
-        RunError {
-            message,
-            span: None,
-            help: Some(help.into()),
-        }
+        RunError::new(kind, None)
     }
 
     fn finish(&mut self, r: Result<(), Box<RunError>>) -> Result<(), RunError> {

@@ -4,10 +4,12 @@
 //! serialised and resumed without threads or re-running anything.
 
 use super::expr::{Exec, R};
-use super::{Pending, PendingKind, RunError, Status};
+use super::options::too_many_options;
+use super::{Budgeted, Pending, PendingKind, RunError, RunErrorKind, Status};
 use crate::ast::{AssignOp, MovePos};
 use crate::diag::Span;
 use crate::ir::*;
+use crate::ops;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -38,25 +40,6 @@ pub struct Frame {
     pub block: u32,
     pub pc: u32,
     pub kind: FrameKind,
-}
-
-/// A decision with more options than anyone could list or pick by label.
-#[cold]
-fn too_many_options(span: Span, what: &str) -> Box<RunError> {
-    Box::new(RunError {
-        message: format!("`{what}` offers more than {} options at once", crate::limits::MAX_OPTIONS),
-        span: Some(span),
-        help: Some("narrow the parameters' domains with `where`, or split the decision into steps (`choose` inside the action)".into()),
-    })
-}
-
-#[cold]
-fn fail(span: Span, msg: impl Into<String>) -> Box<RunError> {
-    Box::new(RunError {
-        message: msg.into(),
-        span: Some(span),
-        help: None,
-    })
 }
 
 impl<'a> Exec<'a> {
@@ -99,11 +82,13 @@ impl<'a> Exec<'a> {
                 pc += 1;
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
-                    return Err(Box::new(RunError {
-                        message: format!("the step budget of {} steps is used up: the rules may loop forever", self.st.budget),
-                        span: Some(stmt.span),
-                        help: Some("check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into()),
-                    }));
+                    return Err(RunError::at(
+                        RunErrorKind::Budget {
+                            budget: self.st.budget,
+                            at: Budgeted::Statement,
+                        },
+                        stmt.span,
+                    ));
                 }
                 match &stmt.op {
                     Op::Let(slot, e) => {
@@ -168,14 +153,13 @@ impl<'a> Exec<'a> {
                 };
                 self.st.steps += 1;
                 if self.st.steps > self.st.budget {
-                    return Err(Box::new(RunError {
-                        message: format!(
-                            "the step budget of {} steps is used up: the rules may loop forever",
-                            self.st.budget
-                        ),
-                        span: Some(stmt.span),
-                        help: Some("check the loop's condition; it must become false".into()),
-                    }));
+                    return Err(RunError::at(
+                        RunErrorKind::Budget {
+                            budget: self.st.budget,
+                            at: Budgeted::Loop,
+                        },
+                        stmt.span,
+                    ));
                 }
                 if self.eval(cond, stmt.span)? != 0 {
                     self.st.frames.last_mut().unwrap().pc = 0;
@@ -203,7 +187,7 @@ impl<'a> Exec<'a> {
                     None => 0,
                 };
                 if i < 0 {
-                    return Err(fail(span, "a variable of `none` was assigned"));
+                    return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
                 }
                 *base as usize + i as usize
             }
@@ -214,16 +198,8 @@ impl<'a> Exec<'a> {
         };
         match op {
             AssignOp::Set => *cell = v,
-            AssignOp::Add => {
-                *cell = cell
-                    .checked_add(v)
-                    .ok_or_else(|| super::expr::overflow(span))?
-            }
-            AssignOp::Sub => {
-                *cell = cell
-                    .checked_sub(v)
-                    .ok_or_else(|| super::expr::overflow(span))?
-            }
+            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
+            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
         }
         Ok(())
     }
@@ -354,7 +330,7 @@ impl<'a> Exec<'a> {
                     MoveWhat::One(e) => {
                         let p = self.eval(e, span)?;
                         if p < 0 {
-                            return Err(fail(span, "`move` of `none`: there is no piece to move"));
+                            return Err(RunError::at(RunErrorKind::MoveNone, span));
                         }
                         self.move_piece(p as u32, z, top)?;
                     }
@@ -363,7 +339,7 @@ impl<'a> Exec<'a> {
                             MoveWhat::N(n, _) => {
                                 let n = self.eval(n, span)?;
                                 if n < 0 {
-                                    return Err(fail(span, format!("cannot move {n} pieces")));
+                                    return Err(RunError::at(RunErrorKind::CannotMove { n }, span));
                                 }
                                 Some(n as usize)
                             }
@@ -376,11 +352,7 @@ impl<'a> Exec<'a> {
                         let take = limit.unwrap_or(len);
                         if take > len {
                             self.st.scratch.truncate(mark);
-                            return Err(Box::new(RunError {
-                                message: format!("`move {take} of …` found only {len} piece(s)"),
-                                span: Some(span),
-                                help: Some("the rules did not expect this collection to run short; guard the move with a count".into()),
-                            }));
+                            return Err(RunError::at(RunErrorKind::MoveShort { take, len }, span));
                         }
                         let from_zone = matches!(&**c, Coll::Zone(_));
                         for k in 0..take {
@@ -417,7 +389,7 @@ impl<'a> Exec<'a> {
             } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
-                    return Err(fail(span, "`choose` asked `none` to decide"));
+                    return Err(RunError::at(RunErrorKind::ChooseNone, span));
                 }
                 self.st.opt_vals.clear();
                 self.st.opt_groups.clear();
@@ -446,15 +418,7 @@ impl<'a> Exec<'a> {
                     n
                 };
                 match n {
-                    0 => {
-                        return Err(Box::new(RunError {
-                            message:
-                                "`choose` from an empty collection: there is nothing to choose"
-                                    .into(),
-                            span: Some(span),
-                            help: Some("guard the choice with `if count(…) > 0`".into()),
-                        }))
-                    }
+                    0 => return Err(RunError::at(RunErrorKind::ChooseEmpty, span)),
                     1 => {
                         let v = self.st.opt_vals[0];
                         self.set_local(*slot, v);
@@ -505,7 +469,7 @@ impl<'a> Exec<'a> {
             } => {
                 let p = self.eval(player, span)?;
                 if p < 0 || p >= self.st.nplayers as Val {
-                    return Err(fail(span, "`act` asked `none` to act"));
+                    return Err(RunError::at(RunErrorKind::ActNone, span));
                 }
                 self.enumerate_actions(p, actions, span)?;
                 let n = self.st.opt_count as usize;
@@ -558,10 +522,7 @@ impl<'a> Exec<'a> {
                     self.set_local(slot, v);
                 }
                 if self.st.frames.len() > 500 {
-                    return Err(fail(
-                        span,
-                        "procedures call each other too deeply (endless recursion?)",
-                    ));
+                    return Err(RunError::at(RunErrorKind::ProcedureDepth, span));
                 }
                 if self.st.log_on && pd.is_phase {
                     // Logged text counts against the budget, byte by byte,
@@ -597,7 +558,7 @@ impl<'a> Exec<'a> {
             Op::Reveal(e, on) => {
                 let p = self.eval(e, span)?;
                 if p < 0 {
-                    return Err(fail(span, "`reveal` of `none`"));
+                    return Err(RunError::at(RunErrorKind::RevealNone, span));
                 }
                 if self.st.seat_logs && !*on {
                     super::view::settle_seat_log(self.g, self.st);
@@ -611,11 +572,7 @@ impl<'a> Exec<'a> {
                     cov.step(f.block, f.pc as usize - 1, held);
                 }
                 if !held {
-                    return Err(Box::new(RunError {
-                        message: "a `require` failed while the action was running".into(),
-                        span: Some(span),
-                        help: Some("only the `require`s at the start of an action filter its options; later ones are assertions".into()),
-                    }));
+                    return Err(RunError::at(RunErrorKind::RequireFailed, span));
                 }
             }
             // `run` answers lets, assignments and jumps; `if` exists only in
@@ -645,209 +602,5 @@ impl<'a> Exec<'a> {
         }
         self.st.zones.move_piece(p, z, top);
         Ok(())
-    }
-
-    /// Fills the option groups with every legal instance of `actions` for player `p`.
-    fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
-        self.st.opt_vals.clear();
-        self.st.opt_groups.clear();
-        self.st.opt_count = 0;
-        let mut merge = false;
-        for &a in actions {
-            let ad = &self.g.actions[a as usize];
-            merge |= ad.merge;
-            let base = self.st.locals.len();
-            self.st.locals.resize(base + ad.nlocals as usize, 0);
-            let old = std::mem::replace(&mut self.base, base);
-            self.st.locals[base] = p;
-            // As in `run`, the copy without coverage counters has no trace of them.
-            let r = if self.st.coverage.is_some() {
-                self.enumerate_one::<true>(a, span)
-            } else {
-                self.enumerate_one::<false>(a, span)
-            };
-            self.base = old;
-            self.st.locals.truncate(base);
-            r?;
-        }
-        if merge && self.st.opt_count > 1 {
-            self.merge_actions(p);
-        }
-        if let Some(cov) = self.st.coverage.as_deref_mut() {
-            super::coverage::offered(cov, &self.st.opt_groups);
-        }
-        Ok(())
-    }
-
-    fn enumerate_one<const COVERAGE: bool>(&mut self, a: u16, span: Span) -> R<()> {
-        let ad = &self.g.actions[a as usize];
-        for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-            if *mask == 0 && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
-                return Ok(());
-            }
-        }
-        let first = self.st.opt_count;
-        let vstart = self.st.opt_vals.len();
-        if ad.product {
-            let mut dims: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
-            let mut count: u64 = 1;
-            for (i, prm) in ad.params.iter().enumerate() {
-                let start = self.st.opt_vals.len();
-                let mark = self.st.scratch.len();
-                self.coll(&prm.domain, span)?;
-                if !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
-                    // No requirement reads this parameter alone: the whole
-                    // domain is legal and is copied in one go.
-                    let st = &mut *self.st;
-                    st.opt_vals.extend_from_slice(&st.scratch[mark..]);
-                    st.scratch.truncate(mark);
-                    let len = st.opt_vals.len() - start;
-                    dims.push((start as u32, len as u32));
-                    count = count.saturating_mul(len as u64);
-                    continue;
-                }
-                for k in mark..self.st.scratch.len() {
-                    let v = self.st.scratch[k];
-                    self.set_local(prm.slot, v);
-                    let mut ok = true;
-                    for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-                        if *mask == 1 << i && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
-                            ok = false;
-                            break;
-                        }
-                    }
-                    if ok {
-                        self.st.opt_vals.push(v);
-                    }
-                }
-                self.st.scratch.truncate(mark);
-                let len = self.st.opt_vals.len() - start;
-                dims.push((start as u32, len as u32));
-                count = count.saturating_mul(len as u64);
-            }
-            if count == 0 {
-                self.st.opt_vals.truncate(vstart);
-                return Ok(());
-            }
-            if u64::from(self.st.opt_count) + count > crate::limits::MAX_OPTIONS {
-                return Err(too_many_options(span, &ad.name));
-            }
-            self.st.opt_groups.push(super::OptGroup {
-                action: a,
-                first,
-                count: count as u32,
-                dims,
-                tuples: None,
-            });
-            self.st.opt_count += count as u32;
-        } else {
-            // Dependent parameters: list every tuple. Domains that read no other
-            // parameter are listed once, below the recursion's scratch.
-            let mark = self.st.scratch.len();
-            let mut cached: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
-            for prm in &ad.params {
-                if prm.deps == 0 {
-                    let s = self.st.scratch.len();
-                    self.coll(&prm.domain, span)?;
-                    cached.push((s as u32, (self.st.scratch.len() - s) as u32));
-                } else {
-                    cached.push((u32::MAX, 0));
-                }
-            }
-            let mut count = 0u32;
-            let r = self.enumerate_params::<COVERAGE>(a, 0, span, &cached, &mut count);
-            self.st.scratch.truncate(mark);
-            r?;
-            if u64::from(self.st.opt_count) + u64::from(count) > crate::limits::MAX_OPTIONS {
-                return Err(too_many_options(span, &ad.name));
-            }
-            if count > 0 {
-                let arity = ad.params.len() as u16;
-                self.st.opt_groups.push(super::OptGroup {
-                    action: a,
-                    first,
-                    count,
-                    dims: Default::default(),
-                    tuples: Some((vstart as u32, arity)),
-                });
-                self.st.opt_count += count;
-            }
-        }
-        Ok(())
-    }
-
-    fn enumerate_params<const COVERAGE: bool>(
-        &mut self,
-        a: u16,
-        i: usize,
-        span: Span,
-        cached: &[(u32, u32)],
-        count: &mut u32,
-    ) -> R<()> {
-        let ad = &self.g.actions[a as usize];
-        // Requirements whose last parameter is the one just bound.
-        if i > 0 {
-            for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-                if *mask != 0
-                    && 32 - mask.leading_zeros() as usize == i
-                    && !self.pre_holds::<COVERAGE>(a, k, e, *s)?
-                {
-                    return Ok(());
-                }
-            }
-        }
-        if i == ad.params.len() {
-            for prm in &ad.params {
-                let v = self.st.locals[self.base + prm.slot as usize];
-                self.st.opt_vals.push(v);
-            }
-            *count += 1;
-            return Ok(());
-        }
-        let prm = &ad.params[i];
-        let mark = self.st.scratch.len();
-        let (start, end) = match cached[i] {
-            (u32::MAX, _) => {
-                self.coll(&prm.domain, span)?;
-                (mark, self.st.scratch.len())
-            }
-            (s, n) => (s as usize, (s + n) as usize),
-        };
-        for k in start..end {
-            let v = self.st.scratch[k];
-            self.set_local(prm.slot, v);
-            self.enumerate_params::<COVERAGE>(a, i + 1, span, cached, count)?;
-        }
-        self.st.scratch.truncate(mark);
-        Ok(())
-    }
-
-    /// Starts option `i` of the current option buffers as an action call.
-    pub fn start_action(&mut self, p: Val, i: usize) {
-        let (a, vals) = super::option_tuple(self.st, i);
-        let log_label = if self.st.log_on {
-            // The log names the action as the deciding player saw it.
-            Some(super::view::option_label_raw(
-                self.g, self.st, i, p as usize,
-            ))
-        } else {
-            None
-        };
-        if let Some(cov) = self.st.coverage.as_deref_mut() {
-            cov.taken[a as usize] += 1;
-        }
-        let ad = &self.g.actions[a as usize];
-        self.push_call(ad.body, ad.nlocals);
-        self.set_local(0, p);
-        for (k, prm) in ad.params.iter().enumerate() {
-            self.set_local(prm.slot, vals[k]);
-        }
-        if let Some(label) = log_label {
-            let seat = &self.g.seats[p as usize];
-            self.st.log.push(format!("{seat}: {label}"));
-            if self.st.seat_logs {
-                self.seat_act_line(p, a, &vals);
-            }
-        }
     }
 }

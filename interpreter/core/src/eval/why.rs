@@ -195,7 +195,7 @@ fn elements(cx: &mut Exec, c: &Coll) -> Option<Vec<Val>> {
 /// A domain without its `where` filters: what a label may name.
 fn unfiltered<'g>(g: &'g Game, c: &'g Coll) -> &'g Coll {
     match c {
-        Coll::Code(id) => match &g.programs[*id as usize].listed {
+        Coll::Code(id) => match g.programs[*id as usize].listed() {
             Some(c) => unfiltered(g, c),
             None => c,
         },
@@ -282,7 +282,7 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
 /// Whether `e` is an `and` with a false part that reads only what `actor` may see.
 fn public_false_part(cx: &mut Exec, e: &Expr, span: Span, actor: Val) -> bool {
     let e = match e {
-        Expr::Code(id) => &cx.g.programs[*id as usize].source,
+        Expr::Code(id) => cx.g.programs[*id as usize].source(),
         e => e,
     };
     let mut parts = vec![];
@@ -364,7 +364,7 @@ fn why_false(
     // (its parts are evaluated by the tree evaluator, to the same values).
     let g = cx.g;
     let e = match e {
-        Expr::Code(id) => &g.programs[*id as usize].source,
+        Expr::Code(id) => g.programs[*id as usize].source(),
         e => e,
     };
     match e {
@@ -485,12 +485,7 @@ fn ty_of(g: &Game, ad: &ActionDecl, e: &Expr) -> Option<Ty> {
         Expr::EdgeFrom(_) | Expr::EdgeTo(_) => Some(Ty::NODE),
         Expr::Call { func, .. } => g.symbols.fn_sigs.get(*func as usize).map(|s| s.1),
         Expr::ZoneLen(_) | Expr::Neg(_) => Some(Ty::INT),
-        Expr::Bin(op, ..)
-            if matches!(
-                op,
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
-            ) =>
-        {
+        Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..) => {
             Some(Ty::INT)
         }
         _ => None,

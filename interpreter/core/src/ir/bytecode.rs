@@ -1,5 +1,5 @@
 //! Bytecode: expressions compiled to a flat list of register operations
-//! (`opt/bytecode/` writes them, `eval/code.rs` runs them). A program is
+//! (`opt/bytecode/` writes them, `eval/bytecode.rs` runs them). A program is
 //! what an [`Expr::Code`] names; it runs in the frame of the body that holds
 //! the expression, so a register is a slot of that frame: the expression's
 //! locals are read where they live, and its temporaries have slots above the
@@ -63,60 +63,27 @@ pub enum Listed {
 /// One operation. `d` is the register written; `a`, `b`, `s` are read.
 #[derive(Clone, Copy, Debug)]
 pub enum BOp {
-    Const {
-        d: Reg,
-        v: Val,
-    },
-    Mov {
-        d: Reg,
-        s: Reg,
-    },
+    /// `d` = the constant `v`.
+    Const { d: Reg, v: Val },
+    /// `d` = `s`.
+    Mov { d: Reg, s: Reg },
     /// A plain variable slot.
-    Var {
-        d: Reg,
-        at: u32,
-    },
+    Var { d: Reg, at: u32 },
     /// Variable slot `base + i`; `i` of `none` fails.
-    VarAt {
-        d: Reg,
-        base: u32,
-        i: Reg,
-        sp: u16,
-    },
-    Field {
-        d: Reg,
-        fid: u32,
-        p: Reg,
-        sp: u16,
-    },
-    Owner {
-        d: Reg,
-        p: Reg,
-        sp: u16,
-    },
-    NodeAttr {
-        d: Reg,
-        attr: u16,
-        n: Reg,
-        sp: u16,
-    },
-    EdgeAttr {
-        d: Reg,
-        attr: u16,
-        e: Reg,
-        sp: u16,
-    },
-    EdgeEnd {
-        d: Reg,
-        e: Reg,
-        to: bool,
-        sp: u16,
-    },
-    IsKind {
-        d: Reg,
-        p: Reg,
-        kind: u16,
-    },
+    VarAt { d: Reg, base: u32, i: Reg, sp: u16 },
+    /// `d` = field `fid` of the piece in `p`; `none` fails, a hidden piece marks a peek.
+    Field { d: Reg, fid: u32, p: Reg, sp: u16 },
+    /// `d` = the owner of the piece in `p` (`owner(p)`); `none` fails.
+    Owner { d: Reg, p: Reg, sp: u16 },
+    /// `d` = attribute `attr` of the node in `n` (`n.attr`); `none` fails.
+    NodeAttr { d: Reg, attr: u16, n: Reg, sp: u16 },
+    /// `d` = attribute `attr` of the edge in `e`; `none` fails.
+    EdgeAttr { d: Reg, attr: u16, e: Reg, sp: u16 },
+    /// `d` = the node an edge starts from (`from(e)`) or, with `to`, ends at (`to(e)`).
+    EdgeEnd { d: Reg, e: Reg, to: bool, sp: u16 },
+    /// `d` = whether the piece in `p` is of kind `kind` (`p is K`); `none` is not.
+    IsKind { d: Reg, p: Reg, kind: u16 },
+    /// `d` = `a * stride + b`: a slot of a two-dimensional declaration; a `none` index fails.
     Pos2 {
         d: Reg,
         a: Reg,
@@ -133,14 +100,10 @@ pub enum BOp {
         n: u32,
         sp: u16,
     },
-    ZoneLen {
-        d: Reg,
-        z: Reg,
-    },
-    ZoneEmpty {
-        d: Reg,
-        z: Reg,
-    },
+    /// `d` = the number of pieces in zone `z` (`count(zone)`).
+    ZoneLen { d: Reg, z: Reg },
+    /// `d` = whether zone `z` is empty (`empty(zone)`).
+    ZoneEmpty { d: Reg, z: Reg },
     /// Fused `empty(x.zone)` / `count(x.zone)` for a node or seat in a register.
     ZoneLenOf {
         d: Reg,
@@ -150,119 +113,51 @@ pub enum BOp {
         empty: bool,
         sp: u16,
     },
-    Neg {
-        d: Reg,
-        a: Reg,
-        sp: u16,
-    },
-    Not {
-        d: Reg,
-        a: Reg,
-    },
+    /// `d` = `-a` (`ops::neg`); overflow fails.
+    Neg { d: Reg, a: Reg, sp: u16 },
+    /// `d` = `not a` (`ops::not`).
+    Not { d: Reg, a: Reg },
     /// `a != 0` as 0 or 1.
-    Truth {
-        d: Reg,
-        a: Reg,
-    },
-    Add {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    Sub {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    Mul {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    Div {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    Rem {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    AddK {
-        d: Reg,
-        a: Reg,
-        k: Val,
-        sp: u16,
-    },
-    Eq {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-    },
-    Ne {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-    },
-    Lt {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-    },
-    Le {
-        d: Reg,
-        a: Reg,
-        b: Reg,
-    },
-    EqK {
-        d: Reg,
-        a: Reg,
-        k: Val,
-    },
-    NeK {
-        d: Reg,
-        a: Reg,
-        k: Val,
-    },
-    LtK {
-        d: Reg,
-        a: Reg,
-        k: Val,
-    },
-    GtK {
-        d: Reg,
-        a: Reg,
-        k: Val,
-    },
-    Jump {
-        to: u32,
-    },
+    Truth { d: Reg, a: Reg },
+    /// `d` = `a + b` (`ops::add`); overflow fails.
+    Add { d: Reg, a: Reg, b: Reg, sp: u16 },
+    /// `d` = `a - b` (`ops::sub`); overflow fails.
+    Sub { d: Reg, a: Reg, b: Reg, sp: u16 },
+    /// `d` = `a * b` (`ops::mul`); overflow fails.
+    Mul { d: Reg, a: Reg, b: Reg, sp: u16 },
+    /// `d` = `a / b` (`ops::div`); a zero divisor or overflow fails.
+    Div { d: Reg, a: Reg, b: Reg, sp: u16 },
+    /// `d` = `a % b` (`ops::rem`); a zero divisor or overflow fails.
+    Rem { d: Reg, a: Reg, b: Reg, sp: u16 },
+    /// `d` = `a + k` for a constant `k` (`x - k` compiles to `k` negated); overflow fails.
+    AddK { d: Reg, a: Reg, k: Val, sp: u16 },
+    /// `d` = `a == b` (`ops::eq`).
+    Eq { d: Reg, a: Reg, b: Reg },
+    /// `d` = `a != b` (`ops::ne`).
+    Ne { d: Reg, a: Reg, b: Reg },
+    /// `d` = `a < b` (`ops::lt`; `a > b` compiles with the operands swapped).
+    Lt { d: Reg, a: Reg, b: Reg },
+    /// `d` = `a <= b` (`ops::le`; `a >= b` compiles with the operands swapped).
+    Le { d: Reg, a: Reg, b: Reg },
+    /// `d` = `a == k` for a constant `k`.
+    EqK { d: Reg, a: Reg, k: Val },
+    /// `d` = `a != k` for a constant `k`.
+    NeK { d: Reg, a: Reg, k: Val },
+    /// `d` = `a < k` for a constant `k` (`a <= k` as `a < k + 1`).
+    LtK { d: Reg, a: Reg, k: Val },
+    /// `d` = `a > k` for a constant `k` (`a >= k` as `a > k - 1`).
+    GtK { d: Reg, a: Reg, k: Val },
+    /// Go to operation `to`.
+    Jump { to: u32 },
     /// Jump when `a == k` (`JumpNeK`: when `a != k`): a comparison with a
     /// constant tested where a condition is needed, without its value.
-    JumpEqK {
-        a: Reg,
-        k: Val,
-        to: u32,
-    },
-    JumpNeK {
-        a: Reg,
-        k: Val,
-        to: u32,
-    },
-    JumpIf {
-        c: Reg,
-        to: u32,
-    },
-    JumpUnless {
-        c: Reg,
-        to: u32,
-    },
+    JumpEqK { a: Reg, k: Val, to: u32 },
+    /// Jump when `a != k` (see `JumpEqK`).
+    JumpNeK { a: Reg, k: Val, to: u32 },
+    /// Jump to `to` when `c` is true (not 0).
+    JumpIf { c: Reg, to: u32 },
+    /// Jump to `to` when `c` is false (0).
+    JumpUnless { c: Reg, to: u32 },
     /// Calls function `func` with the registers `regs[args..args + n]`.
     Call {
         d: Reg,
@@ -273,9 +168,7 @@ pub enum BOp {
     },
     /// A call compiled in place starts: one step counted, the call depth
     /// raised and checked, as a call does after its arguments.
-    CallEnter {
-        sp: u16,
-    },
+    CallEnter { sp: u16 },
     /// A call compiled in place ends: the depth lowered.
     CallLeave,
     /// A builtin of values only (no collection), with up to two arguments.
@@ -286,11 +179,8 @@ pub enum BOp {
         y: Reg,
         sp: u16,
     },
-    NodesZoneAgg {
-        d: Reg,
-        op: AggOp,
-        pred: u32,
-    },
+    /// `d` = aggregate `op` over all nodes of a zone-size predicate (`preds[pred]`, see `ir::ZPred`).
+    NodesZoneAgg { d: Reg, op: AggOp, pred: u32 },
     /// A key lookup (see [`Expr::NodeByKey`]) within all nodes or the
     /// neighbours of node `n`, described by `lookups[at]`.
     KeyLookup {
@@ -302,58 +192,35 @@ pub enum BOp {
         sp: u16,
     },
     /// An expression the compiler leaves to the tree evaluator.
-    Tree {
-        d: Reg,
-        e: u32,
-        sp: u16,
-    },
+    Tree { d: Reg, e: u32, sp: u16 },
     // Collections are listed on the scratch stack, as the tree evaluator does.
     /// `d` = the scratch stack's height.
-    Mark {
-        d: Reg,
-    },
+    Mark { d: Reg },
     /// Counts the elements above mark `m` against the step budget.
-    Charge {
-        m: Reg,
-        sp: u16,
-    },
-    PushZone {
-        z: Reg,
-    },
+    Charge { m: Reg, sp: u16 },
+    /// Pushes the pieces of zone `z` onto the scratch stack, in the zone's order.
+    PushZone { z: Reg },
+    /// Pushes every seat (`players`).
     PushPlayers,
-    PushPlayersFrom {
-        p: Reg,
-        skip: bool,
-        sp: u16,
-    },
+    /// Pushes the seats from `p` on, in turn order, skipping the first `skip` (`players from p`, `opponents(p)`); `none` fails.
+    PushPlayersFrom { p: Reg, skip: bool, sp: u16 },
+    /// Pushes every node (`nodes`).
     PushNodes,
+    /// Pushes every edge (`edges`).
     PushEdges,
-    PushAdj {
-        n: Reg,
-        adj: Adj,
-        sp: u16,
-    },
-    PushRange {
-        a: Reg,
-        b: Reg,
-        sp: u16,
-    },
-    Push {
-        s: Reg,
-    },
-    PushZPred {
-        pred: u32,
-    },
-    PushAttr {
-        attr: u16,
-        v: Reg,
-    },
+    /// Pushes the nodes (or out-edges) next to the node in `n`, by `adj`; `none` fails.
+    PushAdj { n: Reg, adj: Adj, sp: u16 },
+    /// Pushes `a..b`, charging its length; a range longer than `limits::MAX_RANGE` fails.
+    PushRange { a: Reg, b: Reg, sp: u16 },
+    /// Pushes the value in `s` (an element of a list literal).
+    Push { s: Reg },
+    /// Pushes the nodes that satisfy the zone-size predicate `preds[pred]`.
+    PushZPred { pred: u32 },
+    /// Pushes the nodes whose attribute `attr` equals `v`, from the attribute index.
+    PushAttr { attr: u16, v: Reg },
     /// A collection the compiler leaves to the tree evaluator (it charges
     /// its own elements).
-    PushTree {
-        c: u32,
-        sp: u16,
-    },
+    PushTree { c: u32, sp: u16 },
     /// Loop step: unless `i == end`, local `slot` = `scratch[i]`, `i += 1`;
     /// else go to `exit`.
     Next {
@@ -390,32 +257,17 @@ pub enum BOp {
         exit: u32,
     },
     /// `scratch[w] = s; w += 1` (compaction of a filter or map in place).
-    Put {
-        w: Reg,
-        s: Reg,
-    },
+    Put { w: Reg, s: Reg },
     /// Drops the scratch stack back to the height in `m`.
-    Truncate {
-        m: Reg,
-    },
-    CountIf {
-        d: Reg,
-        v: Reg,
-    },
-    SumAcc {
-        d: Reg,
-        v: Reg,
-        m: Reg,
-        sp: u16,
-    },
-    MinAcc {
-        d: Reg,
-        v: Reg,
-    },
-    MaxAcc {
-        d: Reg,
-        v: Reg,
-    },
+    Truncate { m: Reg },
+    /// `d += 1` when `v` is true (`count` of a test).
+    CountIf { d: Reg, v: Reg },
+    /// `d += v` (`sum`); on overflow the scratch stack drops to mark `m` and the error is raised.
+    SumAcc { d: Reg, v: Reg, m: Reg, sp: u16 },
+    /// `d = min(d, v)`.
+    MinAcc { d: Reg, v: Reg },
+    /// `d = max(d, v)`.
+    MaxAcc { d: Reg, v: Reg },
     /// `best`/`worst`: when `v` beats the key so far (or `has` is 0), `d = x`.
     BestAcc {
         d: Reg,
@@ -426,18 +278,9 @@ pub enum BOp {
         worst: bool,
     },
     /// `min`/`max` of an empty collection fails: `m == e`.
-    ErrEmpty {
-        m: Reg,
-        e: Reg,
-        max: bool,
-        sp: u16,
-    },
+    ErrEmpty { m: Reg, e: Reg, max: bool, sp: u16 },
     /// Whether `x` is listed above mark `m`; drops the list.
-    Contains {
-        d: Reg,
-        x: Reg,
-        m: Reg,
-    },
+    Contains { d: Reg, x: Reg, m: Reg },
     /// Reads a list above mark `m` and drops it.
     Listed {
         d: Reg,
@@ -445,18 +288,15 @@ pub enum BOp {
         what: Listed,
         sp: u16,
     },
-    Ret {
-        s: Reg,
-    },
+    /// The program's value is `s`.
+    Ret { s: Reg },
 }
 
-/// A compiled expression and the tables its operations index.
+/// A program being written: what the `bytecode` pass fills in before
+/// [`Program::seal`] checks it. Its fields are open; a [`Program`]'s are not.
 #[derive(Clone, Debug)]
-pub struct Program {
+pub struct Draft {
     pub ops: Vec<BOp>,
-    /// One more than the highest register the operations name: the frame
-    /// must have this many slots (checked when the program starts).
-    pub nregs: u32,
     /// `spans[sp]` for `sp > 0`; `spans[0]` is unused.
     pub spans: Vec<Span>,
     pub trees: Vec<Expr>,
@@ -474,6 +314,43 @@ pub struct Program {
     /// collection as the passes left it. Such a program pushes the elements
     /// onto the scratch stack; the caller counts them against the budget.
     pub listed: Option<Coll>,
+}
+
+impl Default for Draft {
+    fn default() -> Draft {
+        Draft {
+            ops: vec![],
+            spans: vec![Span::default()],
+            trees: vec![],
+            colls: vec![],
+            preds: vec![],
+            regs: vec![],
+            lookups: vec![],
+            source: Expr::Const(0),
+            listed: None,
+        }
+    }
+}
+
+/// A compiled expression and the tables its operations index: a sealed
+/// [`Draft`]. Its fields are private and it is made only by
+/// [`Program::seal`], so safe code cannot hand the machine a program whose
+/// registers or jumps it has not checked (the machine's `unsafe` reads rely
+/// on them).
+#[derive(Clone, Debug)]
+pub struct Program {
+    ops: Vec<BOp>,
+    /// One more than the highest register the operations name: the frame
+    /// must have this many slots (checked when the program starts).
+    nregs: u32,
+    spans: Vec<Span>,
+    trees: Vec<Expr>,
+    colls: Vec<Coll>,
+    preds: Vec<ZPred>,
+    regs: Vec<Reg>,
+    lookups: Vec<(Vec<u32>, u32)>,
+    source: Expr,
+    listed: Option<Coll>,
 }
 
 impl BOp {
@@ -565,26 +442,100 @@ impl BOp {
 }
 
 impl Program {
-    /// Sets [`Program::nregs`] and checks what the machine relies on without
-    /// checking as it runs: every jump lands inside the program, and the last
-    /// operation neither falls off the end nor is anything but `Ret` or a
-    /// jump. A program that fails this is a bug of the pass; it is refused
-    /// (the expression stays a tree) rather than run.
-    pub fn seal(&mut self) -> bool {
+    /// Seals a draft: computes the registers it names ([`Program::nregs`])
+    /// and checks what the machine relies on without checking as it runs:
+    /// every jump lands inside the program, and the last operation is `Ret`
+    /// or a jump, so that `pc` never runs off the end. A draft that fails
+    /// this is a bug of the pass; it is refused (`None`: the expression
+    /// stays a tree) rather than run.
+    pub fn seal(d: Draft) -> Option<Program> {
         let mut top: u32 = 0;
-        for op in &self.ops {
+        for op in &d.ops {
             op.registers(&mut |r| top = top.max(r as u32 + 1));
         }
-        for &r in &self.regs {
+        for &r in &d.regs {
             top = top.max(r as u32 + 1);
         }
-        self.nregs = top;
-        let len = self.ops.len() as u32;
-        matches!(self.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. }))
-            && self
-                .ops
-                .iter()
-                .all(|op| op.target().is_none_or(|t| t < len))
+        let len = d.ops.len() as u32;
+        let ends = matches!(d.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. }));
+        if !ends || !d.ops.iter().all(|op| op.target().is_none_or(|t| t < len)) {
+            return None;
+        }
+        Some(Program {
+            ops: d.ops,
+            nregs: top,
+            spans: d.spans,
+            trees: d.trees,
+            colls: d.colls,
+            preds: d.preds,
+            regs: d.regs,
+            lookups: d.lookups,
+            source: d.source,
+            listed: d.listed,
+        })
+    }
+
+    /// The operations; the last is `Ret` or a jump, every jump lands inside.
+    #[inline]
+    pub fn ops(&self) -> &[BOp] {
+        &self.ops
+    }
+
+    /// One more than the highest register the program names: the frame it
+    /// runs in must have at least this many slots.
+    #[inline]
+    pub fn nregs(&self) -> u32 {
+        self.nregs
+    }
+
+    /// `spans()[sp]` for `sp > 0`; `spans()[0]` is unused.
+    #[inline]
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Expressions left to the tree evaluator (`BOp::Tree`, key lookups'
+    /// fallbacks).
+    #[inline]
+    pub fn trees(&self) -> &[Expr] {
+        &self.trees
+    }
+
+    /// Collections left to the tree evaluator (`BOp::PushTree`).
+    #[inline]
+    pub fn colls(&self) -> &[Coll] {
+        &self.colls
+    }
+
+    /// Zone predicates (`BOp::NodesZoneAgg`, `BOp::PushZPred`).
+    #[inline]
+    pub fn preds(&self) -> &[ZPred] {
+        &self.preds
+    }
+
+    /// Call arguments, as runs of registers.
+    #[inline]
+    pub fn regs(&self) -> &[Reg] {
+        &self.regs
+    }
+
+    /// Key lookups: the programs that compute the values, and the tree to
+    /// run instead should one fail.
+    #[inline]
+    pub fn lookups(&self) -> &[(Vec<u32>, u32)] {
+        &self.lookups
+    }
+
+    /// The expression as the passes left it: what `regel ir` prints and
+    /// what explanations (`why`) read.
+    pub fn source(&self) -> &Expr {
+        &self.source
+    }
+
+    /// For a program that lists a collection ([`Coll::Code`]): the
+    /// collection as the passes left it.
+    pub fn listed(&self) -> Option<&Coll> {
+        self.listed.as_ref()
     }
 }
 

@@ -130,12 +130,12 @@ pub fn programs(g: &Game) -> String {
     let p = Printer { g };
     let mut s = String::new();
     for (i, prog) in g.programs.iter().enumerate() {
-        let source = match &prog.listed {
+        let source = match prog.listed() {
             Some(c) => p.coll(c),
-            None => p.expr(&prog.source),
+            None => p.expr(prog.source()),
         };
-        let _ = writeln!(s, "code#{i} ({} registers) = {source}", prog.nregs);
-        for (pc, op) in prog.ops.iter().enumerate() {
+        let _ = writeln!(s, "code#{i} ({} registers) = {source}", prog.nregs());
+        for (pc, op) in prog.ops().iter().enumerate() {
             let _ = writeln!(s, "  {pc:>3}  {op:?}");
         }
     }
@@ -220,7 +220,7 @@ impl Printer<'_> {
     fn expr(&self, e: &Expr) -> String {
         match e {
             Expr::Const(v) => v.to_string(),
-            Expr::Code(id) => self.expr(&self.g.programs[*id as usize].source),
+            Expr::Code(id) => self.expr(self.g.programs[*id as usize].source()),
             Expr::Local(s) => format!("l{s}"),
             Expr::Var(b, i) => self.var(*b, i.as_deref()),
             Expr::Field(f, a) => format!("{}.{}", self.expr(a), self.field(*f)),
@@ -298,7 +298,7 @@ impl Printer<'_> {
     fn coll(&self, c: &Coll) -> String {
         match c {
             Coll::Zone(z) => self.zone(z),
-            Coll::Code(id) => match &self.g.programs[*id as usize].listed {
+            Coll::Code(id) => match self.g.programs[*id as usize].listed() {
                 Some(c) => self.coll(c),
                 None => format!("code#{id}"),
             },

@@ -13,6 +13,7 @@
 use crate::ast::BinOp;
 use crate::ir::walk::{walk_e, walk_game};
 use crate::ir::*;
+use crate::ops;
 use std::collections::BTreeMap;
 
 /// At most this many specialised copies per game, so that specialising
@@ -121,8 +122,8 @@ fn fold(e: &mut Expr) {
         }
     };
     let folded = match e {
-        Expr::Neg(a) => c(a).and_then(|v| v.checked_neg()),
-        Expr::Not(a) => c(a).map(|v| (v == 0) as Val),
+        Expr::Neg(a) => c(a).and_then(|v| ops::neg(v).ok()),
+        Expr::Not(a) => c(a).map(ops::not),
         Expr::If(cond, a, b) => match c(cond) {
             Some(v) => {
                 let taken = if v != 0 { a } else { b };
@@ -132,20 +133,7 @@ fn fold(e: &mut Expr) {
             None => None,
         },
         Expr::Bin(op, a, b) => match (c(a), c(b)) {
-            (Some(x), Some(y)) => match op {
-                BinOp::Add => x.checked_add(y),
-                BinOp::Sub => x.checked_sub(y),
-                BinOp::Mul => x.checked_mul(y),
-                BinOp::Eq => Some((x == y) as Val),
-                BinOp::Ne => Some((x != y) as Val),
-                BinOp::Lt => Some((x < y) as Val),
-                BinOp::Le => Some((x <= y) as Val),
-                BinOp::Gt => Some((x > y) as Val),
-                BinOp::Ge => Some((x >= y) as Val),
-                BinOp::And => Some((x != 0 && y != 0) as Val),
-                BinOp::Or => Some((x != 0 || y != 0) as Val),
-                _ => None,
-            },
+            (Some(x), Some(y)) => ops::fold(*op, x, y),
             // The right side of a decided connective is never evaluated.
             (Some(0), _) if *op == BinOp::And => Some(0),
             (Some(x), _) if *op == BinOp::Or && x != 0 => Some(1),

@@ -3,9 +3,9 @@
 //! (`max(c in nodes: c.col)`) has one value for the board, computed here once
 //! instead of in every match.
 
-use crate::ast::BinOp;
 use crate::ir::walk::walk_game;
 use crate::ir::*;
+use crate::ops;
 
 pub(super) fn run(g: &mut Game) {
     let tables = Static {
@@ -62,7 +62,7 @@ fn fold_static(e: &mut Expr, t: &Static) {
     let v = match op {
         AggOp::Count => vals.iter().filter(|&&v| v != 0).count() as Val,
         // A sum that overflows is left to fail at run time, as unfolded.
-        AggOp::Sum => match vals.iter().try_fold(0, |a: Val, &v| a.checked_add(v)) {
+        AggOp::Sum => match vals.iter().try_fold(0, |a: Val, &v| ops::add(a, v).ok()) {
             Some(v) => v,
             None => return,
         },
@@ -87,8 +87,8 @@ fn static_val(e: &Expr, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option
         Expr::EdgeAttr(i, a) if !on_nodes && matches!(**a, Expr::Local(s) if s == slot) => {
             t.edges[*i as usize][x as usize]
         }
-        Expr::Neg(a) => sv(a)?.checked_neg()?,
-        Expr::Not(a) => (sv(a)? == 0) as Val,
+        Expr::Neg(a) => ops::neg(sv(a)?).ok()?,
+        Expr::Not(a) => ops::not(sv(a)?),
         Expr::If(c, a, b) => {
             if sv(c)? != 0 {
                 sv(a)?
@@ -96,25 +96,8 @@ fn static_val(e: &Expr, slot: u16, x: Val, on_nodes: bool, t: &Static) -> Option
                 sv(b)?
             }
         }
-        Expr::Bin(op, a, b) => {
-            let (x, y) = (sv(a)?, sv(b)?);
-            match op {
-                // An overflow is not folded: it stays a run-time error.
-                BinOp::Add => x.checked_add(y)?,
-                BinOp::Sub => x.checked_sub(y)?,
-                BinOp::Mul => x.checked_mul(y)?,
-                BinOp::Eq => (x == y) as Val,
-                BinOp::Ne => (x != y) as Val,
-                BinOp::Lt => (x < y) as Val,
-                BinOp::Le => (x <= y) as Val,
-                BinOp::Gt => (x > y) as Val,
-                BinOp::Ge => (x >= y) as Val,
-                BinOp::And => (x != 0 && y != 0) as Val,
-                BinOp::Or => (x != 0 || y != 0) as Val,
-                // Division keeps its run-time error for a zero divisor.
-                _ => return None,
-            }
-        }
+        // An operation that fails is not folded: it stays a run-time error.
+        Expr::Bin(op, a, b) => ops::fold(*op, sv(a)?, sv(b)?)?,
         _ => return None,
     })
 }

@@ -46,29 +46,18 @@ pub(super) struct Comp<'g> {
     pub(super) map: Vec<Reg>,
     /// Calls inlined around the code being compiled.
     pub(super) inlined: u32,
-    pub(super) p: Program,
+    pub(super) p: Draft,
     pub(super) next: u32,
     pub(super) top: u32,
     pub(super) base_id: u32,
     /// Key lookup value programs, compiled before the root.
-    pub(super) subs: Vec<Program>,
+    pub(super) subs: Vec<Draft>,
     pub(super) overflow: bool,
 }
 
 impl<'g> Comp<'g> {
     pub(super) fn new(g: &'g Game, inl: &'g Inlinable, temps: u32, base_id: u32) -> Comp<'g> {
-        let p = Program {
-            ops: vec![],
-            spans: vec![Span::default()],
-            trees: vec![],
-            colls: vec![],
-            preds: vec![],
-            regs: vec![],
-            lookups: vec![],
-            nregs: 0,
-            source: Expr::Const(0),
-            listed: None,
-        };
+        let p = Draft::default();
         Comp {
             g,
             inl,
@@ -88,11 +77,14 @@ impl<'g> Comp<'g> {
             return None;
         }
         self.p.source = source;
-        if !self.p.seal() || !self.subs.iter_mut().all(|s| s.seal()) {
-            return None;
-        }
-        out.append(&mut self.subs);
-        out.push(self.p);
+        let root = Program::seal(self.p)?;
+        let subs: Vec<Program> = self
+            .subs
+            .into_iter()
+            .map(Program::seal)
+            .collect::<Option<_>>()?;
+        out.extend(subs);
+        out.push(root);
         Some(self.top)
     }
 

@@ -4,7 +4,7 @@
 //! compiled to a flat register program (`ir/bytecode.rs`) and replaced by an
 //! [`Expr::Code`] naming it. The tree evaluator then pays one call per
 //! expression instead of one per node, and the bytecode machine
-//! (`eval/code.rs`) one dispatch per operation.
+//! (`eval/bytecode.rs`) one dispatch per operation.
 //!
 //! A program's registers are slots of the frame of the body it runs in:
 //! locals stay where they are, and temporaries get the slots above the
@@ -148,9 +148,9 @@ impl Frame {
         // slower). Key lookups and calls are the exception: the machine
         // runs their values and arguments without the tree.
         let root = out.last().expect("the root program is compiled last");
-        if root.ops.len() <= MIN_OPS
+        if root.ops().len() <= MIN_OPS
             && !root
-                .ops
+                .ops()
                 .iter()
                 .any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. }))
         {

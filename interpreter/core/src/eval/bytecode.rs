@@ -3,15 +3,22 @@
 //! per expression node; registers are slots of the frame, so a local is read
 //! where it lives and a temporary is written once and read once.
 //!
-//! Every operation does exactly what the tree evaluator (`eval/expr.rs`)
+//! Every operation does exactly what the tree evaluator (`eval/expr/`)
 //! does for the node it came from, in the same order: the same values, the
 //! same errors with the same spans, the same steps counted against the
-//! budget. The `bytecode` pass can be switched off, and `tests/passes.rs`
-//! plays every ruleset both ways.
+//! budget. What an operation computes and how it fails is `crate::ops`;
+//! its errors are `RunErrorKind`s, as the tree's are. The `bytecode` pass
+//! can be switched off, and `tests/passes.rs` plays every ruleset both ways.
+//!
+//! This is the one module of the engine allowed `unsafe` (the crate root
+//! denies it elsewhere): registers and operations are read without bounds
+//! checks, under the two invariants written at the top of `run_program`.
 
-use super::expr::{fail, overflow, Exec, DEPTH_LIMIT, R};
+use super::expr::{Exec, R};
+use super::{RunError, RunErrorKind};
 use crate::diag::Span;
 use crate::ir::*;
+use crate::ops;
 impl<'a> Exec<'a> {
     /// A field read while a view is being rendered: a piece the viewer may
     /// not see marks the answer as a peek (as the tree evaluator does).
@@ -33,12 +40,12 @@ impl<'a> Exec<'a> {
     /// tree evaluator's calls put it back while the error passes through
     /// them: to what it was, or one more after the depth limit itself (a
     /// call that fails its depth check does not lower it).
-    pub(crate) fn run_code(&mut self, id: u32, span: Span) -> R<Val> {
+    pub(crate) fn run_bytecode(&mut self, id: u32, span: Span) -> R<Val> {
         let depth = self.st.depth;
         let r = self.run_program(id, span);
         if let Err(e) = &r {
             if self.st.depth != depth {
-                self.st.depth = depth + e.message.starts_with(DEPTH_LIMIT) as u32;
+                self.st.depth = depth + (e.kind == RunErrorKind::FunctionDepth) as u32;
             }
         }
         r
@@ -47,27 +54,38 @@ impl<'a> Exec<'a> {
     fn run_program(&mut self, id: u32, span: Span) -> R<Val> {
         let g = self.g;
         let p = &g.programs[id as usize];
-        let ops = &p.ops[..];
+        let ops = p.ops();
         macro_rules! at {
             ($sp:expr) => {
                 if $sp == CALLER_SPAN {
                     span
                 } else {
-                    p.spans[$sp as usize]
+                    p.spans()[$sp as usize]
                 }
             };
         }
-        // Registers are read and written through a pointer to the frame.
-        // Safety: every register of the program is below `p.nregs` (the
-        // pass computes it), checked once here against the frame; the frame
-        // never shrinks while the program runs (callees truncate only their
-        // own frames, above it), and the pointer is taken again after every
-        // operation that can grow `locals` (and so move it): `refresh!`.
+        // The two invariants the `unsafe` reads below rely on. A `Program`
+        // is made only by `Program::seal` and its fields are private, so
+        // both hold for every program safe code can hand this machine.
+        //
+        // 1. Registers lie within the frame. Every register the program
+        //    names is below `p.nregs()` (`Program::seal` computes it from
+        //    the operations and the call-argument runs); the assert below
+        //    checks once that the frame from `self.base` has that many
+        //    slots. The frame never shrinks while the program runs (callees
+        //    truncate only their own frames, above it), and `fp` is taken
+        //    again after every operation that can grow `locals` and so move
+        //    it (`refresh!`).
+        // 2. Jumps lie within the program. `Program::seal` refuses a
+        //    program whose jump targets are not below its length or whose
+        //    last operation is not `Ret` or a jump, so `pc` is always the
+        //    index of an operation.
         assert!(
-            self.base + p.nregs as usize <= self.st.locals.len(),
+            self.base + p.nregs() as usize <= self.st.locals.len(),
             "a program's registers lie in its frame"
         );
         let mut fp: *mut Val = self.st.locals[self.base..].as_mut_ptr();
+        // Safety of `r!` and `w!`: invariant 1 above.
         macro_rules! r {
             ($x:expr) => {
                 unsafe { *fp.add($x as usize) }
@@ -86,8 +104,7 @@ impl<'a> Exec<'a> {
         }
         let mut pc = 0usize;
         loop {
-            // Safety: the pass ends every program with `Ret` and points
-            // every jump inside it (`Program::check`), so `pc` stays in range.
+            // Safety: invariant 2 above (`Program::seal`): `pc` stays in range.
             debug_assert!(pc < ops.len());
             let op = unsafe { ops.get_unchecked(pc) };
             pc += 1;
@@ -104,7 +121,7 @@ impl<'a> Exec<'a> {
                 BOp::VarAt { d, base, i, sp } => {
                     let i = r!(i);
                     if i < 0 {
-                        return Err(fail(at!(sp), "a variable of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneVariableRead, at!(sp)));
                     }
                     let v = self.st.vars[base as usize + i as usize];
                     w!(d, v)
@@ -125,21 +142,21 @@ impl<'a> Exec<'a> {
                 BOp::NodeAttr { d, attr, n, sp } => {
                     let n = r!(n);
                     if n < 0 {
-                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneAttribute, at!(sp)));
                     }
                     w!(d, g.node_attrs[attr as usize].2[n as usize])
                 }
                 BOp::EdgeAttr { d, attr, e, sp } => {
                     let e = r!(e);
                     if e < 0 {
-                        return Err(fail(at!(sp), "an attribute of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneAttribute, at!(sp)));
                     }
                     w!(d, g.edge_attrs[attr as usize].2[e as usize])
                 }
                 BOp::EdgeEnd { d, e, to, sp } => {
                     let e = r!(e);
                     if e < 0 {
-                        return Err(fail(at!(sp), "an end of `none` was read"));
+                        return Err(RunError::at(RunErrorKind::NoneEnd, at!(sp)));
                     }
                     let ed = &g.board.edges[e as usize];
                     w!(d, (if to { ed.to } else { ed.from }) as Val)
@@ -157,7 +174,7 @@ impl<'a> Exec<'a> {
                 } => {
                     let (x, y) = (r!(a), r!(b));
                     if x < 0 || y < 0 {
-                        return Err(fail(at!(sp), "`none` used as an index"));
+                        return Err(RunError::at(RunErrorKind::NoneIndex, at!(sp)));
                     }
                     w!(d, x * stride as Val + y)
                 }
@@ -193,75 +210,71 @@ impl<'a> Exec<'a> {
                     w!(d, if empty { (len == 0) as Val } else { len })
                 }
                 BOp::Neg { d, a, sp } => {
-                    let v = r!(a).checked_neg().ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::neg(r!(a)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Not { d, a } => {
-                    let v = (r!(a) == 0) as Val;
+                    let v = ops::not(r!(a));
                     w!(d, v)
                 }
                 BOp::Truth { d, a } => {
-                    let v = (r!(a) != 0) as Val;
+                    let v = ops::truth(r!(a));
                     w!(d, v)
                 }
                 BOp::Add { d, a, b, sp } => {
-                    let v = r!(a).checked_add(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::add(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Sub { d, a, b, sp } => {
-                    let v = r!(a).checked_sub(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::sub(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Mul { d, a, b, sp } => {
-                    let v = r!(a).checked_mul(r!(b)).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::mul(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
-                BOp::Div { d, a, b, sp } | BOp::Rem { d, a, b, sp } => {
-                    let (x, y) = (r!(a), r!(b));
-                    if y == 0 {
-                        return Err(fail(at!(sp), "division by zero"));
-                    }
-                    let v = if matches!(*op, BOp::Div { .. }) {
-                        x.checked_div(y)
-                    } else {
-                        x.checked_rem(y)
-                    };
-                    w!(d, v.ok_or_else(|| overflow(at!(sp)))?)
+                BOp::Div { d, a, b, sp } => {
+                    let v = ops::div(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::Rem { d, a, b, sp } => {
+                    let v = ops::rem(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
                 }
                 BOp::AddK { d, a, k, sp } => {
-                    let v = r!(a).checked_add(k).ok_or_else(|| overflow(at!(sp)))?;
+                    let v = ops::add(r!(a), k).map_err(|f| RunError::op(f, at!(sp)))?;
                     w!(d, v)
                 }
                 BOp::Eq { d, a, b } => {
-                    let v = (r!(a) == r!(b)) as Val;
+                    let v = ops::eq(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Ne { d, a, b } => {
-                    let v = (r!(a) != r!(b)) as Val;
+                    let v = ops::ne(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Lt { d, a, b } => {
-                    let v = (r!(a) < r!(b)) as Val;
+                    let v = ops::lt(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::Le { d, a, b } => {
-                    let v = (r!(a) <= r!(b)) as Val;
+                    let v = ops::le(r!(a), r!(b));
                     w!(d, v)
                 }
                 BOp::EqK { d, a, k } => {
-                    let v = (r!(a) == k) as Val;
+                    let v = ops::eq(r!(a), k);
                     w!(d, v)
                 }
                 BOp::NeK { d, a, k } => {
-                    let v = (r!(a) != k) as Val;
+                    let v = ops::ne(r!(a), k);
                     w!(d, v)
                 }
                 BOp::LtK { d, a, k } => {
-                    let v = (r!(a) < k) as Val;
+                    let v = ops::lt(r!(a), k);
                     w!(d, v)
                 }
                 BOp::GtK { d, a, k } => {
-                    let v = (r!(a) > k) as Val;
+                    let v = ops::gt(r!(a), k);
                     w!(d, v)
                 }
                 BOp::Jump { to } => pc = to as usize,
@@ -293,7 +306,7 @@ impl<'a> Exec<'a> {
                     sp,
                 } => {
                     let v =
-                        self.call_regs(func, &p.regs[args as usize..][..n as usize], at!(sp))?;
+                        self.call_regs(func, &p.regs()[args as usize..][..n as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
@@ -309,7 +322,7 @@ impl<'a> Exec<'a> {
                     w!(d, v)
                 }
                 BOp::NodesZoneAgg { d, op: agg, pred } => {
-                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds[pred as usize]);
+                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds()[pred as usize]);
                     w!(d, v)
                 }
                 BOp::KeyLookup {
@@ -320,13 +333,13 @@ impl<'a> Exec<'a> {
                     at: l,
                     sp,
                 } => {
-                    let (subs, fallback) = &p.lookups[l as usize];
+                    let (subs, fallback) = &p.lookups()[l as usize];
                     let v = self.key_lookup(p, key, adj, r!(n), subs, *fallback, at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
                 BOp::Tree { d, e, sp } => {
-                    let v = self.eval(&p.trees[e as usize], at!(sp))?;
+                    let v = self.eval(&p.trees()[e as usize], at!(sp))?;
                     refresh!();
                     w!(d, v)
                 }
@@ -351,7 +364,7 @@ impl<'a> Exec<'a> {
                 BOp::PushPlayersFrom { p: r, skip, sp } => {
                     let x = r!(r);
                     if x < 0 {
-                        return Err(fail(at!(sp), "players counted from `none`"));
+                        return Err(RunError::at(RunErrorKind::NonePlayers, at!(sp)));
                     }
                     let n = self.st.nplayers as Val;
                     for k in skip as Val..n {
@@ -363,21 +376,18 @@ impl<'a> Exec<'a> {
                 BOp::PushAdj { n, adj, sp } => {
                     let n = r!(n);
                     if n < 0 {
-                        return Err(fail(at!(sp), "the neighbours of `none` were asked for"));
+                        return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                     }
                     let s = adjacent(&g.board, adj, n as u32);
                     self.st.scratch.extend(s.iter().map(|&x| x as Val));
                 }
                 BOp::PushRange { a, b, sp } => {
                     let (x, y) = (r!(a), r!(b));
-                    let len = (y as i128 - x as i128 + 1).max(0);
+                    let len = super::error::range_len(x, y);
                     if len > crate::limits::MAX_RANGE as i128 {
-                        return Err(fail(
+                        return Err(RunError::at(
+                            RunErrorKind::RangeTooLong { from: x, to: y },
                             at!(sp),
-                            format!(
-                                "a range of {len} numbers, more than the limit of {}",
-                                crate::limits::MAX_RANGE
-                            ),
                         ));
                     }
                     self.charge(len as u64, at!(sp))?;
@@ -388,7 +398,7 @@ impl<'a> Exec<'a> {
                     self.st.scratch.push(v)
                 }
                 BOp::PushZPred { pred } => {
-                    super::expr::push_nodes_where(g, self.st, &p.preds[pred as usize])
+                    super::expr::push_nodes_where(g, self.st, &p.preds()[pred as usize])
                 }
                 BOp::PushAttr { attr, v } => {
                     let v = r!(v);
@@ -400,7 +410,7 @@ impl<'a> Exec<'a> {
                         .extend(order[lo..hi].iter().map(|&n| n as Val));
                 }
                 BOp::PushTree { c, sp } => {
-                    self.coll(&p.colls[c as usize], at!(sp))?;
+                    self.coll(&p.colls()[c as usize], at!(sp))?;
                     refresh!();
                 }
                 BOp::Next { i, end, slot, exit } => {
@@ -426,10 +436,7 @@ impl<'a> Exec<'a> {
                         Iter::Adj(a) => {
                             let n = r!(src);
                             if n < 0 {
-                                return Err(fail(
-                                    at!(sp),
-                                    "the neighbours of `none` were asked for",
-                                ));
+                                return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                             }
                             adjacent(&g.board, a, n as u32).len()
                         }
@@ -482,15 +489,15 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m)
                 }
                 BOp::CountIf { d, v } => {
-                    let c = r!(d) + (r!(v) != 0) as Val;
+                    let c = r!(d) + ops::truth(r!(v));
                     w!(d, c)
                 }
-                BOp::SumAcc { d, v, m, sp } => match r!(d).checked_add(r!(v)) {
-                    Some(s) => w!(d, s),
-                    None => {
+                BOp::SumAcc { d, v, m, sp } => match ops::add(r!(d), r!(v)) {
+                    Ok(s) => w!(d, s),
+                    Err(f) => {
                         let m = r!(m) as usize;
                         self.st.scratch.truncate(m);
-                        return Err(overflow(at!(sp)));
+                        return Err(RunError::op(f, at!(sp)));
                     }
                 },
                 BOp::MinAcc { d, v } => {
@@ -520,13 +527,7 @@ impl<'a> Exec<'a> {
                 }
                 BOp::ErrEmpty { m, e, max, sp } => {
                     if r!(m) == r!(e) {
-                        return Err(fail(
-                            at!(sp),
-                            format!(
-                                "`{}` of an empty collection",
-                                if max { "max" } else { "min" }
-                            ),
-                        ));
+                        return Err(RunError::at(RunErrorKind::EmptyExtreme { max }, at!(sp)));
                     }
                 }
                 BOp::Contains { d, x, m } => {
@@ -543,11 +544,11 @@ impl<'a> Exec<'a> {
                         Listed::Empty => s.is_empty() as Val,
                         Listed::First => s.first().copied().unwrap_or(NONE),
                         Listed::Last => s.last().copied().unwrap_or(NONE),
-                        Listed::Sum => match s.iter().try_fold(0i64, |a, &x| a.checked_add(x)) {
+                        Listed::Sum => match s.iter().try_fold(0i64, |a, &x| ops::add(a, x).ok()) {
                             Some(v) => v,
                             None => {
                                 self.st.scratch.truncate(m);
-                                return Err(overflow(at!(sp)));
+                                return Err(RunError::op(ops::Fault::Overflow, at!(sp)));
                             }
                         },
                     };
@@ -567,7 +568,7 @@ impl<'a> Exec<'a> {
             ZDim::Global => return Ok(base),
             ZDim::Value => {
                 if i < 0 || i as u32 >= self.g.nzones {
-                    return Err(fail(span, "no zone here (the value is `none`)"));
+                    return Err(RunError::at(RunErrorKind::NoneZoneValue, span));
                 }
                 return Ok(i as u32);
             }
@@ -577,7 +578,7 @@ impl<'a> Exec<'a> {
             ZDim::At => n as Val,
         };
         if i < 0 || i >= n {
-            return Err(fail(span, "a zone of `none` was asked for"));
+            return Err(RunError::at(RunErrorKind::NoneZone, span));
         }
         Ok(base + i as u32)
     }
@@ -616,7 +617,7 @@ impl<'a> Exec<'a> {
             None => None,
             Some(a) => {
                 if n < 0 {
-                    return Err(fail(span, "the neighbours of `none` were asked for"));
+                    return Err(RunError::at(RunErrorKind::NoneNeighbours, span));
                 }
                 let s = adjacent(&g.board, a, n as u32);
                 if s.is_empty() {
@@ -628,11 +629,11 @@ impl<'a> Exec<'a> {
         let mark = self.st.scratch.len();
         let mut v = [0; MAX_KEY_ATTRS];
         for (i, &sub) in subs.iter().enumerate() {
-            match self.run_code(sub, span) {
+            match self.run_bytecode(sub, span) {
                 Ok(x) => v[i] = x,
                 Err(_) => {
                     self.st.scratch.truncate(mark);
-                    return self.eval(&p.trees[fallback as usize], span);
+                    return self.eval(&p.trees()[fallback as usize], span);
                 }
             }
         }

@@ -1,0 +1,221 @@
+//! Option enumeration: every legal instance of the actions a seat may take
+//! (each parameter's domain filtered by its `where` and the action's
+//! leading `require`s, independent parameters kept as a product, see
+//! `eval::OptGroup`), and the start of the option taken.
+
+use super::expr::{Exec, R};
+use super::{RunError, RunErrorKind};
+use crate::diag::Span;
+use crate::ir::*;
+
+/// A decision with more options than anyone could list or pick by label.
+#[cold]
+pub(super) fn too_many_options(span: Span, what: &str) -> Box<RunError> {
+    RunError::at(RunErrorKind::TooManyOptions { what: what.into() }, span)
+}
+
+impl Exec<'_> {
+    /// Fills the option groups with every legal instance of `actions` for player `p`.
+    pub(super) fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
+        self.st.opt_vals.clear();
+        self.st.opt_groups.clear();
+        self.st.opt_count = 0;
+        let mut merge = false;
+        for &a in actions {
+            let ad = &self.g.actions[a as usize];
+            merge |= ad.merge;
+            let base = self.st.locals.len();
+            self.st.locals.resize(base + ad.nlocals as usize, 0);
+            let old = std::mem::replace(&mut self.base, base);
+            self.st.locals[base] = p;
+            // As in `run`, the copy without coverage counters has no trace of them.
+            let r = if self.st.coverage.is_some() {
+                self.enumerate_one::<true>(a, span)
+            } else {
+                self.enumerate_one::<false>(a, span)
+            };
+            self.base = old;
+            self.st.locals.truncate(base);
+            r?;
+        }
+        if merge && self.st.opt_count > 1 {
+            self.merge_actions(p);
+        }
+        if let Some(cov) = self.st.coverage.as_deref_mut() {
+            super::coverage::offered(cov, &self.st.opt_groups);
+        }
+        Ok(())
+    }
+
+    fn enumerate_one<const COVERAGE: bool>(&mut self, a: u16, span: Span) -> R<()> {
+        let ad = &self.g.actions[a as usize];
+        for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+            if *mask == 0 && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
+                return Ok(());
+            }
+        }
+        let first = self.st.opt_count;
+        let vstart = self.st.opt_vals.len();
+        if ad.product {
+            let mut dims: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
+            let mut count: u64 = 1;
+            for (i, prm) in ad.params.iter().enumerate() {
+                let start = self.st.opt_vals.len();
+                let mark = self.st.scratch.len();
+                self.coll(&prm.domain, span)?;
+                if !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
+                    // No requirement reads this parameter alone: the whole
+                    // domain is legal and is copied in one go.
+                    let st = &mut *self.st;
+                    st.opt_vals.extend_from_slice(&st.scratch[mark..]);
+                    st.scratch.truncate(mark);
+                    let len = st.opt_vals.len() - start;
+                    dims.push((start as u32, len as u32));
+                    count = count.saturating_mul(len as u64);
+                    continue;
+                }
+                for k in mark..self.st.scratch.len() {
+                    let v = self.st.scratch[k];
+                    self.set_local(prm.slot, v);
+                    let mut ok = true;
+                    for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+                        if *mask == 1 << i && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if ok {
+                        self.st.opt_vals.push(v);
+                    }
+                }
+                self.st.scratch.truncate(mark);
+                let len = self.st.opt_vals.len() - start;
+                dims.push((start as u32, len as u32));
+                count = count.saturating_mul(len as u64);
+            }
+            if count == 0 {
+                self.st.opt_vals.truncate(vstart);
+                return Ok(());
+            }
+            if u64::from(self.st.opt_count) + count > crate::limits::MAX_OPTIONS {
+                return Err(too_many_options(span, &ad.name));
+            }
+            self.st.opt_groups.push(super::OptGroup {
+                action: a,
+                first,
+                count: count as u32,
+                dims,
+                tuples: None,
+            });
+            self.st.opt_count += count as u32;
+        } else {
+            // Dependent parameters: list every tuple. Domains that read no other
+            // parameter are listed once, below the recursion's scratch.
+            let mark = self.st.scratch.len();
+            let mut cached: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
+            for prm in &ad.params {
+                if prm.deps == 0 {
+                    let s = self.st.scratch.len();
+                    self.coll(&prm.domain, span)?;
+                    cached.push((s as u32, (self.st.scratch.len() - s) as u32));
+                } else {
+                    cached.push((u32::MAX, 0));
+                }
+            }
+            let mut count = 0u32;
+            let r = self.enumerate_params::<COVERAGE>(a, 0, span, &cached, &mut count);
+            self.st.scratch.truncate(mark);
+            r?;
+            if u64::from(self.st.opt_count) + u64::from(count) > crate::limits::MAX_OPTIONS {
+                return Err(too_many_options(span, &ad.name));
+            }
+            if count > 0 {
+                let arity = ad.params.len() as u16;
+                self.st.opt_groups.push(super::OptGroup {
+                    action: a,
+                    first,
+                    count,
+                    dims: Default::default(),
+                    tuples: Some((vstart as u32, arity)),
+                });
+                self.st.opt_count += count;
+            }
+        }
+        Ok(())
+    }
+
+    fn enumerate_params<const COVERAGE: bool>(
+        &mut self,
+        a: u16,
+        i: usize,
+        span: Span,
+        cached: &[(u32, u32)],
+        count: &mut u32,
+    ) -> R<()> {
+        let ad = &self.g.actions[a as usize];
+        // Requirements whose last parameter is the one just bound.
+        if i > 0 {
+            for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+                if *mask != 0
+                    && 32 - mask.leading_zeros() as usize == i
+                    && !self.pre_holds::<COVERAGE>(a, k, e, *s)?
+                {
+                    return Ok(());
+                }
+            }
+        }
+        if i == ad.params.len() {
+            for prm in &ad.params {
+                let v = self.st.locals[self.base + prm.slot as usize];
+                self.st.opt_vals.push(v);
+            }
+            *count += 1;
+            return Ok(());
+        }
+        let prm = &ad.params[i];
+        let mark = self.st.scratch.len();
+        let (start, end) = match cached[i] {
+            (u32::MAX, _) => {
+                self.coll(&prm.domain, span)?;
+                (mark, self.st.scratch.len())
+            }
+            (s, n) => (s as usize, (s + n) as usize),
+        };
+        for k in start..end {
+            let v = self.st.scratch[k];
+            self.set_local(prm.slot, v);
+            self.enumerate_params::<COVERAGE>(a, i + 1, span, cached, count)?;
+        }
+        self.st.scratch.truncate(mark);
+        Ok(())
+    }
+
+    /// Starts option `i` of the current option buffers as an action call.
+    pub fn start_action(&mut self, p: Val, i: usize) {
+        let (a, vals) = super::option_tuple(self.st, i);
+        let log_label = if self.st.log_on {
+            // The log names the action as the deciding player saw it.
+            Some(super::view::option_label_raw(
+                self.g, self.st, i, p as usize,
+            ))
+        } else {
+            None
+        };
+        if let Some(cov) = self.st.coverage.as_deref_mut() {
+            cov.taken[a as usize] += 1;
+        }
+        let ad = &self.g.actions[a as usize];
+        self.push_call(ad.body, ad.nlocals);
+        self.set_local(0, p);
+        for (k, prm) in ad.params.iter().enumerate() {
+            self.set_local(prm.slot, vals[k]);
+        }
+        if let Some(label) = log_label {
+            let seat = &self.g.seats[p as usize];
+            self.st.log.push(format!("{seat}: {label}"));
+            if self.st.seat_logs {
+                self.seat_act_line(p, a, &vals);
+            }
+        }
+    }
+}
