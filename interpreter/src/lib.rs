@@ -6,6 +6,8 @@
 //! where all file, terminal, clock and thread use lives (see
 //! `interpreter/README.md`).
 
-pub use regel_core::{ast, board, bot, check, diag, eval, ir, limits, opt, syntax};
+pub use regel_core::{
+    ast, board, bot, check, codegen, diag, eval, ir, limits, load, opt, pipeline, syntax, tables,
+};
 
 pub mod cli;

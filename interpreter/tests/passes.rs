@@ -44,7 +44,7 @@ fn games() -> Vec<PathBuf> {
 
 fn load(path: &Path, passes: &Passes) -> Arc<Game> {
     let mut sources = Sources::default();
-    match regel::check::check_with(&mut sources, &regel::cli::read_file, path, passes) {
+    match regel::pipeline::compile(&mut sources, &regel::cli::read_file, path, passes) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "{} does not check:\n{}",

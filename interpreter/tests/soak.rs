@@ -4,7 +4,6 @@
 //! cards, goods — money conserved and never negative, one piece per cell).
 
 use rayon::prelude::*;
-use regel::check;
 use regel::cli::simulate::play_random;
 use regel::diag::Sources;
 use regel::eval::Setup;
@@ -16,8 +15,13 @@ const GAMES: u64 = 2_000;
 fn soak(rel: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
-        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     let game = Arc::new(g);
     for players in game.min_players..=game.max_players {
         let failures: Vec<String> = (0..GAMES)

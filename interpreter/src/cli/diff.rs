@@ -11,8 +11,8 @@
 use super::{load_game, read_file, Format, Io};
 use crate::ast::{Block, Item, ItemKind};
 use crate::board::Board;
-use crate::check::load;
 use crate::diag::{Sources, Span};
+use crate::load;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;

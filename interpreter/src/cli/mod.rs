@@ -18,10 +18,7 @@ mod screen;
 pub mod simulate;
 
 use crate::diag::{self, Sources};
-use crate::{
-    check::{self},
-    ir::Game,
-};
+use crate::ir::Game;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -437,7 +434,7 @@ pub use files::read_file;
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     let mut sources = Sources::default();
     let read = files::confined(files::root_for(file, io.root.as_deref()));
-    match check::check(&mut sources, &read, file) {
+    match crate::pipeline::compile(&mut sources, &read, file, &crate::opt::Passes::all()) {
         Ok((g, warnings)) => {
             if !warnings.is_empty() {
                 let _ = write!(

@@ -187,7 +187,12 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             files(p)
         }
     };
-    let game = match check::check(&mut sources, &reader, &virtual_path) {
+    let game = match crate::pipeline::compile(
+        &mut sources,
+        &reader,
+        &virtual_path,
+        &crate::opt::Passes::all(),
+    ) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => {
             let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));

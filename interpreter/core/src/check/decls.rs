@@ -1,13 +1,13 @@
 //! Declarations: the global symbol tables, storage layout (zones, variables,
 //! pieces), and the order in which bodies are checked.
 
-use super::load::{Merged, Reader};
 use super::{err, similar};
 use crate::ast::{self, ItemKind, Scope, TypeRef, VisKind};
 use crate::board::{AttrValue, Board};
-use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
+use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::Game;
 use crate::ir::*;
+use crate::load::Merged;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -49,64 +49,8 @@ pub(super) struct Checker {
     pub uses_distance: bool,
 }
 
-/// Every node's distance to every other (-1: unreachable), by petgraph's
-/// Dijkstra with unit weights from each node over the board graph (an
-/// undirected board holds both arcs of each edge).
-fn distance_table(b: &Board) -> Vec<i16> {
-    let n = b.nodes.len();
-    let mut t = vec![-1i16; n * n];
-    for from in b.graph.node_indices() {
-        let d = petgraph::algo::dijkstra(&b.graph, from, None, |_| 1i32);
-        let row = b.graph[from] as usize * n;
-        for (to, k) in d {
-            t[row + b.graph[to] as usize] = k as i16;
-        }
-    }
-    t
-}
-
-pub(super) fn check_merged(
-    sources: &mut Sources,
-    read: Reader,
-    m: Merged,
-    passes: &crate::opt::Passes,
-) -> Result<(Game, Diagnostics), Diagnostics> {
-    if let Some(per_board) = super::boards::check_per_board(sources, read, &m, passes) {
-        return per_board;
-    }
-    // The board comes first: node attributes and piece sets are part of the namespace.
-    let board_item = m.items.iter().find_map(|it| match &it.kind {
-        ItemKind::Board { path, .. } => Some((path.clone(), it.span)),
-        _ => None,
-    });
-    let board = match board_item {
-        Some((path, span)) => {
-            let dir = m
-                .dirs
-                .iter()
-                .find(|(f, _)| *f == span.file)
-                .map(|d| d.1.clone())
-                .unwrap_or_default();
-            let full = dir.join(&path);
-            match read(&full) {
-                Ok(text) => {
-                    let f = sources.add(full.display().to_string(), text);
-                    crate::board::build(sources, f)?
-                }
-                Err(e) => {
-                    return Err(vec![err(
-                        "E0002",
-                        span,
-                        format!("cannot read the board file `{}`: {e}", full.display()),
-                        "named here",
-                    )
-                    .help("board paths are relative to the rules file that names them")])
-                }
-            }
-        }
-        None => crate::board::empty(),
-    };
-
+/// Checks `m` against `board`: declarations first, then every body.
+pub(super) fn check_merged(m: &Merged, board: Board) -> Result<super::Checked, Diagnostics> {
     let mut ck = Checker {
         errors: vec![],
         warnings: vec![],
@@ -178,12 +122,11 @@ pub(super) fn check_merged(
         ck.g.texts = ck.texts.keys().cloned().collect();
         ck.g.symbols = ck.symbols();
         super::twins::mark(&mut ck.g);
-        crate::opt::run(&mut ck.g, passes);
-        super::flatten::flatten_game(&mut ck.g);
-        if ck.uses_distance && ck.board.nodes.len() <= super::DIST_TABLE_MAX {
-            ck.g.dist = distance_table(&ck.board);
-        }
-        Ok((ck.g, ck.warnings))
+        Ok(super::Checked {
+            game: ck.g,
+            warnings: ck.warnings,
+            uses_distance: ck.uses_distance,
+        })
     } else {
         Err(ck.errors)
     }
