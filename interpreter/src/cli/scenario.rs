@@ -11,7 +11,6 @@
 //! scenario can ask anything the rules can.
 
 use super::{parse_options, read_file, Format, Io};
-use crate::check;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, Setup};
 use crate::ir::Scalar;
@@ -222,7 +221,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         .collect();
     for (src, want) in &exprs {
         let f = sources.add(format!("{} (expectation)", path.display()), src.clone());
-        match check::compile_expr(&g2, &sources, f) {
+        match crate::pipeline::compile_expr(&g2, &sources, f) {
             Ok((ng, e, ty, n)) => {
                 g2 = ng;
                 compiled.push((src.clone(), want.clone(), e, ty, n));

@@ -20,7 +20,7 @@ mod boards;
 
 use crate::check::{self, Checked};
 use crate::diag::{Diagnostics, Sources};
-use crate::ir::Game;
+use crate::ir::{Expr, Game, Ty};
 use crate::load::{self, Merged, Reader};
 use crate::opt::Passes;
 use std::path::Path;
@@ -44,6 +44,22 @@ pub fn compile(
         return per_board;
     }
     compile_merged(sources, read, merged, passes)
+}
+
+/// Compiles one more expression (the whole of `sources.get(file)`) against
+/// a compiled game, for a scenario's expectations: checked in the game's
+/// global scope ([`check::compile_expr`]), then given the rewrites that
+/// apply to an expression alone ([`crate::opt::run_expr`]). Returns the game
+/// extended with any new text constants, the expression, its type and the
+/// locals it needs.
+pub fn compile_expr(
+    game: &Game,
+    sources: &Sources,
+    file: u32,
+) -> Result<(Game, Expr, Ty, u16), Diagnostics> {
+    let (g, mut e, ty, nlocals) = check::compile_expr(game, sources, file)?;
+    crate::opt::run_expr(&mut e);
+    Ok((g, e, ty, nlocals))
 }
 
 /// A merged ruleset with at most one board through the stages after
