@@ -2,7 +2,7 @@
 //! [`Coll`] (collections). Collections exist only where they are consumed
 //! (`for`, aggregates, `choose`, `move all`, action parameter domains).
 
-use super::decls::Checker;
+use super::context::Checker;
 use super::{err, similar};
 use crate::ast::{self, BinOp, ExprKind, Scope};
 use crate::diag::Span;

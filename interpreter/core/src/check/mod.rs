@@ -10,9 +10,13 @@
 //! (an empty zone drawn from, the step budget).
 
 mod adhoc;
+mod bodies;
+mod context;
 mod counts;
-mod decls;
+mod declare;
 mod expr;
+mod layout;
+mod pieces;
 mod stmt;
 mod twins;
 
@@ -37,7 +41,21 @@ pub struct Checked {
 /// rules say it, to a [`Game`]. Returns all the errors found, not only the
 /// first.
 pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
-    decls::check_merged(m, board)
+    let mut ck = context::Checker::new(&m.game_name, &m.variants, board);
+    ck.declare_all(&m.items);
+    ck.bodies(&m.items);
+    if !ck.errors.is_empty() {
+        return Err(ck.errors);
+    }
+    ck.unused();
+    ck.g.texts = ck.texts.keys().cloned().collect();
+    ck.g.symbols = ck.symbols();
+    twins::mark(&mut ck.g);
+    Ok(Checked {
+        game: ck.g,
+        warnings: ck.warnings,
+        uses_distance: ck.uses_distance,
+    })
 }
 
 /// The declaration counts per kind and the locals per body, checked on the
