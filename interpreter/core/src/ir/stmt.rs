@@ -67,6 +67,26 @@ pub struct Template {
     pub parts: Vec<TPart>,
 }
 
+/// The statements that hold no block, as one pattern, so that
+/// [`Instr::blocks`] and [`Instr::blocks_mut`] cannot disagree.
+macro_rules! without_blocks {
+    () => {
+        Instr::Let(..)
+            | Instr::Assign(..)
+            | Instr::Break
+            | Instr::Continue
+            | Instr::Return
+            | Instr::Move(..)
+            | Instr::Shuffle(_)
+            | Instr::Choose { .. }
+            | Instr::Call(..)
+            | Instr::Log(_)
+            | Instr::EndGame
+            | Instr::Reveal(..)
+            | Instr::Require(_)
+    };
+}
+
 impl Instr {
     /// The blocks this statement holds, in the order they run or are laid
     /// out: an `if`'s `then` and `else`, a loop's body, an `act`'s `else`.
@@ -78,19 +98,7 @@ impl Instr {
             Instr::If(_, t, e) => (Some(*t), *e),
             Instr::For(_, _, b) | Instr::While(_, b) => (Some(*b), None),
             Instr::Act { els, .. } => (*els, None),
-            Instr::Let(..)
-            | Instr::Assign(..)
-            | Instr::Break
-            | Instr::Continue
-            | Instr::Return
-            | Instr::Move(..)
-            | Instr::Shuffle(_)
-            | Instr::Choose { .. }
-            | Instr::Call(..)
-            | Instr::Log(_)
-            | Instr::EndGame
-            | Instr::Reveal(..)
-            | Instr::Require(_) => (None, None),
+            without_blocks!() => (None, None),
         };
         a.into_iter().chain(b)
     }
@@ -101,19 +109,7 @@ impl Instr {
             Instr::If(_, t, e) => (Some(t), e.as_mut()),
             Instr::For(_, _, b) | Instr::While(_, b) => (Some(b), None),
             Instr::Act { els, .. } => (els.as_mut(), None),
-            Instr::Let(..)
-            | Instr::Assign(..)
-            | Instr::Break
-            | Instr::Continue
-            | Instr::Return
-            | Instr::Move(..)
-            | Instr::Shuffle(_)
-            | Instr::Choose { .. }
-            | Instr::Call(..)
-            | Instr::Log(_)
-            | Instr::EndGame
-            | Instr::Reveal(..)
-            | Instr::Require(_) => (None, None),
+            without_blocks!() => (None, None),
         };
         a.into_iter().chain(b)
     }
