@@ -15,6 +15,10 @@ use crate::ir::Game;
 use crate::load::{Merged, Reader};
 use std::sync::Arc;
 
+/// A `board` line: its item's index, its player range (`for LO..HI`, with
+/// the range's span) if it has one, and the line's span.
+type BoardLine = (usize, Option<(i64, i64, Span)>, Span);
+
 /// `None` when the ruleset names at most one board for all player counts (the
 /// ordinary case, compiled by the caller); otherwise the result of compiling
 /// it with each of its boards.
@@ -24,7 +28,7 @@ pub(super) fn compile_per_board(
     m: &Merged,
     passes: &crate::opt::Passes,
 ) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
-    let boards: Vec<(usize, Option<(i64, i64, Span)>, Span)> = m
+    let boards: Vec<BoardLine> = m
         .items
         .iter()
         .enumerate()
@@ -123,11 +127,7 @@ fn same(a: &crate::diag::Diagnostic, b: &crate::diag::Diagnostic) -> bool {
 
 /// The boards' ranges must each lie within `players`, not overlap, and leave
 /// no player count without a board.
-fn ranges_error(
-    boards: &[(usize, Option<(i64, i64, Span)>, Span)],
-    pmin: i64,
-    pmax: i64,
-) -> Option<crate::diag::Diagnostic> {
+fn ranges_error(boards: &[BoardLine], pmin: i64, pmax: i64) -> Option<crate::diag::Diagnostic> {
     if let Some(b) = boards.iter().find(|b| b.1.is_none()) {
         return Some(
             err(
