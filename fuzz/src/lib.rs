@@ -279,9 +279,12 @@ impl Corpus {
         let mut replayable = BTreeMap::new();
         for rel in games {
             let mut sources = Sources::default();
-            let Ok((game, _)) =
-                regel::check::check(&mut sources, &read_in(&files, &[]), Path::new(&rel))
-            else {
+            let Ok((game, _)) = regel::pipeline::compile(
+                &mut sources,
+                &read_in(&files, &[]),
+                Path::new(&rel),
+                &regel::opt::Passes::all(),
+            ) else {
                 continue;
             };
             let d = scratch.join("records").join(rel.replace('/', "_"));
@@ -457,7 +460,12 @@ impl Corpus {
     fn rules(&self, path: &str, over: &[(&str, &str)], limits: &Limits) {
         let read = read_in(&self.files, over);
         let mut sources = Sources::default();
-        let (game, warnings) = match regel::check::check(&mut sources, &read, Path::new(path)) {
+        let (game, warnings) = match regel::pipeline::compile(
+            &mut sources,
+            &read,
+            Path::new(path),
+            &regel::opt::Passes::all(),
+        ) {
             Ok(ok) => ok,
             Err(d) => {
                 render(&sources, &d, false, 80);

@@ -10,10 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
-use regel::{
-    check::{self},
-    ir::Game,
-};
+use regel::ir::Game;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -22,7 +19,12 @@ use std::sync::Arc;
 fn load(path: &str) -> Option<Arc<Game>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut sources = Sources::default();
-    match check::check(&mut sources, &regel::cli::read_file, &root.join(path)) {
+    match regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &root.join(path),
+        &regel::opt::Passes::all(),
+    ) {
         Ok((g, _)) => Some(Arc::new(g)),
         Err(d) => {
             eprintln!(

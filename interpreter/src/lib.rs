@@ -10,6 +10,9 @@
 // bytecode machine's, in `regel-core`.
 #![forbid(unsafe_code)]
 
-pub use regel_core::{ast, board, bot, check, diag, eval, ir, limits, ops, opt, syntax};
+pub use regel_core::{
+    ast, board, bot, check, codegen, diag, eval, ir, limits, load, ops, opt, pipeline, syntax,
+    tables,
+};
 
 pub mod cli;

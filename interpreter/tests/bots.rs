@@ -6,7 +6,6 @@
 use rayon::prelude::*;
 use regel::bot::sample::Hidden;
 use regel::bot::{self, SeatKind};
-use regel::check;
 use regel::cli::simulate::play_bots;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
@@ -16,8 +15,13 @@ use std::sync::Arc;
 fn load(rel: &str) -> Arc<regel::ir::Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
-        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 

@@ -61,10 +61,11 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
     let confined = regel::cli::files::confined(root.clone());
     let read = move |p: &Path| confined(&root.join(p));
     let mut sources = Sources::default();
-    let (game, warnings) = match regel::check::check(&mut sources, &read, rel) {
-        Ok(ok) => ok,
-        Err(diags) => return (sources, diags),
-    };
+    let (game, warnings) =
+        match regel::pipeline::compile(&mut sources, &read, rel, &regel::opt::Passes::all()) {
+            Ok(ok) => ok,
+            Err(diags) => return (sources, diags),
+        };
     let mut diags = warnings;
     let players = directive(text, "players")
         .map(|n| n as usize)

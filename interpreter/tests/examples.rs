@@ -29,7 +29,12 @@ fn load(rel: &str) -> Arc<Game> {
         .join("../examples")
         .join(rel);
     let mut sources = Sources::default();
-    match regel::check::check(&mut sources, &regel::cli::read_file, &path) {
+    match regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    ) {
         Ok((g, warnings)) => {
             assert!(
                 warnings.is_empty(),

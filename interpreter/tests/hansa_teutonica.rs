@@ -10,10 +10,7 @@ use rayon::prelude::*;
 use regel::cli::simulate::play_random;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
-use regel::{
-    check::{self},
-    ir::Game,
-};
+use regel::ir::Game;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -22,8 +19,13 @@ const RULES: &str = "rulesets/hansa-teutonica/hansa-teutonica.rules";
 fn load(rel: &str) -> Arc<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
-        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 

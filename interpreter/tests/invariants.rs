@@ -6,18 +6,20 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use regel::diag::Sources;
 use regel::eval::{Match, PendingKind, Setup, State};
-use regel::{
-    check::{self},
-    ir::Game,
-};
+use regel::ir::Game;
 use std::path::Path;
 use std::sync::Arc;
 
 fn load(rel: &str) -> Arc<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
-        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     Arc::new(g)
 }
 

@@ -21,7 +21,7 @@ fn program(rel: &str, passes: &Passes) -> String {
         .join("../examples")
         .join(rel);
     let mut sources = Sources::default();
-    match regel::check::check_with(&mut sources, &regel::cli::read_file, &path, passes) {
+    match regel::pipeline::compile(&mut sources, &regel::cli::read_file, &path, passes) {
         Ok((g, _)) => regel::ir::print::print(&g),
         Err(d) => panic!(
             "{rel} does not check:\n{}",

@@ -29,7 +29,12 @@ fn run(rules: &str, board: &str) -> Vec<String> {
         }
     };
     let mut sources = Sources::default();
-    let game = match regel::check::check(&mut sources, &reader, &rules_path) {
+    let game = match regel::pipeline::compile(
+        &mut sources,
+        &reader,
+        &rules_path,
+        &regel::opt::Passes::all(),
+    ) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "check failed:\n{}",

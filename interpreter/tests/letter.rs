@@ -56,7 +56,8 @@ fn position_with(
         }
     };
     let mut sources = regel::diag::Sources::default();
-    let g = match regel::check::check(&mut sources, &reader, &path) {
+    let g = match regel::pipeline::compile(&mut sources, &reader, &path, &regel::opt::Passes::all())
+    {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "does not check:\n{}",

@@ -25,7 +25,12 @@ fn check(files: &[(&str, String)]) -> String {
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
     };
     let mut sources = Sources::default();
-    match regel::check::check(&mut sources, &read, Path::new(files[0].0)) {
+    match regel::pipeline::compile(
+        &mut sources,
+        &read,
+        Path::new(files[0].0),
+        &regel::opt::Passes::all(),
+    ) {
         Ok(_) => String::from("ok"),
         Err(d) => render(&sources, &d, false, 80)
             .lines()

@@ -23,13 +23,14 @@ fn start(rules: &str) -> Match {
         }
     };
     let mut sources = Sources::default();
-    let game = match regel::check::check(&mut sources, &reader, &path) {
-        Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!(
-            "check failed:\n{}",
-            regel::diag::render(&sources, &d, false, 100)
-        ),
-    };
+    let game =
+        match regel::pipeline::compile(&mut sources, &reader, &path, &regel::opt::Passes::all()) {
+            Ok((g, _)) => Arc::new(g),
+            Err(d) => panic!(
+                "check failed:\n{}",
+                regel::diag::render(&sources, &d, false, 100)
+            ),
+        };
     let mut setup = Setup::new(2, 1);
     setup.log = true;
     Match::new(game, &setup).unwrap_or_else(|e| panic!("run failed: {}", e.message))

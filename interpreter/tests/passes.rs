@@ -44,7 +44,7 @@ fn games() -> Vec<PathBuf> {
 
 fn load(path: &Path, passes: &Passes) -> Arc<Game> {
     let mut sources = Sources::default();
-    match regel::check::check_with(&mut sources, &regel::cli::read_file, path, passes) {
+    match regel::pipeline::compile(&mut sources, &regel::cli::read_file, path, passes) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "{} does not check:\n{}",
@@ -175,8 +175,10 @@ fn run_time_errors_are_the_same_with_and_without_bytecode() {
                 Err(e) => format!("{} at {:?} at the start", e.message, e.span),
             }
         };
-        let trees = Passes::parse("inline,fold-board,consts,zone-pred,searches,board-index,splice")
-            .unwrap();
+        let trees = Passes::parse(
+            "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+        )
+        .unwrap();
         assert!(
             !trees.has(regel::opt::Pass::Bytecode) && Passes::all().has(regel::opt::Pass::Bytecode)
         );

@@ -100,7 +100,7 @@ fn check(
         }
     };
     let mut sources = Sources::default();
-    let r = regel::check::check(&mut sources, &reader, &path);
+    let r = regel::pipeline::compile(&mut sources, &reader, &path, &regel::opt::Passes::all());
     (sources, r)
 }
 

@@ -90,14 +90,15 @@ fn rulesets() {
         let rel = path.strip_prefix(&root).unwrap().to_path_buf();
         let read = |p: &Path| regel::cli::read_file(&root.join(p));
         let mut sources = regel::diag::Sources::default();
-        let game = match regel::check::check(&mut sources, &read, &rel) {
-            Ok((g, _warnings)) => Arc::new(g),
-            Err(diags) => panic!(
-                "{} does not check:\n{}",
-                rel.display(),
-                regel::diag::render(&sources, &diags, false, 80)
-            ),
-        };
+        let game =
+            match regel::pipeline::compile(&mut sources, &read, &rel, &regel::opt::Passes::all()) {
+                Ok((g, _warnings)) => Arc::new(g),
+                Err(diags) => panic!(
+                    "{} does not check:\n{}",
+                    rel.display(),
+                    regel::diag::render(&sources, &diags, false, 80)
+                ),
+            };
         insta::assert_snapshot!("summary", regel::check::summary(&game));
         for players in game.min_players..=game.max_players {
             insta::assert_snapshot!(format!("log-{players}p"), play(&game, players));

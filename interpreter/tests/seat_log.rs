@@ -3,7 +3,6 @@
 //! a rules' `log` line names a hidden card only to those who may see it, a
 //! move names what it made public, and a card moved out of sight stays unnamed.
 
-use regel::check;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
 use std::path::Path;
@@ -54,8 +53,13 @@ score(p) = 0
 fn game() -> Arc<regel::ir::Game> {
     let read = |_: &Path| Ok(RULES.to_string());
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &read, Path::new("secrets.rules"))
-        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &read,
+        Path::new("secrets.rules"),
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     Arc::new(g)
 }
 
@@ -112,8 +116,13 @@ fn a_card_face_up_only_during_the_move_is_named() {
     assert_ne!(rules, RULES);
     let read = move |_: &Path| Ok(rules.clone());
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &read, Path::new("flash.rules"))
-        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &read,
+        Path::new("flash.rules"),
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
     m.apply(0).unwrap();
     lines(&mut m);

@@ -9,7 +9,6 @@
 //! `cargo test --release --test soak --test hansa_teutonica -- --ignored`.
 
 use rayon::prelude::*;
-use regel::check;
 use regel::cli::simulate::play_random;
 use regel::diag::Sources;
 use regel::eval::Setup;
@@ -24,8 +23,13 @@ const LONG: u64 = 2_000;
 fn soak(rel: &str, games: u64) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &path)
-        .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &path,
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
     let game = Arc::new(g);
     for players in game.min_players..=game.max_players {
         let failures: Vec<String> = (0..games)

@@ -23,7 +23,12 @@ fn start(rules: &str) -> Match {
         }
     };
     let mut sources = Sources::default();
-    let game = match regel::check::check(&mut sources, &reader, &PathBuf::from(&path)) {
+    let game = match regel::pipeline::compile(
+        &mut sources,
+        &reader,
+        &PathBuf::from(&path),
+        &regel::opt::Passes::all(),
+    ) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "check failed:\n{}",

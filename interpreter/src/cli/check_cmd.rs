@@ -11,10 +11,11 @@ pub fn run(files: &[PathBuf], format: Format, summary: bool, io: &mut Io) -> i32
     for f in files {
         let mut sources = Sources::default();
         let read = files::confined(files::root_for(f, io.root.as_deref()));
-        let (ok, diags, sum) = match check::check(&mut sources, &read, f) {
-            Ok((g, warnings)) => (true, warnings, Some(check::summary(&g))),
-            Err(d) => (false, d, None),
-        };
+        let (ok, diags, sum) =
+            match crate::pipeline::compile(&mut sources, &read, f, &crate::opt::Passes::all()) {
+                Ok((g, warnings)) => (true, warnings, Some(check::summary(&g))),
+                Err(d) => (false, d, None),
+            };
         failed |= !ok;
         match format {
             Format::Text => {

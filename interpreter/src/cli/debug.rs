@@ -82,7 +82,7 @@ pub fn ir(f: &Path, passes: &str, players: Option<usize>, bytecode: bool, io: &m
     };
     let mut sources = Sources::default();
     let read = super::files::confined(super::files::root_for(f, io.root.as_deref()));
-    match crate::check::check_with(&mut sources, &read, f, &passes) {
+    match crate::pipeline::compile(&mut sources, &read, f, &passes) {
         Ok((g, _)) => {
             let g = std::sync::Arc::new(g);
             let g = match players {

@@ -18,10 +18,7 @@ mod screen;
 pub mod simulate;
 
 use crate::diag::{self, Sources};
-use crate::{
-    check::{self},
-    ir::Game,
-};
+use crate::ir::Game;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -214,7 +211,7 @@ pub enum Cmd {
     Ir {
         file: PathBuf,
         /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
-        /// (passes, in the order they run: inline, fold-board, consts, zone-pred, searches, board-index, splice, bytecode).
+        /// (passes, in the order they run: zone-len, inline, fold-board, consts, zone-pred, searches, board-index, splice, bytecode).
         #[arg(long, default_value = "all")]
         passes: String,
         /// For a ruleset with a board per player count: the program for this many players.
@@ -468,7 +465,7 @@ pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     let mut sources = Sources::default();
     let read = files::confined(files::root_for(file, io.root.as_deref()));
-    match check::check(&mut sources, &read, file) {
+    match crate::pipeline::compile(&mut sources, &read, file, &crate::opt::Passes::all()) {
         Ok((g, warnings)) => {
             if !warnings.is_empty() {
                 let _ = write!(

@@ -11,7 +11,6 @@
 //! scenario can ask anything the rules can.
 
 use super::{parse_options, read_file, Format, Io};
-use crate::check;
 use crate::diag::{self, Diagnostic, Sources, Span};
 use crate::eval::{Match, Setup};
 use crate::ir::Scalar;
@@ -201,7 +200,12 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
             files(p)
         }
     };
-    let game = match check::check(&mut sources, &reader, &virtual_path) {
+    let game = match crate::pipeline::compile(
+        &mut sources,
+        &reader,
+        &virtual_path,
+        &crate::opt::Passes::all(),
+    ) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => {
             let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
@@ -231,7 +235,7 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         .collect();
     for (src, want) in &exprs {
         let f = sources.add(format!("{} (expectation)", path.display()), src.clone());
-        match check::compile_expr(&g2, &sources, f) {
+        match crate::pipeline::compile_expr(&g2, &sources, f) {
             Ok((ng, e, ty, n)) => {
                 g2 = ng;
                 compiled.push((src.clone(), want.clone(), e, ty, n));

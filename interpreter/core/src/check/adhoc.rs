@@ -1,7 +1,7 @@
 //! Compiling one expression against an already checked game: scenario
 //! expectations and debug views use it.
 
-use super::decls::{Body, Checker};
+use super::context::{Body, Checker};
 use crate::diag::{Diagnostics, Sources};
 use crate::ir::Game;
 use crate::ir::{Expr, Ty};

@@ -2,7 +2,7 @@
 //! [`Coll`] (collections). Collections exist only where they are consumed
 //! (`for`, aggregates, `choose`, `move all`, action parameter domains).
 
-use super::decls::Checker;
+use super::context::Checker;
 use super::{err, similar};
 use crate::ast::{self, BinOp, ExprKind, Scope};
 use crate::diag::Span;
@@ -867,15 +867,6 @@ impl Checker {
                         (Builtin::SumList, Ty::INT)
                     }
                 };
-                // Counting a plain zone reads its length instead of listing it.
-                if let (Coll::Zone(zr), Builtin::Count | Builtin::Empty) = (&c, op) {
-                    let len = Expr::ZoneLen(zr.clone());
-                    return if op == Builtin::Count {
-                        (len, ty)
-                    } else {
-                        (Expr::ZoneEmpty(zr.clone()), ty)
-                    };
-                }
                 // `random` says whether a scenario's scripted roll is the
                 // value itself (numbers) or the element's position (anything else).
                 let args = if op == Builtin::Random {

@@ -1,52 +1,68 @@
 //! Check: resolves every name, type and board reference of a merged ruleset
-//! and lowers it to the executable [`Game`]. It reports all problems it finds,
-//! not only the first. Entry point: [`check`].
+//! and lowers it to a [`Game`] with structured blocks. It reports all
+//! problems it finds, not only the first. Entry point: [`check`]; the
+//! declaration limits ([`limits`]) run before it, on the syntax tree. Loading,
+//! the rewrites and code generation are other stages, driven by
+//! [`crate::pipeline`].
 //!
 //! **Architecture Invariant:** a ruleset that passes `check` cannot fail at
 //! run time on a name or a type; what remains for run time is data-dependent
 //! (an empty zone drawn from, the step budget).
 
 mod adhoc;
-mod boards;
+mod bodies;
+mod context;
 mod counts;
-mod decls;
+mod declare;
 mod expr;
-mod flatten;
-pub mod load;
+mod layout;
+mod pieces;
 mod stmt;
 mod twins;
 
-use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
+use crate::board::Board;
+use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::*;
-use std::path::Path;
+use crate::load::Merged;
 
 pub use adhoc::compile_expr;
-pub use load::Reader;
 
-/// Checks the ruleset at `path` (a game or a variant), reading files through
-/// `read`. On success returns the game and its warnings.
-pub fn check(
-    sources: &mut Sources,
-    read: Reader,
-    path: &Path,
-) -> Result<(Game, Diagnostics), Diagnostics> {
-    check_with(sources, read, path, &crate::opt::Passes::all())
+/// A checked game, before the rewrites and code generation (see
+/// [`crate::pipeline`]).
+pub struct Checked {
+    /// The program with its structured blocks; `code` and `dist` are empty.
+    pub game: Game,
+    pub warnings: Diagnostics,
+    /// The rules call `distance`: the board's distance table is worth computing.
+    pub uses_distance: bool,
 }
 
-/// As [`check`], with a chosen set of rewrites after checking (`regel ir
-/// --passes`, and the test that the passes change no outcome).
-pub fn check_with(
-    sources: &mut Sources,
-    read: Reader,
-    path: &Path,
-    passes: &crate::opt::Passes,
-) -> Result<(Game, Diagnostics), Diagnostics> {
-    let merged = load::load(sources, read, path, None)?;
-    let over = counts::check(&merged.items);
-    if !over.is_empty() {
-        return Err(over);
+/// Checks a merged ruleset against its board and lowers it, exactly as the
+/// rules say it, to a [`Game`]. Returns all the errors found, not only the
+/// first.
+pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
+    let mut ck = context::Checker::new(&m.game_name, &m.variants, board);
+    ck.declare_all(&m.items);
+    ck.bodies(&m.items);
+    if !ck.errors.is_empty() {
+        return Err(ck.errors);
     }
-    decls::check_merged(sources, read, merged, passes)
+    ck.unused();
+    ck.g.texts = ck.texts.keys().cloned().collect();
+    ck.g.symbols = ck.symbols();
+    twins::mark(&mut ck.g);
+    Ok(Checked {
+        game: ck.g,
+        warnings: ck.warnings,
+        uses_distance: ck.uses_distance,
+    })
+}
+
+/// The declaration counts per kind and the locals per body, checked on the
+/// syntax tree before anything gets a 16-bit index (and before the board is
+/// read): empty when all are within their limits.
+pub fn limits(items: &[crate::ast::Item]) -> Diagnostics {
+    counts::check(items)
 }
 
 /// A short human summary of a checked game: what `regel check` prints and

@@ -1,6 +1,6 @@
 //! Statements and actions: typing, scopes and lowering to [`Instr`] blocks.
 
-use super::decls::{Body, Checker};
+use super::context::{Body, Checker};
 use super::err;
 use crate::ast::{self, AssignOp, StmtKind};
 use crate::ir::*;

@@ -633,7 +633,7 @@ impl Match {
         Ok(out)
     }
 
-    /// Evaluates a compiled expression (see [`crate::check::compile_expr`]) on
+    /// Evaluates a compiled expression (see [`crate::pipeline::compile_expr`]) on
     /// the current position.
     pub fn evaluate(&mut self, e: &Expr, nlocals: u16) -> Result<Val, RunError> {
         let g = self.game.clone();

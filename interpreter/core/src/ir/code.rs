@@ -1,7 +1,7 @@
 //! The executable form: what the executor runs (`Game::code`). It is its own
 //! type, so that a match over it is exhaustive for exactly the statements
 //! that can run: the structured `if` of [`Instr`] is not here (lowering lays
-//! it out as jumps, `check/flatten.rs`), and jumps are not in [`Instr`].
+//! it out as jumps, `codegen.rs`), and jumps are not in [`Instr`].
 
 use super::*;
 use crate::ast::{AssignOp, MovePos};

@@ -57,7 +57,7 @@ pub struct Game {
     /// The blocks as the rules wrote them: statements with nested blocks.
     pub blocks: Vec<Vec<Stmt>>,
     /// What the executor runs: each block with its `if`s laid out as jumps
-    /// (see `check/flatten.rs`), under the same ids as `blocks`.
+    /// (see `codegen.rs`), under the same ids as `blocks`.
     pub code: Vec<Vec<Step>>,
     pub templates: Vec<Template>,
     /// Compiled expressions, named by [`Expr::Code`] (the `bytecode` pass).

@@ -238,15 +238,7 @@ pub fn nested_blocks(g: &Game, root: BlockId) -> Vec<BlockId> {
     let mut i = 0;
     while i < out.len() {
         for st in &g.blocks[out[i] as usize] {
-            match &st.s {
-                Instr::If(_, t, e) => {
-                    out.push(*t);
-                    out.extend(e);
-                }
-                Instr::While(_, b) | Instr::For(_, _, b) => out.push(*b),
-                Instr::Act { els: Some(b), .. } => out.push(*b),
-                _ => {}
-            }
+            out.extend(st.s.blocks());
         }
         i += 1;
     }

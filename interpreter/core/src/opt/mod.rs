@@ -6,6 +6,7 @@
 //!
 //! | file | pass |
 //! |---|---|
+//! | `zone_len.rs` | `zone-len`: `count`/`empty` of a plain zone read its length |
 //! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
 //! | `consts.rs` | `consts`: constants folded, calls with constant arguments to copies specialised to them |
 //! | `fold_board.rs` | `fold-board`: aggregates over the static board folded to constants |
@@ -22,13 +23,15 @@ mod fold_board;
 mod inline;
 mod searches;
 mod splice;
+mod zone_len;
 mod zone_pred;
 
-use crate::ir::Game;
+use crate::ir::{Expr, Game};
 
 /// One rewrite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
+    ZoneLen,
     Inline,
     Consts,
     FoldBoard,
@@ -41,12 +44,14 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order [`run`] first applies them (see [`SCHEDULE`]).
-    /// Constants are folded after inlining has pasted constant arguments into
+    /// Zone lengths come first: inlining measures bodies with them, and the
+    /// zone predicates and the bytecode look for them. Constants are folded after inlining has pasted constant arguments into
     /// bodies. Zone predicates come
     /// before searches so that `first(nodes where free(it))` keeps the flat
     /// predicate as its collection; board indexes come after searches, whose
     /// stopping `first` is what a key lookup replaces.
-    pub const ALL: [Pass; 8] = [
+    pub const ALL: [Pass; 9] = [
+        Pass::ZoneLen,
         Pass::Inline,
         Pass::FoldBoard,
         Pass::Consts,
@@ -59,6 +64,7 @@ impl Pass {
 
     pub fn name(self) -> &'static str {
         match self {
+            Pass::ZoneLen => "zone-len",
             Pass::Inline => "inline",
             Pass::Consts => "consts",
             Pass::FoldBoard => "fold-board",
@@ -125,12 +131,14 @@ impl Passes {
     }
 }
 
-/// The order the passes run in. Folding over the board runs before
+/// The order the passes run in. Zone lengths run first (see [`Pass::ALL`]).
+/// Folding over the board runs before
 /// inlining, so that a function such as `last_row() = max(c in nodes: c.row)`
 /// is a constant when its callers paste it, and again after, for aggregates
 /// that inlining has just made foldable. The rest is explained at
 /// [`Pass::ALL`].
-const SCHEDULE: [Pass; 9] = [
+const SCHEDULE: [Pass; 10] = [
+    Pass::ZoneLen,
     Pass::FoldBoard,
     Pass::Inline,
     Pass::FoldBoard,
@@ -149,6 +157,7 @@ pub fn run(g: &mut Game, passes: &Passes) {
             continue;
         }
         match p {
+            Pass::ZoneLen => zone_len::run(g),
             Pass::Inline => inline::run(g),
             Pass::Consts => consts::run(g),
             Pass::FoldBoard => fold_board::run(g),
@@ -159,4 +168,11 @@ pub fn run(g: &mut Game, passes: &Passes) {
             Pass::Bytecode => bytecode::run(g),
         }
     }
+}
+
+/// The rewrites for one expression compiled against a game that has been
+/// through [`run`] already (a scenario's expectations): zone lengths, the
+/// one pass that applies to an expression on its own.
+pub fn run_expr(e: &mut Expr) {
+    zone_len::expr(e);
 }

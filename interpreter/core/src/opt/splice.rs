@@ -92,12 +92,27 @@ fn spliceable(g: &Game, p: usize) -> bool {
     for b in &blocks {
         for st in &g.blocks[*b as usize] {
             size += 1;
-            match &st.s {
-                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => {
-                    return false
-                }
-                Instr::Call(q, _) if *q as usize == p => return false,
-                _ => {}
+            // Statements that pause, write the log, leave the frame or call
+            // the procedure itself keep the call; the list is exhaustive, so
+            // that a new statement kind is decided here too.
+            let keeps_call = match &st.s {
+                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => true,
+                Instr::Call(q, _) => *q as usize == p,
+                Instr::Let(..)
+                | Instr::Assign(..)
+                | Instr::If(..)
+                | Instr::For(..)
+                | Instr::While(..)
+                | Instr::Break
+                | Instr::Continue
+                | Instr::Move(..)
+                | Instr::Shuffle(_)
+                | Instr::EndGame
+                | Instr::Reveal(..)
+                | Instr::Require(_) => false,
+            };
+            if keeps_call {
+                return false;
             }
         }
     }
@@ -156,15 +171,8 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
 fn copy_block(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>) -> Vec<Stmt> {
     let mut stmts = g.blocks[b as usize].clone();
     for st in stmts.iter_mut() {
-        match &mut st.s {
-            Instr::If(_, t, e) => {
-                *t = copy_new(g, *t, off, o, owner);
-                if let Some(e) = e {
-                    *e = copy_new(g, *e, off, o, owner);
-                }
-            }
-            Instr::While(_, nb) | Instr::For(_, _, nb) => *nb = copy_new(g, *nb, off, o, owner),
-            _ => {}
+        for nb in st.s.blocks_mut() {
+            *nb = copy_new(g, *nb, off, o, owner);
         }
         shift_stmt(&mut st.s, off);
     }

@@ -239,17 +239,8 @@ fn shared_blocks(g: &Game) -> Vec<bool> {
     }
     for b in &g.blocks {
         for st in b {
-            match &st.s {
-                Instr::If(_, t, e) => {
-                    uses[*t as usize] += 1;
-                    if let Some(e) = e {
-                        uses[*e as usize] += 1;
-                    }
-                }
-                Instr::While(_, b) | Instr::For(_, _, b) | Instr::Act { els: Some(b), .. } => {
-                    uses[*b as usize] += 1
-                }
-                _ => {}
+            for nb in st.s.blocks() {
+                uses[nb as usize] += 1;
             }
         }
     }

@@ -4,25 +4,31 @@
 //! returned is the first one, carrying every compiled game in
 //! [`Game::by_players`], and `Match::new` picks the one for its player count.
 //! A problem found with some boards only says which board it was found with.
+//! Each board's game goes through the same stages as a game with one board
+//! ([`super::compile_merged`]).
 
-use super::decls::check_merged;
-use super::err;
-use super::load::{Merged, Reader};
+use super::compile_merged;
 use crate::ast::ItemKind;
+use crate::check::err;
 use crate::diag::{Diagnostics, Sources, Span};
 use crate::ir::Game;
+use crate::load::{Merged, Reader};
 use std::sync::Arc;
 
+/// A `board` line: its item's index, its player range (`for LO..HI`, with
+/// the range's span) if it has one, and the line's span.
+type BoardLine = (usize, Option<(i64, i64, Span)>, Span);
+
 /// `None` when the ruleset names at most one board for all player counts (the
-/// ordinary case, checked by the caller); otherwise the result of checking it
-/// against each of its boards.
-pub(super) fn check_per_board(
+/// ordinary case, compiled by the caller); otherwise the result of compiling
+/// it with each of its boards.
+pub(super) fn compile_per_board(
     sources: &mut Sources,
     read: Reader,
     m: &Merged,
     passes: &crate::opt::Passes,
 ) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
-    let boards: Vec<(usize, Option<(i64, i64, Span)>, Span)> = m
+    let boards: Vec<BoardLine> = m
         .items
         .iter()
         .enumerate()
@@ -75,7 +81,7 @@ pub(super) fn check_per_board(
                 it
             })
             .collect();
-        match check_merged(sources, read, one, passes) {
+        match compile_merged(sources, read, one, passes) {
             Ok((g, w)) => {
                 for d in w {
                     if !warnings.iter().any(|x| same(x, &d)) {
@@ -121,11 +127,7 @@ fn same(a: &crate::diag::Diagnostic, b: &crate::diag::Diagnostic) -> bool {
 
 /// The boards' ranges must each lie within `players`, not overlap, and leave
 /// no player count without a board.
-fn ranges_error(
-    boards: &[(usize, Option<(i64, i64, Span)>, Span)],
-    pmin: i64,
-    pmax: i64,
-) -> Option<crate::diag::Diagnostic> {
+fn ranges_error(boards: &[BoardLine], pmin: i64, pmax: i64) -> Option<crate::diag::Diagnostic> {
     if let Some(b) = boards.iter().find(|b| b.1.is_none()) {
         return Some(
             err(

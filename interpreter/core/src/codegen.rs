@@ -1,4 +1,6 @@
-//! Flattening: the executable form of every block, [`Game::code`]. An `if`
+//! Code generation: the executable form of every block, [`Game::code`],
+//! made after the rewrites (`opt::run`) from the structured blocks they
+//! leave. Entry point: [`generate`]. An `if`
 //! and its `else` are laid out inside the enclosing block as a conditional
 //! jump over the `then` statements and a jump over the `else` ones, so that
 //! taking a branch pushes no frame and ends no block; only loops and calls
@@ -13,7 +15,7 @@ use crate::ir::Game;
 use crate::ir::*;
 
 /// Fills `g.code`: one flattened copy per block, under the same ids.
-pub(super) fn flatten_game(g: &mut Game) {
+pub fn generate(g: &mut Game) {
     let mut code = Vec::with_capacity(g.blocks.len());
     for b in 0..g.blocks.len() {
         let mut out = vec![];

@@ -1,0 +1,120 @@
+//! The pipeline: the one driver from a ruleset's path to a compiled game.
+//! Each stage has one entry function and is called from here, in order:
+//!
+//! 1. read the variants, parsing each file ([`crate::load::load`], which
+//!    calls [`crate::syntax::parse`]);
+//! 2. the declaration limits, before anything gets a 16-bit index
+//!    ([`crate::check::limits`]);
+//! 3. the board ([`crate::board::build`], read through the same reader);
+//! 4. check ([`crate::check::check`]: merged items and board → [`Game`] with
+//!    its structured blocks);
+//! 5. the rewrites ([`crate::opt::run`], each pass switchable);
+//! 6. code generation ([`crate::codegen::generate`]: `Game::code`);
+//! 7. tables ([`crate::tables::build`]: the distance table).
+//!
+//! A ruleset with a board per range of player counts runs stages 3 to 7 once
+//! per board (`boards.rs`). Like every stage, the driver does no IO of its
+//! own: files are read through the caller's [`Reader`].
+
+mod boards;
+
+use crate::check::{self, Checked};
+use crate::diag::{Diagnostics, Sources};
+use crate::ir::{Expr, Game, Ty};
+use crate::load::{self, Merged, Reader};
+use crate::opt::Passes;
+use std::path::Path;
+
+/// Compiles the ruleset at `path` (a game or a variant), reading files
+/// through `read`, with the chosen rewrites (`Passes::all()` but for `regel
+/// ir --passes` and the test that the passes change no outcome). On success
+/// returns the game and its warnings.
+pub fn compile(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+    passes: &Passes,
+) -> Result<(Game, Diagnostics), Diagnostics> {
+    let merged = load::load(sources, read, path, None)?;
+    let over = check::limits(&merged.items);
+    if !over.is_empty() {
+        return Err(over);
+    }
+    if let Some(per_board) = boards::compile_per_board(sources, read, &merged, passes) {
+        return per_board;
+    }
+    compile_merged(sources, read, merged, passes)
+}
+
+/// Compiles one more expression (the whole of `sources.get(file)`) against
+/// a compiled game, for a scenario's expectations: checked in the game's
+/// global scope ([`check::compile_expr`]), then given the rewrites that
+/// apply to an expression alone ([`crate::opt::run_expr`]). Returns the game
+/// extended with any new text constants, the expression, its type and the
+/// locals it needs.
+pub fn compile_expr(
+    game: &Game,
+    sources: &Sources,
+    file: u32,
+) -> Result<(Game, Expr, Ty, u16), Diagnostics> {
+    let (g, mut e, ty, nlocals) = check::compile_expr(game, sources, file)?;
+    crate::opt::run_expr(&mut e);
+    Ok((g, e, ty, nlocals))
+}
+
+/// A merged ruleset with at most one board through the stages after
+/// loading: board, check, rewrites, code generation, tables.
+fn compile_merged(
+    sources: &mut Sources,
+    read: Reader,
+    m: Merged,
+    passes: &Passes,
+) -> Result<(Game, Diagnostics), Diagnostics> {
+    let board = read_board(sources, read, &m)?;
+    let Checked {
+        mut game,
+        warnings,
+        uses_distance,
+    } = check::check(&m, board)?;
+    crate::opt::run(&mut game, passes);
+    crate::codegen::generate(&mut game);
+    crate::tables::build(&mut game, uses_distance);
+    Ok((game, warnings))
+}
+
+/// The board the ruleset names (relative to the file that names it), or the
+/// empty board if it names none. The board comes before checking: node
+/// attributes and piece sets are part of the namespace.
+fn read_board(
+    sources: &mut Sources,
+    read: Reader,
+    m: &Merged,
+) -> Result<crate::board::Board, Diagnostics> {
+    let board_item = m.items.iter().find_map(|it| match &it.kind {
+        crate::ast::ItemKind::Board { path, .. } => Some((path.clone(), it.span)),
+        _ => None,
+    });
+    let Some((path, span)) = board_item else {
+        return Ok(crate::board::empty());
+    };
+    let dir = m
+        .dirs
+        .iter()
+        .find(|(f, _)| *f == span.file)
+        .map(|d| d.1.clone())
+        .unwrap_or_default();
+    let full = dir.join(&path);
+    match read(&full) {
+        Ok(text) => {
+            let f = sources.add(full.display().to_string(), text);
+            crate::board::build(sources, f)
+        }
+        Err(e) => Err(vec![crate::check::err(
+            "E0002",
+            span,
+            format!("cannot read the board file `{}`: {e}", full.display()),
+            "named here",
+        )
+        .help("board paths are relative to the rules file that names them")]),
+    }
+}
