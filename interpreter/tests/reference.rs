@@ -82,13 +82,12 @@ fn blocks() -> Vec<Block> {
     out
 }
 
+/// A checked game and its warnings, or the diagnostics that stopped it.
+type Checked =
+    Result<(regel::ir::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>;
+
 /// Checks a block as the file `rulesets/reference-block-LINE.rules`.
-fn check(
-    b: &Block,
-) -> (
-    Sources,
-    Result<(regel::ir::Game, Vec<regel::diag::Diagnostic>), Vec<regel::diag::Diagnostic>>,
-) {
+fn check(b: &Block) -> (Sources, Checked) {
     let path = root().join(format!("rulesets/reference-block-{}.rules", b.line));
     let text = b.text.clone();
     let own = path.clone();

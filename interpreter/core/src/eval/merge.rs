@@ -58,6 +58,9 @@ impl<'a> Exec<'a> {
                 (grp.action, grp.first as usize, grp.count as usize)
             };
             let ad = &self.g.actions[a as usize];
+            // `i` is the option's index in the match's option list: it reads
+            // the option's values as well as indexing `keep`.
+            #[allow(clippy::needless_range_loop)]
             for i in first..first + count {
                 let (_, vals) = option_tuple(self.st, i);
                 let mut key: Key = SmallVec::new();

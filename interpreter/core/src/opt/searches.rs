@@ -42,7 +42,6 @@ fn search(e: &mut Expr) {
             } else {
                 Expr::Not(Box::new(agg))
             };
-            return;
         }
     }
 }
