@@ -163,3 +163,39 @@ pub fn fold(op: BinOp, x: Val, y: Val) -> Option<Val> {
     }
     binary(op, x, y).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_fails_where_64_bits_end() {
+        assert_eq!(add(Val::MAX, 1), Err(Fault::Overflow));
+        assert_eq!(sub(Val::MIN, 1), Err(Fault::Overflow));
+        assert_eq!(mul(Val::MAX, 2), Err(Fault::Overflow));
+        assert_eq!(neg(Val::MIN), Err(Fault::Overflow));
+        assert_eq!(abs(Val::MIN), Err(Fault::Overflow));
+        // The zero divisor is found before the one overflow of division.
+        assert_eq!(div(Val::MIN, 0), Err(Fault::DivisionByZero));
+        assert_eq!(div(Val::MIN, -1), Err(Fault::Overflow));
+        assert_eq!(rem(Val::MIN, -1), Err(Fault::Overflow));
+        assert_eq!(div(-7, 2), Ok(-3));
+        assert_eq!(rem(-7, 2), Ok(-1));
+    }
+
+    #[test]
+    fn binary_is_the_named_functions() {
+        assert_eq!(binary(BinOp::Sub, 3, 5), Ok(-2));
+        assert_eq!(binary(BinOp::Ge, 3, 3), Ok(1));
+        assert_eq!(binary(BinOp::And, 2, 0), Ok(0));
+        assert_eq!(binary(BinOp::Or, 0, -1), Ok(1));
+    }
+
+    #[test]
+    fn folding_leaves_failures_to_run_time() {
+        assert_eq!(fold(BinOp::Div, 7, 2), Some(3));
+        assert_eq!(fold(BinOp::Div, 7, 0), None);
+        assert_eq!(fold(BinOp::Add, Val::MAX, 1), None);
+        assert_eq!(fold(BinOp::In, 1, 1), None);
+    }
+}

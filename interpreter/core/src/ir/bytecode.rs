@@ -541,9 +541,28 @@ impl Program {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// An operation stays two words: the machine reads one per step.
     #[test]
     fn op_size() {
         assert_eq!(std::mem::size_of::<super::BOp>(), 16);
+    }
+
+    /// What the machine's `unsafe` reads rely on: a sealed program names
+    /// its registers, and a draft that could run `pc` out of range is
+    /// refused.
+    #[test]
+    fn seal_checks_jumps_and_counts_registers() {
+        let draft = |ops: Vec<BOp>| Draft {
+            ops,
+            ..Draft::default()
+        };
+        let p = Program::seal(draft(vec![BOp::Const { d: 7, v: 1 }, BOp::Ret { s: 7 }]))
+            .expect("a program that returns seals");
+        assert_eq!(p.nregs(), 8);
+        assert!(Program::seal(draft(vec![BOp::Jump { to: 1 }])).is_none());
+        assert!(Program::seal(draft(vec![BOp::Const { d: 0, v: 1 }])).is_none());
+        assert!(Program::seal(draft(vec![])).is_none());
     }
 }
