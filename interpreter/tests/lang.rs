@@ -183,3 +183,20 @@ fn distance_on_a_board_too_large_for_a_table() {
     let log = run(&rules, &board);
     assert_eq!(lines(&log), [format!("{} {} 0 10", n - 1, n - 4)]);
 }
+
+/// `sign(n)`: -1, 0 or 1, on values the checker cannot fold (a variable) and
+/// on constants it folds; at the edge of the number range it cannot fail.
+#[test]
+fn sign_of_a_number() {
+    let rules = r#"
+game "Signs"
+players 2
+board "board.toml"
+var x: int = -7
+play {
+  log "{sign(x)} {sign(0)} {sign(x * -3)} {sign(-9223372036854775807 - 1)} {abs(x) * sign(x)}"
+}
+"#;
+    let log = run(rules, &line_board(false));
+    assert_eq!(lines(&log), ["-1 0 1 -1 -7"]);
+}

@@ -71,6 +71,12 @@ pub fn neg(x: Val) -> Out {
     x.checked_neg().ok_or(Fault::Overflow)
 }
 
+/// `sign(x)`: -1, 0 or 1; it cannot fail.
+#[inline]
+pub fn sign(x: Val) -> Val {
+    x.signum()
+}
+
 /// `abs(x)`.
 #[inline]
 pub fn abs(x: Val) -> Out {
@@ -175,6 +181,7 @@ mod tests {
         assert_eq!(mul(Val::MAX, 2), Err(Fault::Overflow));
         assert_eq!(neg(Val::MIN), Err(Fault::Overflow));
         assert_eq!(abs(Val::MIN), Err(Fault::Overflow));
+        assert_eq!((sign(Val::MIN), sign(0), sign(7)), (-1, 0, 1));
         // The zero divisor is found before the one overflow of division.
         assert_eq!(div(Val::MIN, 0), Err(Fault::DivisionByZero));
         assert_eq!(div(Val::MIN, -1), Err(Fault::Overflow));

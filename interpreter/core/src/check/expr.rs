@@ -813,13 +813,18 @@ impl Checker {
                 };
                 (b(op, vec![a[0].0.clone()]), Ty::PLAYER)
             }
-            "abs" => {
+            "abs" | "sign" => {
                 if !self.arity(name, args, 1, span) {
                     return (Expr::Const(0), Ty::INT);
                 }
                 let a = self.args(args);
                 self.expect(a[0].1, Ty::INT, a[0].2);
-                (b(Builtin::Abs, vec![a[0].0.clone()]), Ty::INT)
+                let op = if name.name == "abs" {
+                    Builtin::Abs
+                } else {
+                    Builtin::Sign
+                };
+                (b(op, vec![a[0].0.clone()]), Ty::INT)
             }
             "min" | "max" if args.len() == 2 => {
                 let a = self.args(args);
@@ -956,7 +961,7 @@ impl Checker {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));

@@ -34,6 +34,8 @@ pub enum Builtin {
     Prev,
     /// `abs(a)`: the absolute value, checked for overflow.
     Abs,
+    /// `sign(a)`: -1, 0 or 1 as `a` is negative, zero or positive.
+    Sign,
     /// `min(a, b)`: the smaller of two numbers.
     Min2,
     /// `max(a, b)`: the larger of two numbers.

@@ -52,6 +52,7 @@ impl Exec<'_> {
                 }
             }
             Builtin::Abs => ops::abs(x).map_err(|f| RunError::op(f, span))?,
+            Builtin::Sign => ops::sign(x),
             Builtin::Min2 => x.min(y),
             Builtin::Max2 => x.max(y),
             Builtin::Top | Builtin::Bottom => {
