@@ -443,7 +443,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                     "\n═══ game over after {} decision(s) ═══",
                     m.state.decisions
                 );
-                let mut view = m.view(None);
+                // A single human sees the end position as that seat (its own
+                // hand named); otherwise as an onlooker.
+                let looker = (reader < n).then_some(reader);
+                let mut view = m.view(looker);
                 let table = std::mem::take(&mut view.table);
                 let _ = write!(
                     io.out,
@@ -453,7 +456,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         &game.seats[..n],
                         None,
                         screen::ROWS - 2,
-                        Some(&opening.view(None))
+                        Some(&opening.view(looker))
                     )
                 );
                 // The breakdown: every public per-player variable, then the score and the rank.

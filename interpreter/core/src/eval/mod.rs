@@ -11,6 +11,7 @@ mod code;
 pub mod coverage;
 mod expr;
 mod merge;
+mod recall;
 mod statistics;
 pub mod view;
 mod vm;
@@ -121,6 +122,15 @@ pub struct State {
     /// While a per-seat log line is written: the pieces it showed as hidden.
     #[serde(skip)]
     pub hid: Vec<u32>,
+    /// Per piece, a bit per reader of the per-seat log (seat 0, 1, … and an
+    /// onlooker at bit `nplayers`): the reader saw the piece and followed
+    /// each of its moves since (see `recall.rs`). Empty unless `seat_logs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<u16>,
+    /// Set while a rules' `log` line is written a second time for one reader:
+    /// a piece it recalls ([`recall::recallable`]) counts as in sight.
+    #[serde(skip)]
+    pub recall: bool,
     /// Rule coverage counters (`regel simulate --coverage`); `None`, and
     /// so free, unless the match was made by [`Match::new_with_coverage`].
     #[serde(skip)]
@@ -137,6 +147,12 @@ pub struct SeatLine {
     /// match next stops (what the move itself made public).
     #[serde(skip)]
     pub named: Vec<Option<(Vec<u32>, String)>>,
+    /// Per viewer, for a rules' `log` line that read pieces the viewer saw
+    /// before they went out of everyone's sight: those pieces and the text
+    /// with them named, used unless one of them reaches a seat's sight
+    /// first (see `recall.rs`).
+    #[serde(skip)]
+    pub recalled: Vec<Option<(Vec<u32>, String)>>,
 }
 
 /// A run-time error: the rules asked for something the position cannot give.
@@ -350,6 +366,12 @@ impl Match {
             seat_logs,
             seat_log: vec![],
             hid: vec![],
+            known: if seat_logs {
+                vec![0; g.piece_kind.len()]
+            } else {
+                vec![]
+            },
+            recall: false,
             coverage: coverage.then(|| Box::new(Coverage::new(g))),
         };
         let mut m = Match {
