@@ -719,6 +719,22 @@ impl Match {
         view::view(self, viewer)
     }
 
+    /// What keeps seat `seat` from taking this match back to `earlier` (an
+    /// earlier position of the same match): randomness drawn since, or a
+    /// piece hidden from the seat then and in its sight now. `None`: the
+    /// seat has learnt nothing since that it could not have known then.
+    pub fn learnt_since(&self, earlier: &Match, seat: usize) -> Option<&'static str> {
+        if self.state.rng != earlier.state.rng || self.state.rolls != earlier.state.rolls {
+            return Some("randomness was drawn since");
+        }
+        let g = &*self.game;
+        let v = view::Viewer::Seat(seat);
+        let came_into_sight = (0..g.piece_kind.len()).any(|p| {
+            !view::in_sight(g, &earlier.state, p, v) && view::in_sight(g, &self.state, p, v)
+        });
+        came_into_sight.then_some("something hidden from you came into sight since")
+    }
+
     /// Takes the log lines written so far.
     pub fn take_log(&mut self) -> Vec<String> {
         std::mem::take(&mut self.state.log)
