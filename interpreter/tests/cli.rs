@@ -923,3 +923,25 @@ fn a_record_names_its_ruleset_relative_to_itself() {
     let r = cli(&["replay", &old.display().to_string()], "");
     assert_eq!(r.code, 0, "{}", r.err);
 }
+
+/// Issue 21, item 1: at the end of a game with one human, the final position
+/// is shown as that seat sees it: its own hand named (HASP-14.1: the owner
+/// sees his hand), the other hands still hidden; and the trick winners in
+/// the course of the game are named (HASP-14.6: every card was seen face up
+/// when played).
+#[test]
+fn the_human_sees_its_own_hand_at_the_end() {
+    let f = root()
+        .join("rulesets/hasp/hasp.rules")
+        .display()
+        .to_string();
+    let r = cli(&["play", &f, "--players", "4", "--seed", "5"], &ones(5000));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let end = &r.out[r.out.find("═══ game over").expect("the game ends")..];
+    let own = end.lines().find(|l| l.starts_with("north ")).unwrap();
+    assert!(own.contains("hand: ") && !own.contains("hidden"), "{own}");
+    let east = end.lines().find(|l| l.starts_with("east ")).unwrap();
+    assert!(east.contains("hidden card"), "{east}");
+    assert!(r.out.contains("trick 1: village-10 wins, south takes it"));
+    assert!(!r.out.contains("hidden card wins"));
+}

@@ -451,3 +451,93 @@ fn the_readme_commands_finish_in_a_terminal() {
     }
     assert!(ran >= 4, "the README's commands were found ({ran})");
 }
+
+/// Answers `answers` in turn at the prompts `prompt`; returns the session
+/// and what it showed so far.
+fn script(
+    mut s: expectrl::session::OsSession,
+    prompt: &str,
+    answers: &[&str],
+) -> (expectrl::session::OsSession, Vec<u8>) {
+    let mut t = vec![];
+    for a in answers {
+        let cap = s
+            .expect(prompt)
+            .unwrap_or_else(|e| panic!("waiting for `{prompt}`: {e}\n{}", clean(&t)));
+        t.extend_from_slice(cap.before());
+        t.extend_from_slice(prompt.as_bytes());
+        t.extend_from_slice(a.as_bytes());
+        t.push(b'\n');
+        s.send_line(a).unwrap();
+    }
+    (s, t)
+}
+
+/// Issue 21, item 5: `undo` takes back the human's last decision and the
+/// bot's since, unless the human has seen a consequence of it (here a tile
+/// drawn from the face-down stacks came into sight), and says why it
+/// refuses; a game left with `quit` and `--record` is
+/// continued by `play --resume` from where it was left, to the end.
+#[test]
+fn undo_quit_and_resume_in_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("regel-pty-resume-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let rec = dir.join("left.toml");
+    let _ = std::fs::remove_file(&rec);
+    let rec_s = rec.display().to_string();
+    let s = spawn(&[
+        "play",
+        "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--record",
+        &rec_s,
+    ]);
+    let (s, t) = script(
+        s,
+        "white> ",
+        &["undo", "1", "undo", "1", "1", "undo", "quit"],
+    );
+    let (out, code) = converse_from(s, t, &[], "");
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("there is nothing to undo: this is your first decision"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "cannot undo: something hidden from you came into sight since your last decision"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("white takes back its last decision (2 decision(s) in all)"),
+        "{out}"
+    );
+    // After the undo the human is asked decision 5 again.
+    let after = &out[out.find("takes back").unwrap()..];
+    assert!(after.contains("══ decision 5: white to play ══"), "{out}");
+    assert!(out.contains("`regel play --resume"), "{out}");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert!(text.contains("\"stall 1 at r1c2\""), "{text}");
+    assert!(
+        !text.contains("\"stall 1 at r1c3\""),
+        "the undone decision: {text}"
+    );
+
+    let s = spawn(&["play", "--resume", &rec_s]);
+    let (out, code) = converse(s, &["white> "], "1");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("4 decision(s) taken again"), "{out}");
+    assert!(out.contains("══ decision 5: white to play ══"), "{out}");
+    assert!(out.contains("final standings"), "{out}");
+    // The finished record replays, and a finished game is not resumed.
+    let (out, code) = run_to_end(&["replay", &rec_s]);
+    assert_eq!(code, 0, "{out}");
+    let (out, code) = run_to_end(&["play", "--resume", &rec_s]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("nothing to resume"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -144,3 +144,239 @@ fn a_variable_declared_hidden_is_in_no_view() {
         assert!(v.globals.iter().all(|(k, _)| k != "kept"));
     }
 }
+
+// ---------------------------------------------------------------- recall
+//
+// Issue 21, item 1: a rules' `log` line names a piece to a reader that saw
+// it face up and followed it out of sight (perfect recall, `recall.rs`), and
+// to no one else; a piece that reaches a seat's sight before the line is
+// decided keeps its name from the others.
+
+/// Checks a shipped ruleset by its path from the repository's root.
+fn shipped(rel: &str) -> Arc<regel::ir::Game> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut sources = Sources::default();
+    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &root.join(rel))
+        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    Arc::new(g)
+}
+
+/// Plays a match to its end with seat logs on, options picked by a fixed
+/// pseudo-random sequence, and gives the engine's own log and every
+/// reader's text of each line.
+fn play_out(g: Arc<regel::ir::Game>, setup: &Setup) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut m = Match::new_with_seat_logs(g, setup).unwrap();
+    let mut seats = lines(&mut m);
+    let mut x = setup.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    while !m.is_over() {
+        let n = m.option_labels().len() as u64;
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        m.apply(((x >> 33) % n) as usize).unwrap();
+        seats.extend(lines(&mut m));
+    }
+    (m.take_log(), seats)
+}
+
+/// The lines starting with `prefix`: in the engine's log, and per reader.
+fn starting(
+    log: &(Vec<String>, Vec<Vec<String>>),
+    prefix: &str,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let all: Vec<String> = log
+        .0
+        .iter()
+        .filter(|l| l.starts_with(prefix))
+        .cloned()
+        .collect();
+    let n = log.1.iter().map(|l| l.len()).max().unwrap_or(0);
+    let per = (0..n)
+        .map(|k| {
+            log.1
+                .iter()
+                .filter_map(|l| l.get(k))
+                .filter(|t| t.starts_with(prefix))
+                .cloned()
+                .collect()
+        })
+        .collect();
+    (all, per)
+}
+
+/// Every reader (each seat and the onlooker) reads the lines starting with
+/// `prefix` exactly as the engine's log, which sees everything, writes them.
+fn all_readers_read(log: &(Vec<String>, Vec<Vec<String>>), prefix: &str) -> usize {
+    let (all, per) = starting(log, prefix);
+    assert!(!all.is_empty(), "no `{prefix}` line was logged");
+    for (k, lines) in per.iter().enumerate() {
+        assert_eq!(lines, &all, "reader {k} reads `{prefix}` lines otherwise");
+    }
+    all.len()
+}
+
+fn hasp_setup(players: usize, seed: u64, public_history: bool) -> Setup {
+    let mut s = Setup::new(players, seed);
+    s.options
+        .push(("public_history".into(), public_history as i64));
+    s
+}
+
+/// HASP-7.5, HASP-14.6: the trick's cards are played face up (the `trick`
+/// zone is public) and gathered face down into the winner's `won` pile
+/// before the line `trick N: CARD wins` is logged. Every reader saw the
+/// winning card, so every reader reads it named — with won piles face down
+/// (the default) and face up (`public_history`, HASP-AMB-17's ruling).
+/// HASP-8.1: the card points are a sum over the won piles, all of whose
+/// cards were seen in tricks, so they read as numbers too.
+#[test]
+fn hasp_trick_winners_and_card_points_are_named_to_every_reader() {
+    let g = shipped("rulesets/hasp/hasp.rules");
+    for public_history in [false, true] {
+        for (players, seed) in [(4, 5), (4, 1), (3, 2), (2, 3)] {
+            let log = play_out(g.clone(), &hasp_setup(players, seed, public_history));
+            let tricks = all_readers_read(&log, "trick ");
+            assert!(tricks > 0);
+            let (all, _) = starting(&log, "card points");
+            if !all.is_empty() {
+                all_readers_read(&log, "card points");
+            }
+            for lines in &log.1 {
+                for t in lines {
+                    if t.starts_with("trick ") || t.starts_with("card points") {
+                        assert!(!t.contains("hidden"), "{t}");
+                    }
+                }
+            }
+        }
+    }
+    // Seed 1 with four players reaches a round scored on card points.
+    let log = play_out(g, &hasp_setup(4, 1, false));
+    assert!(all_readers_read(&log, "card points") > 0);
+}
+
+/// HANSA-1.3 (4), HANSA-14.3: goods are sold face up (`selling` is public)
+/// and then turned face down into `sold`, unless `sold_face_up`
+/// (HANSA-AMB-19). HANSA-11.1–11.5: the final scoring sums the sold goods'
+/// barrels; every reader saw them sold, so every reader reads the sums, the
+/// totals and the highest score as numbers.
+#[test]
+fn hansa_final_scoring_is_read_in_full_by_every_reader() {
+    let g = shipped("rulesets/hansa/hansa.rules");
+    for face_up in [false, true] {
+        for (players, seed) in [(3, 1), (2, 2), (4, 3)] {
+            let mut s = Setup::new(players, seed);
+            s.options.push(("sold_face_up".into(), face_up as i64));
+            let log = play_out(g.clone(), &s);
+            all_readers_read(&log, "highest score");
+            for seat in &g.seats[..players] {
+                all_readers_read(&log, &format!("{seat}: "));
+            }
+            let (_, per) = starting(&log, "highest score");
+            assert!(
+                per.iter().flatten().all(|t| !t.contains("hidden")),
+                "{per:?}"
+            );
+        }
+    }
+}
+
+const RECALL: &str = r#"game "Recall"
+players 2
+seats a, b
+
+piece card { rank: int } in table label "c{rank}" {
+  1 x { rank: 1 }
+  1 x { rank: 2 }
+  1 x { rank: 3 }
+}
+
+zone table: card public
+zone pile: card hidden
+zone per player hand: card owner
+
+play {
+  act a with bury
+  act b with step
+}
+
+action bury(c in table) label "bury {c}" {
+  move c to pile
+  log "buried {c}, rank {c.rank}"
+  # The whole table goes face down and is shuffled: no one can tell the
+  # cards apart any more.
+  SHUFFLE
+}
+
+action step() {
+  HIDE
+}
+
+score(p) = 0
+"#;
+
+fn recall_game(shuffle: &str, hide: &str) -> Arc<regel::ir::Game> {
+    let rules = RECALL.replace("SHUFFLE", shuffle).replace("HIDE", hide);
+    let read = move |_: &Path| Ok(rules.clone());
+    let mut sources = Sources::default();
+    let (g, _) = check::check(&mut sources, &read, Path::new("recall.rules"))
+        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    Arc::new(g)
+}
+
+/// A card seen face up on the table and moved face down is named to every
+/// reader, in the log line written after it went face down.
+#[test]
+fn a_card_seen_going_face_down_is_recalled() {
+    let g = recall_game("", "log \"pile has {count(pile)}\"");
+    let mut m = Match::new_with_seat_logs(g, &Setup::new(2, 0)).unwrap();
+    m.apply(0).unwrap();
+    let l = lines(&mut m);
+    assert_eq!(l[1], vec!["buried c1, rank 1".to_string(); 3], "{l:?}");
+}
+
+/// After a shuffle of the face-down pile no reader can tell its cards
+/// apart: a line written then reads `hidden`.
+#[test]
+fn a_shuffle_forgets() {
+    let g = recall_game(
+        "move all table to pile\n  shuffle pile\n  log \"the top is {top(pile)}\"",
+        "",
+    );
+    let mut m = Match::new_with_seat_logs(g, &Setup::new(2, 0)).unwrap();
+    m.apply(0).unwrap();
+    let l = lines(&mut m);
+    let top = l.iter().find(|t| t[0].starts_with("the top")).unwrap();
+    assert_eq!(top, &vec!["the top is hidden card".to_string(); 3], "{l:?}");
+}
+
+/// A recalled card that then goes into one seat's hand, still in the same
+/// turn, is that seat's secret: the line naming it reads `hidden` to the
+/// others, and is named to the seat that now holds it.
+#[test]
+fn a_recalled_card_that_reaches_a_hand_is_not_told_to_the_others() {
+    let g = recall_game("move top(pile) to b.hand", "");
+    let mut m = Match::new_with_seat_logs(g, &Setup::new(2, 0)).unwrap();
+    m.apply(0).unwrap();
+    let l = lines(&mut m);
+    assert_eq!(l[1][0], "buried hidden card, rank hidden", "{l:?}");
+    assert_eq!(l[1][1], "buried c1, rank 1", "{l:?}");
+    assert_eq!(l[1][2], "buried hidden card, rank hidden", "{l:?}");
+}
+
+/// A card that moves while out of a reader's sight (from one hand to a
+/// face-down pile) is forgotten by that reader, though it once saw it.
+#[test]
+fn a_card_moved_out_of_sight_is_forgotten() {
+    let g = recall_game(
+        "move c to b.hand\n  move c to pile\n  log \"again {c}\"",
+        "",
+    );
+    let mut m = Match::new_with_seat_logs(g, &Setup::new(2, 0)).unwrap();
+    m.apply(0).unwrap();
+    let l = lines(&mut m);
+    let again = l.iter().find(|t| t[0].starts_with("again")).unwrap();
+    assert_eq!(again[0], "again hidden card", "{l:?}");
+    assert_eq!(again[1], "again c1", "b saw it in its hand: {l:?}");
+    assert_eq!(again[2], "again hidden card", "{l:?}");
+}

@@ -98,9 +98,16 @@ pub enum Cmd {
     ///
     /// A label that is not legal now is answered with the rule that forbids it: the first `require` that fails, with the values its comparison saw (`require money >= 1` failed: `money` is 0), a parameter value outside its domain, or an action this decision does not offer.
     Play {
-        file: PathBuf,
-        #[arg(long)]
-        players: usize,
+        /// The ruleset (not needed with `--resume`: the record names it).
+        #[arg(required_unless_present = "resume")]
+        file: Option<PathBuf>,
+        #[arg(long, required_unless_present = "resume")]
+        players: Option<usize>,
+        /// Continue a game left unfinished, from the record `--record` wrote
+        /// (its ruleset, players, seed, options and decisions); the record
+        /// goes on being written there unless `--record` names another file.
+        #[arg(long, value_name = "RECORD")]
+        resume: Option<PathBuf>,
         /// The seed of the game (default: a fresh one, printed so the game can be played again).
         #[arg(long, value_parser = seed_parser())]
         seed: Option<u64>,
@@ -112,7 +119,7 @@ pub enum Cmd {
         bot: Option<String>,
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
-        /// Write the game record here when the game ends.
+        /// Write the game record here, as the game goes (a game left unfinished can be resumed from it with `--resume`).
         #[arg(long)]
         record: Option<PathBuf>,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
@@ -321,10 +328,12 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             options,
             record,
             step_budget,
+            resume,
         } => play::run(
             &play::Args {
                 file,
                 players,
+                resume,
                 seed,
                 seats,
                 bot,

@@ -18,8 +18,11 @@ use crate::diag;
 use std::path::PathBuf;
 
 pub struct Args {
-    pub file: PathBuf,
-    pub players: usize,
+    /// The ruleset; `None` only with `resume`.
+    pub file: Option<PathBuf>,
+    pub players: Option<usize>,
+    /// The record of a game left unfinished, to be continued.
+    pub resume: Option<PathBuf>,
     /// `None`: a fresh random seed, printed so the game can be played again.
     pub seed: Option<u64>,
     pub seats: Vec<String>,
@@ -29,7 +32,7 @@ pub struct Args {
     pub step_budget: u64,
 }
 
-fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
+fn seat_kinds(a: &Args, players: usize) -> Result<Vec<SeatKind>, String> {
     let others = match &a.bot {
         Some(b) => match SeatKind::parse(b)? {
             SeatKind::Human => {
@@ -40,15 +43,15 @@ fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
         None => SeatKind::Random,
     };
     if a.seats.is_empty() {
-        return Ok((0..a.players)
+        return Ok((0..players)
             .map(|i| if i == 0 { SeatKind::Human } else { others })
             .collect());
     }
-    if a.seats.len() > a.players {
+    if a.seats.len() > players {
         return Err(format!(
             "{} `--seat`s given for {} players",
             a.seats.len(),
-            a.players
+            players
         ));
     }
     let mut k: Vec<SeatKind> = a
@@ -57,7 +60,7 @@ fn seat_kinds(a: &Args) -> Result<Vec<SeatKind>, String> {
         .map(|s| SeatKind::parse(s))
         .collect::<Result<_, _>>()?;
     // Seats not named are bots.
-    k.resize(a.players, others);
+    k.resize(players, others);
     Ok(k)
 }
 
@@ -70,12 +73,18 @@ Other commands:
   view        the whole position, as you see it (the screen may fold some of it)
   log         the whole course of the game since your last decision
   more        the next page of options
-  quit        leave the game (it is not finished)
+  undo        take back your last decision (and the others' decisions since);
+              refused once randomness was drawn or something hidden from you
+              came into sight after it: you have seen its consequence
+  quit        leave the game (it is not finished; with `--record FILE`,
+              `regel play --resume FILE` continues it)
 ";
 
 /// What a human answered.
 enum Answer {
     Option(usize),
+    /// Take back this seat's last decision.
+    Undo,
     Leave(i32),
 }
 
@@ -209,6 +218,7 @@ fn ask(
                 let _ = writeln!(io.out, "{name} leaves the game.");
                 return Answer::Leave(3);
             }
+            "undo" => return Answer::Undo,
             "view" | "board" => {
                 let _ = write!(io.out, "{}", screen::position(&full, seats, Some(seat)));
                 let _ = writeln!(io.out, "your options:");
@@ -275,24 +285,136 @@ fn fresh_seed() -> u64 {
     (z ^ (z >> 31)) % 1_000_000_000
 }
 
+/// What a game is started from: the command line, or the record of a game
+/// left unfinished (`--resume`).
+struct Game0 {
+    file: PathBuf,
+    players: usize,
+    seed: u64,
+    options: Vec<String>,
+    /// Decisions already taken (a resumed game's).
+    done: Vec<String>,
+    /// Where the record is written as the game goes.
+    record: Option<PathBuf>,
+}
+
+fn game0(a: &Args, io: &mut Io) -> Result<Game0, i32> {
+    let Some(path) = &a.resume else {
+        // clap asks for both unless `--resume` is given.
+        let (Some(file), Some(players)) = (a.file.clone(), a.players) else {
+            let _ = writeln!(
+                io.err,
+                "error: give a ruleset and `--players`, or `--resume RECORD`"
+            );
+            return Err(2);
+        };
+        return Ok(Game0 {
+            file,
+            players,
+            seed: a.seed.unwrap_or_else(fresh_seed),
+            options: a.options.clone(),
+            done: vec![],
+            record: a.record.clone(),
+        });
+    };
+    let (rec, ruleset) = super::replay::read_record(path, io).map_err(|_| 1)?;
+    if rec.scores.is_some() {
+        let _ = writeln!(
+            io.err,
+            "error: the game of `{}` is over: there is nothing to resume (`regel replay` shows it)",
+            path.display()
+        );
+        return Err(2);
+    }
+    // The record decides what game it is; the same settings given again agree with it.
+    let clash = a.players.is_some_and(|p| p != rec.players)
+        || a.seed.is_some_and(|s| s != rec.seed)
+        || !a.options.is_empty() && a.options != rec.options;
+    if clash || a.file.is_some() {
+        let _ = writeln!(
+            io.err,
+            "error: `--resume` takes the ruleset, players, seed and options from the record; give none of them"
+        );
+        return Err(2);
+    }
+    Ok(Game0 {
+        file: ruleset,
+        players: rec.players,
+        seed: rec.seed,
+        options: rec.options,
+        done: rec.decisions,
+        record: Some(a.record.clone().unwrap_or_else(|| path.clone())),
+    })
+}
+
+/// A human's decision point, kept so that the seat can take the decision
+/// back (`undo`): the match as it was (a match is plain data, so keeping it
+/// is a copy; replaying from the seed would need the bots to decide the
+/// same again), how many decisions were taken before, and the course of the
+/// game the seat had been shown.
+struct Point {
+    m: crate::eval::Match,
+    taken: usize,
+    seat: usize,
+    course: Vec<String>,
+}
+
+/// The point `undo` at the last point (the decision being asked) goes back
+/// to: the seat's previous decision point, if the seat has learnt nothing
+/// since that it could not have known then and no other human decided.
+fn undo_to(points: &[Point], m: &crate::eval::Match, seat: usize) -> Result<usize, String> {
+    let cur = points.len() - 1;
+    let Some(j) = (0..cur).rev().find(|&j| points[j].seat == seat) else {
+        return Err("there is nothing to undo: this is your first decision".into());
+    };
+    if points[j + 1..cur].iter().any(|p| p.seat != seat) {
+        return Err("cannot undo: another human player has decided since".into());
+    }
+    if let Some(why) = m.learnt_since(&points[j].m, seat) {
+        return Err(format!(
+            "cannot undo: {why} your last decision, and you have seen its consequence"
+        ));
+    }
+    Ok(j)
+}
+
+/// Writes the record; a failure is printed.
+fn write_record(rec: &Record, path: &std::path::Path, io: &mut Io) -> bool {
+    match std::fs::write(path, rec.to_toml()) {
+        Ok(()) => true,
+        Err(e) => {
+            let _ = writeln!(
+                io.err,
+                "error: cannot write the record {}: {e}",
+                path.display()
+            );
+            false
+        }
+    }
+}
+
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let kinds = match seat_kinds(a) {
+    let g0 = match game0(a, io) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let kinds = match seat_kinds(a, g0.players) {
         Ok(k) => k,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
             return 2;
         }
     };
-    let seed = a.seed.unwrap_or_else(fresh_seed);
+    let seed = g0.seed;
     let Started {
         game,
         sources,
         mut m,
     } = match start(
-        &a.file,
-        a.players,
+        &g0.file,
+        g0.players,
         seed,
-        &a.options,
+        &g0.options,
         Logs::Seats,
         a.step_budget,
         io,
@@ -300,7 +422,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let n = a.players;
+    let n = g0.players;
     // The position at the first decision: what a screen that does not fit
     // may leave out as unchanged since then.
     let opening = m.clone();
@@ -338,6 +460,47 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     let mut unseen: Vec<Vec<String>> = vec![vec![]; n];
     let mut labels: Vec<String> = vec![];
     let mut deciders: Vec<String> = vec![];
+    // A resumed game's decisions are taken again, as the record has them.
+    for (k, label) in g0.done.iter().enumerate() {
+        let seat = m.pending().map_or(0, |p| p.0);
+        if let Err(e) =
+            super::replay::apply_labels(&mut m, &sources, std::slice::from_ref(label), k + 1)
+        {
+            e.print(&sources, io);
+            return 1;
+        }
+        labels.push(label.clone());
+        deciders.push(game.seats[seat].clone());
+    }
+    if let Some(r) = &a.resume {
+        let _ = writeln!(
+            io.out,
+            "resumed from {}: {} decision(s) taken again",
+            r.display(),
+            labels.len()
+        );
+    }
+    let record = |labels: &[String], deciders: &[String]| {
+        let mut rec = Record::new(
+            &g0.file,
+            g0.record.as_deref(),
+            &game,
+            n,
+            seed,
+            &g0.options,
+            labels.to_vec(),
+        );
+        rec.deciders = deciders.to_vec();
+        rec
+    };
+    // The record is written before the first decision, so that a path it
+    // cannot be written to is found before anyone plays.
+    if let Some(path) = &g0.record {
+        if !write_record(&record(&labels, &deciders), path, io) {
+            return 2;
+        }
+    }
+    let mut points: Vec<Point> = vec![];
     let mut last_human: Option<usize> = None;
     let outcome: Result<(), i32> = loop {
         // The engine's own log is not shown here (it sees everything); drained
@@ -380,11 +543,45 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 clear_screen(io);
             }
             last_human = Some(seat);
+            // The record so far: a game left here can be resumed.
+            if let Some(path) = &g0.record {
+                write_record(&record(&labels, &deciders), path, io);
+            }
             let course = std::mem::take(&mut unseen[seat]);
+            points.push(Point {
+                m: m.clone(),
+                taken: labels.len(),
+                seat,
+                course: course.clone(),
+            });
             match ask(&m, &opening, seat, &course, &sources, io) {
                 Answer::Option(i) => {
                     let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
                     i
+                }
+                Answer::Undo => {
+                    match undo_to(&points, &m, seat) {
+                        Ok(j) => {
+                            let p = points.swap_remove(j);
+                            points.truncate(j);
+                            let _ = writeln!(
+                                io.out,
+                                "{} takes back its last decision ({} decision(s) in all)",
+                                game.seats[seat],
+                                labels.len() - p.taken
+                            );
+                            m = p.m;
+                            labels.truncate(p.taken);
+                            deciders.truncate(p.taken);
+                            unseen[seat] = p.course;
+                        }
+                        Err(why) => {
+                            let _ = writeln!(io.out, "{why}");
+                            points.pop();
+                            unseen[seat] = course;
+                        }
+                    }
+                    continue;
                 }
                 Answer::Leave(code) => break Err(code),
             }
@@ -403,16 +600,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             break Err(1);
         }
     };
-    let mut rec = Record::new(
-        &a.file,
-        a.record.as_deref(),
-        &game,
-        n,
-        seed,
-        &a.options,
-        labels,
-    );
-    rec.deciders = deciders;
+    let mut rec = record(&labels, &deciders);
     let code = match outcome {
         Ok(()) => match m.standings() {
             Ok(st) => {
@@ -443,7 +631,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                     "\n═══ game over after {} decision(s) ═══",
                     m.state.decisions
                 );
-                let mut view = m.view(None);
+                // A single human sees the end position as that seat (its own
+                // hand named); otherwise as an onlooker.
+                let looker = (reader < n).then_some(reader);
+                let mut view = m.view(looker);
                 let table = std::mem::take(&mut view.table);
                 let _ = write!(
                     io.out,
@@ -453,7 +644,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         &game.seats[..n],
                         None,
                         screen::ROWS - 2,
-                        Some(&opening.view(None))
+                        Some(&opening.view(looker))
                     )
                 );
                 // The breakdown: every public per-player variable, then the score and the rank.
@@ -492,24 +683,18 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         },
         Err(code) => code,
     };
-    if let Some(path) = &a.record {
-        match std::fs::write(path, rec.to_toml()) {
-            Ok(()) => {
-                let what = if rec.scores.is_some() {
-                    "game record"
-                } else {
-                    "record of the unfinished game"
-                };
-                let _ = writeln!(io.out, "{what} written to {}", path.display());
-            }
-            Err(e) => {
-                let _ = writeln!(
-                    io.err,
-                    "error: cannot write the record {}: {e}",
-                    path.display()
-                );
-                return if code == 0 { 1 } else { code };
-            }
+    if let Some(path) = &g0.record {
+        if !write_record(&rec, path, io) {
+            return if code == 0 { 1 } else { code };
+        }
+        if rec.scores.is_some() {
+            let _ = writeln!(io.out, "game record written to {}", path.display());
+        } else {
+            let _ = writeln!(
+                io.out,
+                "record of the unfinished game written to {0} (`regel play --resume {0}` continues it)",
+                path.display()
+            );
         }
     }
     code

@@ -15,6 +15,7 @@ mod error;
 mod expr;
 mod merge;
 mod options;
+mod recall;
 mod statistics;
 pub mod view;
 mod vm;
@@ -126,6 +127,15 @@ pub struct State {
     /// While a per-seat log line is written: the pieces it showed as hidden.
     #[serde(skip)]
     pub hid: Vec<u32>,
+    /// Per piece, a bit per reader of the per-seat log (seat 0, 1, … and an
+    /// onlooker at bit `nplayers`): the reader saw the piece and followed
+    /// each of its moves since (see `recall.rs`). Empty unless `seat_logs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<u16>,
+    /// Set while a rules' `log` line is written a second time for one reader:
+    /// a piece it recalls ([`recall::recallable`]) counts as in sight.
+    #[serde(skip)]
+    pub recall: bool,
     /// Rule coverage counters (`regel simulate --coverage`); `None`, and
     /// so free, unless the match was made by [`Match::new_with_coverage`].
     #[serde(skip)]
@@ -142,6 +152,12 @@ pub struct SeatLine {
     /// match next stops (what the move itself made public).
     #[serde(skip)]
     pub named: Vec<Option<(Vec<u32>, String)>>,
+    /// Per viewer, for a rules' `log` line that read pieces the viewer saw
+    /// before they went out of everyone's sight: those pieces and the text
+    /// with them named, used unless one of them reaches a seat's sight
+    /// first (see `recall.rs`).
+    #[serde(skip)]
+    pub recalled: Vec<Option<(Vec<u32>, String)>>,
 }
 
 /// Settings a match starts with.
@@ -320,6 +336,12 @@ impl Match {
             seat_logs,
             seat_log: vec![],
             hid: vec![],
+            known: if seat_logs {
+                vec![0; g.piece_kind.len()]
+            } else {
+                vec![]
+            },
+            recall: false,
             coverage: coverage.then(|| Box::new(Coverage::new(g))),
         };
         let mut m = Match {
@@ -664,6 +686,22 @@ impl Match {
     /// What `viewer` may see (`None`: an onlooker who sees only public things).
     pub fn view(&self, viewer: Option<usize>) -> View {
         view::view(self, viewer)
+    }
+
+    /// What keeps seat `seat` from taking this match back to `earlier` (an
+    /// earlier position of the same match): randomness drawn since, or a
+    /// piece hidden from the seat then and in its sight now. `None`: the
+    /// seat has learnt nothing since that it could not have known then.
+    pub fn learnt_since(&self, earlier: &Match, seat: usize) -> Option<&'static str> {
+        if self.state.rng != earlier.state.rng || self.state.rolls != earlier.state.rolls {
+            return Some("randomness was drawn since");
+        }
+        let g = &*self.game;
+        let v = view::Viewer::Seat(seat);
+        let came_into_sight = (0..g.piece_kind.len()).any(|p| {
+            !view::in_sight(g, &earlier.state, p, v) && view::in_sight(g, &self.state, p, v)
+        });
+        came_into_sight.then_some("something hidden from you came into sight since")
     }
 
     /// Takes the log lines written so far.

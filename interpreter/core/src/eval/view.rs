@@ -24,7 +24,14 @@ pub enum Viewer {
     Public,
 }
 
+/// Whether `viewer` may see piece `p`: in sight now or, while a rules' `log`
+/// line is written for the per-seat log, recalled (`recall.rs`).
 pub(crate) fn visible(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
+    in_sight(g, st, p, viewer) || st.recall && super::recall::recallable(g, st, p, viewer)
+}
+
+/// Whether `viewer` may see piece `p` where it lies now.
+pub(crate) fn in_sight(g: &Game, st: &State, p: usize, viewer: Viewer) -> bool {
     if viewer == Viewer::All || st.revealed[p] {
         return true;
     }
@@ -251,6 +258,8 @@ impl<'a> Exec<'a> {
     /// move (`is_move`) is written a second time with the pieces the viewer
     /// could not see named: if by the time the match stops they are all in
     /// sight (a card played face up), that is the text the viewer reads.
+    /// Any other line (a rules' `log`) is written a second time with the
+    /// pieces the viewer recalls named, kept as `recall.rs` decides.
     pub(crate) fn seat_line(
         &mut self,
         is_move: bool,
@@ -264,6 +273,19 @@ impl<'a> Exec<'a> {
             let mut hid = std::mem::take(&mut self.st.hid);
             hid.sort_unstable();
             hid.dedup();
+            let recalled = if is_move || hid.is_empty() {
+                None
+            } else {
+                let mut hid = hid.clone();
+                hid.retain(|&p| super::recall::recallable(self.g, self.st, p as usize, v));
+                (!hid.is_empty()).then(|| {
+                    self.st.recall = true;
+                    let t = text(self, v);
+                    self.st.recall = false;
+                    self.st.hid.clear();
+                    (hid, t)
+                })
+            };
             let named = if is_move && !hid.is_empty() {
                 let saved = self.st.revealed.clone();
                 for &p in &hid {
@@ -278,6 +300,7 @@ impl<'a> Exec<'a> {
             };
             line.text.push(t);
             line.named.push(named);
+            line.recalled.push(recalled);
         }
         self.st.seat_log.push(line);
     }
@@ -291,12 +314,7 @@ impl<'a> Exec<'a> {
     }
 }
 
-/// Seats 0…n-1, then an onlooker: the readers of the per-seat log.
-fn viewers(n: usize) -> impl Iterator<Item = Viewer> {
-    (0..n)
-        .map(Viewer::Seat)
-        .chain(std::iter::once(Viewer::Public))
-}
+use super::recall::readers as viewers;
 
 /// The per-seat line of choice `i` of the pending `choose`, taken by `player`.
 pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine {
@@ -318,6 +336,7 @@ pub(crate) fn choice_line(m: &Match, i: usize, player: usize) -> super::SeatLine
 /// saw them all at once at some point since the move ([`settle_seat_log`]).
 pub(crate) fn finish_seat_log(g: &Game, st: &mut State) {
     settle(g, st, true);
+    super::recall::decide(g, st, None);
 }
 
 /// Called before a piece moves or is hidden again while the per-seat log is
@@ -336,7 +355,7 @@ fn settle(g: &Game, st: &mut State, last: bool) {
     for line in &mut log {
         for (k, (named, v)) in line.named.iter_mut().zip(viewers(n)).enumerate() {
             let Some((hid, _)) = named else { continue };
-            if hid.iter().all(|&p| visible(g, st, p as usize, v)) {
+            if hid.iter().all(|&p| in_sight(g, st, p as usize, v)) {
                 if let Some((_, t)) = named.take() {
                     line.text[k] = t;
                 }

@@ -379,6 +379,9 @@ impl<'a> Exec<'a> {
                     let j = st.rng.gen_range(0..=i as u32) as usize;
                     st.zones.arena.swap(a + i, a + j);
                 }
+                if st.seat_logs {
+                    super::recall::shuffled(self.g, st, z);
+                }
             }
             Op::Choose {
                 slot,
@@ -561,6 +564,8 @@ impl<'a> Exec<'a> {
                     return Err(RunError::at(RunErrorKind::RevealNone, span));
                 }
                 if self.st.seat_logs && !*on {
+                    // Those who see it turned face down know it from now on.
+                    super::recall::note_seen(self.g, self.st, p as usize);
                     super::view::settle_seat_log(self.g, self.st);
                 }
                 self.st.revealed[p as usize] = *on;
@@ -597,10 +602,12 @@ impl<'a> Exec<'a> {
 
     fn move_piece(&mut self, p: u32, z: u32, top: bool) -> R<()> {
         if self.st.seat_logs {
-            // What was in sight until now is named in the moves logged before.
-            super::view::settle_seat_log(self.g, self.st);
+            // What each reader sees go is followed, and what was in sight
+            // until now is named in the moves logged before.
+            super::recall::tracked_move(self.g, self.st, p, z, top);
+        } else {
+            self.st.zones.move_piece(p, z, top);
         }
-        self.st.zones.move_piece(p, z, top);
         Ok(())
     }
 }
