@@ -156,8 +156,13 @@ fn a_variable_declared_hidden_is_in_no_view() {
 fn shipped(rel: &str) -> Arc<regel::ir::Game> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &regel::cli::read_file, &root.join(rel))
-        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &regel::cli::read_file,
+        &root.join(rel),
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     Arc::new(g)
 }
 
@@ -319,8 +324,13 @@ fn recall_game(shuffle: &str, hide: &str) -> Arc<regel::ir::Game> {
     let rules = RECALL.replace("SHUFFLE", shuffle).replace("HIDE", hide);
     let read = move |_: &Path| Ok(rules.clone());
     let mut sources = Sources::default();
-    let (g, _) = check::check(&mut sources, &read, Path::new("recall.rules"))
-        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &read,
+        Path::new("recall.rules"),
+        &regel::opt::Passes::all(),
+    )
+    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
     Arc::new(g)
 }
 

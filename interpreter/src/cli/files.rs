@@ -11,10 +11,12 @@
 //!   git repository; else the current folder when that file lies inside it;
 //!   else that file's own folder. Absolute paths and `..` that leave the root
 //!   are refused. The refusal names the path, never the content.
-//! - The file named on the command line decides the root, and a file read
-//!   because of it never does: a record's or a scenario's root is found from
-//!   the record or scenario, so the ruleset a record names (data someone may
-//!   have sent) cannot widen what the run reads.
+//! - A file read because of another never decides the root. A scenario's
+//!   root is found from the scenario. A record is data someone may have sent:
+//!   the ruleset it names is read only under `--root`, else under the
+//!   project the current folder lies in (where the user works), else under
+//!   the record's own root ([`record_root`]); so a record that names
+//!   `/etc/passwd` is refused.
 
 use crate::limits::MAX_FILE_BYTES;
 use std::io::{Error, ErrorKind, Read};
@@ -74,6 +76,18 @@ pub fn root_for(file: &Path, given: Option<&Path>) -> PathBuf {
         (None, Some(cwd)) => cwd,
         (None, None) => PathBuf::from("."),
     }
+}
+
+/// The root for a run that reads a record (see the module comment).
+pub fn record_root(record: &Path, given: Option<&Path>) -> PathBuf {
+    if given.is_some() {
+        return root_for(record, given);
+    }
+    std::env::current_dir()
+        .ok()
+        .and_then(|d| d.canonicalize().ok())
+        .and_then(|cwd| project_root(&cwd))
+        .unwrap_or_else(|| root_for(record, None))
 }
 
 /// The nearest folder at or above `dir` that holds a [`PROJECT_MARKER`] or is

@@ -343,11 +343,12 @@ pub fn run(path: &Path, format: Format, io: &mut Io) -> i32 {
 
 /// Reads a game record and finds its ruleset; a problem is printed and returned.
 ///
-/// The run's root is pinned here to the record's own (see [`super::files`]):
+/// The run's root is pinned here, before the record is read, to the project
+/// the user works in or else the record's own ([`super::files::record_root`]):
 /// the ruleset a record names is read only if it lies under that root, so a
 /// record naming `/etc/passwd` is refused with E0001 and nothing of it echoed.
 pub(super) fn read_record(path: &Path, io: &mut Io) -> Result<(Record, PathBuf), String> {
-    io.root = Some(super::files::root_for(path, io.root.as_deref()));
+    io.root = Some(super::files::record_root(path, io.root.as_deref()));
     let text = match super::read_file(path) {
         Ok(t) => t,
         Err(e) => {
