@@ -214,6 +214,23 @@ pub enum ItemKind {
         text: String,
         expr: Expr,
     },
+    /// `names { NAME: "text", … }`: what people read for declared names.
+    Names(Vec<NameEntry>),
+    /// `display "text"(p) = EXPR` or `display "text" = EXPR`: a value shown to each seat.
+    Display {
+        text: String,
+        player: Option<Ident>,
+        expr: Expr,
+    },
+}
+
+/// One entry of `names { … }`: a declared name and the text people read for it.
+#[derive(Clone, Debug, Serialize)]
+pub struct NameEntry {
+    pub name: Ident,
+    pub text: String,
+    /// The span of the quoted text.
+    pub text_span: Span,
 }
 
 impl ItemKind {
@@ -245,6 +262,8 @@ impl ItemKind {
             ItemKind::Team { .. } => ("team", String::new()),
             ItemKind::Statistic { name, .. } => ("statistic", name.name.clone()),
             ItemKind::Invariant { text, .. } => ("invariant", text.clone()),
+            ItemKind::Names(_) => ("names", String::new()),
+            ItemKind::Display { text, .. } => ("display", text.clone()),
         }
     }
 }

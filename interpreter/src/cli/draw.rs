@@ -812,6 +812,7 @@ fn bare_board(a: &Args, io: &mut Io) -> i32 {
         globals: vec![],
         table: vec![],
         grid: None,
+        displays: vec![],
     };
     let title = vec![
         board.name.clone(),

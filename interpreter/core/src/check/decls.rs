@@ -159,6 +159,7 @@ pub(super) fn check_merged(
             team: None,
             invariants: vec![],
             statistics: vec![],
+            present: Presentation::default(),
             box_zone: 0,
             symbols: Symbols::default(),
             by_players: vec![],
@@ -173,6 +174,7 @@ pub(super) fn check_merged(
     ck.g.board = ck.board.clone();
     ck.declare_all(&m.items);
     ck.bodies(&m.items);
+    ck.presentation(&m.items);
     if ck.errors.is_empty() {
         ck.unused();
         ck.g.texts = ck.texts.keys().cloned().collect();

@@ -13,6 +13,7 @@ mod decls;
 mod expr;
 mod flatten;
 pub mod load;
+mod present;
 mod stmt;
 mod twins;
 

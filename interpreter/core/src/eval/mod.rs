@@ -11,6 +11,7 @@ mod code;
 pub mod coverage;
 mod expr;
 mod merge;
+pub mod present;
 mod statistics;
 pub mod view;
 mod vm;

@@ -206,6 +206,10 @@ pub fn walk_game(g: &mut Game, v: &mut dyn Visit) {
         v.root();
         walk_e(&mut st.expr, v);
     }
+    for d in g.present.displays.iter_mut() {
+        v.root();
+        walk_e(&mut d.expr, v);
+    }
 }
 
 /// Calls `f` with every local slot an expression reads. It walks a copy with

@@ -166,7 +166,9 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
             | ItemKind::Tiebreak { expr, .. }
             | ItemKind::Team { expr, .. }
             | ItemKind::Invariant { expr, .. }
-            | ItemKind::Statistic { expr, .. } => guard(expr),
+            | ItemKind::Statistic { expr, .. }
+            | ItemKind::Display { expr, .. } => guard(expr),
+            ItemKind::Names(_) => {}
         }
     }
 }

@@ -436,6 +436,34 @@ impl Ctx {
                     expr,
                 }
             }
+            Rule::names_decl => ItemKind::Names(
+                k.into_iter()
+                    .map(|e| {
+                        let mut ek = kids(e);
+                        let name = self.ident(ek.next().unwrap());
+                        let t = ek.next().unwrap();
+                        let text_span = self.span(&t);
+                        NameEntry {
+                            name,
+                            text: unquote(&t),
+                            text_span,
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::display_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                let player = if k.len() > 1 {
+                    Some(self.ident(k.pop().unwrap()))
+                } else {
+                    None
+                };
+                ItemKind::Display {
+                    text: unquote(&k[0]),
+                    player,
+                    expr,
+                }
+            }
             r => unreachable!("item rule {r:?}"),
         }
     }
