@@ -40,6 +40,14 @@ impl Checker {
                 _ => {}
             }
         }
+        // `draw` reads the displays, so it comes after all of them.
+        self.g.present.kind_looks = vec![None; self.g.kinds.len()];
+        self.g.present.zone_looks = vec![None; self.g.zones.len()];
+        for item in items {
+            if let ItemKind::Draw { target, parts } = &item.kind {
+                self.draw(target, parts);
+            }
+        }
     }
 
     /// The `name` attribute of the board's nodes (or edges), which people
@@ -182,6 +190,161 @@ impl Checker {
         }
     }
 
+    /// `draw TARGET PROP = EXPR, …`: a piece kind's look, a zone's slots or a
+    /// display's track.
+    fn draw(&mut self, target: &ast::DrawTarget, parts: &[(ast::Ident, ast::Expr)]) {
+        let (what, allowed, it): (Drawn, &[&str], Option<Ty>) = match target {
+            ast::DrawTarget::Display(text, span) => {
+                match self.g.present.displays.iter().position(|d| &d.text == text) {
+                    Some(i) => (Drawn::Display(i), &["track"], None),
+                    None => {
+                        let d = err(
+                            "E0286",
+                            *span,
+                            format!("no display \"{text}\" is declared"),
+                            "not a display",
+                        )
+                        .help(
+                            "`draw \"TEXT\" track = N` draws a declared `display \"TEXT\"(p) = …`",
+                        );
+                        self.error(d);
+                        return;
+                    }
+                }
+            }
+            ast::DrawTarget::Name(n) => {
+                if let Some(k) = self.g.kinds.iter().position(|k| k.name == n.name) {
+                    let ty = Ty::one(Scalar::Piece(Some(k as u16)));
+                    (Drawn::Kind(k), &["shape", "colour"], Some(ty))
+                } else if let Some(z) = self.g.zones.iter().position(|z| z.name == n.name) {
+                    let zd = &self.g.zones[z];
+                    let ty = match zd.dims.first() {
+                        Some(Dim::Player) => Some(Ty::PLAYER),
+                        Some(Dim::Node) => Some(Ty::one(Scalar::Node)),
+                        Some(Dim::Edge) => Some(Ty::one(Scalar::Edge)),
+                        _ => None,
+                    };
+                    (Drawn::Zone(z), &["slots", "over"], ty)
+                } else {
+                    let d = err(
+                        "E0286",
+                        n.span,
+                        format!("`{}` is not a piece kind, a zone or a display", n.name),
+                        "nothing to draw",
+                    )
+                    .help("`draw KIND shape = …, colour = …`, `draw ZONE slots = …`, `draw \"DISPLAY\" track = N`");
+                    self.error(d);
+                    return;
+                }
+            }
+        };
+        let mut props: Vec<(String, Prop)> = vec![];
+        self.body = super::decls::Body::default();
+        self.body.scopes.push(vec![]);
+        if let Some(t) = it {
+            let slot = self.bind("it", t);
+            self.body.implicit.push((slot, t));
+        }
+        for (name, e) in parts {
+            if !allowed.contains(&name.name.as_str()) {
+                let d = err(
+                    "E0287",
+                    name.span,
+                    format!(
+                        "`{}` is not something a {} is drawn with",
+                        name.name,
+                        what.word()
+                    ),
+                    "unknown property",
+                )
+                .help(format!(
+                    "a {} takes {}",
+                    what.word(),
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                self.error(d);
+                continue;
+            }
+            let (expr, ty) = self.expr(e);
+            let ok = !ty.list
+                && match name.name.as_str() {
+                    "shape" => matches!(ty.scalar, Scalar::Text | Scalar::Enum(_)),
+                    "colour" => {
+                        matches!(ty.scalar, Scalar::Text | Scalar::Enum(_) | Scalar::Player)
+                    }
+                    "slots" | "track" => ty.scalar == Scalar::Int,
+                    _ => matches!(ty.scalar, Scalar::Zone(_)),
+                };
+            if !ok {
+                let want = match name.name.as_str() {
+                    "shape" => "text or an enumeration member",
+                    "colour" => "a player, text or an enumeration member",
+                    "slots" | "track" => "a whole number",
+                    _ => "a zone",
+                };
+                let d = err(
+                    "E0288",
+                    e.span,
+                    format!("`{}` must be {want}, not {}", name.name, self.type_name(ty)),
+                    format!("this is {}", self.type_name(ty)),
+                )
+                .help("shapes are `disc`, `square`, `cube`, `card`, `diamond`; colours are a seat, a colour name or `#rrggbb`");
+                self.error(d);
+                continue;
+            }
+            props.push((name.name.clone(), Prop { expr, ty }));
+        }
+        let nlocals = self.body.nlocals;
+        let mut take = |k: &str| {
+            props
+                .iter()
+                .position(|p| p.0 == k)
+                .map(|i| props.remove(i).1)
+        };
+        match what {
+            Drawn::Kind(k) => {
+                self.g.present.kind_looks[k] = Some(Look {
+                    shape: take("shape"),
+                    colour: take("colour"),
+                    nlocals,
+                })
+            }
+            Drawn::Zone(z) => {
+                self.g.present.zone_looks[z] = Some(ZoneLook {
+                    slots: take("slots"),
+                    over: take("over"),
+                    nlocals,
+                })
+            }
+            Drawn::Display(i) => {
+                if let Some(p) = take("track") {
+                    match super::decls::const_eval(&p.expr) {
+                        Some(n) if n > 0 => self.g.present.displays[i].track = Some(n),
+                        _ => {
+                            let span = parts
+                                .iter()
+                                .find(|p| p.0.name == "track")
+                                .map(|p| p.1.span)
+                                .unwrap_or_default();
+                            let d = err(
+                                "E0288",
+                                span,
+                                "a track's length must be a positive constant",
+                                "not a positive constant",
+                            )
+                            .help("write the highest value the track shows, e.g. `track = 20`");
+                            self.error(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `display "text"(p) = EXPR` or `display "text" = EXPR`: a value of any
     /// single type, checked like a statistic's expression.
     fn display(
@@ -233,6 +396,25 @@ impl Checker {
             ty,
             nlocals: self.body.nlocals,
             span: expr.span,
+            track: None,
         });
+    }
+}
+
+/// What a `draw` declaration pictures.
+#[derive(Clone, Copy)]
+enum Drawn {
+    Kind(usize),
+    Zone(usize),
+    Display(usize),
+}
+
+impl Drawn {
+    fn word(self) -> &'static str {
+        match self {
+            Drawn::Kind(_) => "piece kind",
+            Drawn::Zone(_) => "zone",
+            Drawn::Display(_) => "display",
+        }
     }
 }

@@ -393,6 +393,9 @@ pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct ZoneView {
     pub zone: String,
+    /// The zone's id.
+    #[serde(skip)]
+    pub id: u32,
     /// The seat a per-player zone belongs to.
     #[serde(skip)]
     pub owner: Option<usize>,
@@ -402,6 +405,9 @@ pub struct ZoneView {
     /// The edge a per-edge zone lies on.
     #[serde(skip)]
     pub edge: Option<String>,
+    /// Its index, for pictures.
+    #[serde(skip)]
+    pub edge_index: Option<usize>,
     #[serde(skip)]
     pub short: String,
     /// Per piece: its owner's seat, when it has one and the viewer may see the piece (else -1).
@@ -412,6 +418,12 @@ pub struct ZoneView {
     pub count: usize,
     /// Labels bottom to top; `hidden KIND` where the viewer may not look.
     pub pieces: Vec<String>,
+    /// How each piece is drawn (`draw KIND …`), as far as the viewer may see it.
+    #[serde(skip)]
+    pub looks: Vec<super::present::PieceLook>,
+    /// The zone drawn as ordered slots (`draw ZONE slots = …`).
+    #[serde(skip)]
+    pub slots: Option<super::present::Slots>,
 }
 
 /// What one viewer may know of a position.
@@ -462,7 +474,10 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             }
             let id = z.base + i;
             let ps: Vec<u32> = cx.st.zones.slice(id).to_vec();
-            if ps.is_empty() && skip_empty {
+            // Slots are for pictures and screens (display mode) only.
+            let slots = if names { cx.slots(id, who) } else { None };
+            // A zone drawn as slots is listed even when empty: its slots show.
+            if ps.is_empty() && skip_empty && slots.is_none() {
                 continue;
             }
             let pieces = ps
@@ -490,6 +505,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 })
                 .collect();
             zones.push(ZoneView {
+                id,
                 zone: match names {
                     true => g.zone_shown(id),
                     false => g.zone_name(id),
@@ -497,6 +513,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 owner,
                 node,
                 edge,
+                edge_index: (z.scope == Scope::Edge).then_some(i as usize),
                 short: match names {
                     true => g.zone_decl_shown(zd).to_string(),
                     false => z.name.clone(),
@@ -505,6 +522,8 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 on_node: z.scope == Scope::Node,
                 count: ps.len(),
                 pieces,
+                looks: ps.iter().map(|&p| cx.piece_look(p as usize, who)).collect(),
+                slots,
             });
         }
     }

@@ -30,6 +30,38 @@ pub struct Presentation {
     pub member_names: Vec<Vec<Option<String>>>,
     /// The declared displays, in declaration order.
     pub displays: Vec<Display>,
+    /// Per piece kind: how its pieces are drawn (`draw KIND shape = …, colour = …`).
+    pub kind_looks: Vec<Option<Look>>,
+    /// Per zone declaration: drawn as ordered slots (`draw ZONE slots = …` or `over = …`).
+    pub zone_looks: Vec<Option<ZoneLook>>,
+}
+
+/// A property of a `draw` declaration: an expression over `it` (local 0)
+/// and the type the checker gave it.
+#[derive(Clone, Debug)]
+pub struct Prop {
+    pub expr: Expr,
+    pub ty: Ty,
+}
+
+/// How the pieces of a kind are drawn: a shape (text or enumeration member:
+/// `disc`, `square`, `cube`, `card`, …) and a colour (a player: that seat's
+/// colour; an enumeration member or text: a colour name or `#rrggbb`).
+#[derive(Clone, Debug)]
+pub struct Look {
+    pub shape: Option<Prop>,
+    pub colour: Option<Prop>,
+    pub nlocals: u16,
+}
+
+/// A zone drawn as a row of ordered slots: `slots` of them (an `int`), or
+/// one per piece of the zone `over` (each slot drawn as that piece), with
+/// the zone's own pieces on them in order.
+#[derive(Clone, Debug)]
+pub struct ZoneLook {
+    pub slots: Option<Prop>,
+    pub over: Option<Prop>,
+    pub nlocals: u16,
 }
 
 /// `display "TEXT"(p) = EXPR` (`per_player`: the player bound in local 0) or
@@ -42,6 +74,9 @@ pub struct Display {
     pub ty: Ty,
     pub nlocals: u16,
     pub span: crate::diag::Span,
+    /// `draw "TEXT" track = N`: drawn on each player's board as a row of
+    /// spaces 0…N with the value marked.
+    pub track: Option<i64>,
 }
 
 /// The name when one is given and not empty, else the id.

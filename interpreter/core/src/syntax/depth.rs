@@ -169,6 +169,11 @@ pub(super) fn expressions(f: &mut File, errors: &mut Vec<Diagnostic>) {
             | ItemKind::Statistic { expr, .. }
             | ItemKind::Display { expr, .. } => guard(expr),
             ItemKind::Names(_) => {}
+            ItemKind::Draw { parts, .. } => {
+                for (_, e) in parts {
+                    guard(e);
+                }
+            }
         }
     }
 }

@@ -451,6 +451,22 @@ impl Ctx {
                     })
                     .collect(),
             ),
+            Rule::draw_decl => {
+                let mut it = k.into_iter();
+                let t = it.next().unwrap();
+                let target = match t.as_rule() {
+                    Rule::string => DrawTarget::Display(unquote(&t), self.span(&t)),
+                    _ => DrawTarget::Name(self.ident(t)),
+                };
+                let parts = it
+                    .map(|p| {
+                        let mut pk = kids(p);
+                        let name = self.ident(pk.next().unwrap());
+                        (name, self.expr(pk.next().unwrap()))
+                    })
+                    .collect();
+                ItemKind::Draw { target, parts }
+            }
             Rule::display_decl => {
                 let expr = self.expr(k.pop().unwrap());
                 let player = if k.len() > 1 {

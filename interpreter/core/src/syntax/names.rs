@@ -168,6 +168,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_with => "`with`",
         Rule::k_names => "`names`",
         Rule::k_display => "`display`",
+        Rule::k_draw => "`draw`",
         Rule::k_x => "`x`",
         Rule::k_zone => "`zone`",
         Rule::file => "a rules file",
@@ -224,6 +225,8 @@ fn name(rule: Rule) -> &'static str {
         Rule::names_decl => "`names { NAME: \"text\", … }`",
         Rule::name_entry => "`NAME: \"text\"`",
         Rule::display_decl => "`display \"text\" = …`",
+        Rule::draw_decl => "`draw NAME PROPERTY = …`",
+        Rule::draw_part => "`PROPERTY = …`",
         Rule::type_ref => "a type",
         Rule::zone_type => "`zone of KIND`",
         Rule::list_type => "`list of TYPE`",
@@ -361,6 +364,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_with
             | Rule::k_names
             | Rule::k_display
+            | Rule::k_draw
             | Rule::k_x
             | Rule::k_zone
     )
