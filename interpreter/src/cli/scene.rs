@@ -117,7 +117,7 @@ fn mark(out: &mut String, shape: &str, x: f64, y: f64, d: f64, fill: &str, dash:
             x + d,
             y + d
         ),
-        "card" | "tile" => writeln!(
+        "card" => writeln!(
             out,
             r#"<rect x="{:.1}" y="{y:.1}" width="{:.1}" height="{d:.1}" rx="2" fill="{fill}"{stroke} stroke-width="1.2"/>"#,
             x + d * 0.15,
@@ -139,60 +139,124 @@ fn text(out: &mut String, x: f64, y: f64, size: f64, bold: bool, s: &str) {
     );
 }
 
-/// A zone drawn in a row from (x, y): its slots in order with their
-/// occupants, or its pieces as marks (equal neighbours counted, `3×`), or,
-/// for pieces without a declared look and owner, their labels. Returns the
-/// width used.
+/// Whether dark text reads on `fill` (else white text is used).
+fn light(fill: &str) -> bool {
+    let h = fill.trim_start_matches('#');
+    let v = |i: usize| u32::from_str_radix(h.get(i..i + 2).unwrap_or("ff"), 16).unwrap_or(255);
+    h.len() != 6 || v(0) * 299 + v(2) * 587 + v(4) * 114 > 128_000
+}
+
+/// A mark with its declared text (`draw KIND text = …`) written on it.
+fn piece(
+    out: &mut String,
+    look: &PieceLook,
+    owner: i8,
+    colours: &[&'static str],
+    x: f64,
+    y: f64,
+    d: f64,
+) {
+    let f = fill(look, owner, colours);
+    let s = if look.shape.is_empty() {
+        "disc"
+    } else {
+        look.shape.as_str()
+    };
+    mark(out, s, x, y, d, &f, false);
+    if !look.text.is_empty() {
+        let c = if light(&f) { "#111" } else { "#fff" };
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{SMALL:.0}" text-anchor="middle" fill="{c}" font-weight="bold">{}</text>"#,
+            x + d / 2.0,
+            y + d / 2.0 + SMALL * 0.35,
+            esc(&look.text)
+        );
+    }
+}
+
+/// A zone drawn in rows from (x, y), broken before `limit` (an x): its
+/// slots in order with their occupants, or its pieces as marks (equal
+/// neighbours counted, `×3`), or, for pieces without a declared look and
+/// owner, their labels; hidden pieces as card backs. Returns the width and
+/// the height used.
 fn zone_row(
     out: &mut String,
     z: &ZoneView,
     colours: &[&'static str],
-    x: f64,
-    y: f64,
+    (x, y): (f64, f64),
     head: Option<&str>,
-) -> f64 {
+    limit: f64,
+) -> (f64, f64) {
+    // Each zone is a group named by its display name, so that a reader (or
+    // a test) can find its marks in order.
+    let _ = writeln!(out, r#"<g data-zone="{}">"#, esc(&z.zone));
+    let (w, h) = zone_marks(out, z, colours, (x, y), head, limit);
+    out.push_str("</g>\n");
+    (w, h)
+}
+
+fn zone_marks(
+    out: &mut String,
+    z: &ZoneView,
+    colours: &[&'static str],
+    (x, y): (f64, f64),
+    head: Option<&str>,
+    limit: f64,
+) -> (f64, f64) {
     let mut cx = x;
+    let mut cy = y;
+    let mut widest = 0.0f64;
     if let Some(h) = head {
         let h = format!("{h}:");
         text(out, cx, y + MARK - 3.0, SMALL, false, &h);
         cx += text_w(&h, SMALL) + 4.0;
     }
+    let indent = cx;
+    // Moves to the next line when `w` more pixels would pass the limit.
+    let room = |cx: &mut f64, cy: &mut f64, w: f64| {
+        if *cx + w > limit && *cx > indent {
+            *cx = indent;
+            *cy += MARK + 4.0;
+        }
+    };
     if let Some(sl) = &z.slots {
         for k in 0..sl.count.max(z.count) {
-            let (shape, f) = match sl.over.get(k) {
-                Some((_, look)) => (look.shape.as_str(), fill(look, -1, colours)),
-                None => ("square", "#ffffff".to_string()),
-            };
-            mark(
-                out,
-                if shape.is_empty() { "square" } else { shape },
-                cx,
-                y,
-                MARK,
-                &f,
-                sl.over.get(k).is_none(),
-            );
+            room(&mut cx, &mut cy, MARK + 3.0);
+            let over = sl.over.get(k);
+            match over {
+                Some((_, look)) => {
+                    let shape = if look.shape.is_empty() {
+                        "square"
+                    } else {
+                        look.shape.as_str()
+                    };
+                    mark(out, shape, cx, cy, MARK, &fill(look, -1, colours), false)
+                }
+                // An empty space is drawn dashed; an occupant covers it.
+                None if k >= z.count => mark(out, "square", cx, cy, MARK, "#ffffff", true),
+                None => {}
+            }
             if k < z.count {
                 let look = z.looks.get(k).cloned().unwrap_or_default();
                 let o = z.owners.get(k).copied().unwrap_or(-1);
-                let s = if look.shape.is_empty() {
-                    "disc"
-                } else {
-                    look.shape.as_str()
-                };
-                mark(
+                // On a drawn slot the occupant sits inside it; an empty
+                // space is filled by it.
+                let inset = if over.is_some() { 3.5 } else { 0.0 };
+                piece(
                     out,
-                    s,
-                    cx + 3.5,
-                    y + 3.5,
-                    MARK - 7.0,
-                    &fill(&look, o, colours),
-                    false,
+                    &look,
+                    o,
+                    colours,
+                    cx + inset,
+                    cy + inset,
+                    MARK - 2.0 * inset,
                 );
             }
             cx += MARK + 3.0;
+            widest = widest.max(cx - x);
         }
-        return cx - x;
+        return (widest, cy - y + MARK);
     }
     let mut i = 0;
     while i < z.count {
@@ -207,39 +271,48 @@ fn zone_row(
         let look = z.looks.get(i).cloned().unwrap_or_default();
         let o = z.owners.get(i).copied().unwrap_or(-1);
         let hidden = z.pieces[i].starts_with("hidden ");
-        if hidden || look.shape.is_empty() && look.colour == Paint::Owner && o < 0 {
-            // No look: the piece's label, a card back when it is hidden.
-            if hidden {
-                mark(out, "card", cx, y, MARK, "#6b7b8c", false);
-                cx += MARK + 2.0;
-            } else {
-                let t = &z.pieces[i];
-                let _ = writeln!(
-                    out,
-                    r##"<rect x="{cx:.1}" y="{y:.1}" width="{:.1}" height="{MARK}" rx="3" fill="#fffbe6" stroke="#222"/>"##,
-                    text_w(t, SMALL) + 6.0
-                );
-                text(out, cx + 3.0, y + MARK - 4.0, SMALL, false, t);
-                cx += text_w(t, SMALL) + 8.0;
-            }
+        let count = if j - i > 1 {
+            format!("×{}", j - i)
         } else {
-            let s = if look.shape.is_empty() {
-                "disc"
-            } else {
-                look.shape.as_str()
-            };
-            mark(out, s, cx, y, MARK, &fill(&look, o, colours), false);
+            String::new()
+        };
+        let plain = !hidden && look.shape.is_empty() && look.colour == Paint::Owner && o < 0;
+        let w = if plain {
+            text_w(&z.pieces[i], SMALL) + 8.0
+        } else {
+            MARK + 2.0
+        } + if count.is_empty() {
+            0.0
+        } else {
+            text_w(&count, SMALL) + 4.0
+        };
+        room(&mut cx, &mut cy, w);
+        if hidden {
+            mark(out, "card", cx, cy, MARK, "#6b7b8c", false);
+            cx += MARK + 2.0;
+        } else if plain {
+            // No look: the piece's label.
+            let t = &z.pieces[i];
+            let _ = writeln!(
+                out,
+                r##"<rect x="{cx:.1}" y="{cy:.1}" width="{:.1}" height="{MARK}" rx="3" fill="#fffbe6" stroke="#222"/>"##,
+                text_w(t, SMALL) + 6.0
+            );
+            text(out, cx + 3.0, cy + MARK - 4.0, SMALL, false, t);
+            cx += text_w(t, SMALL) + 8.0;
+        } else {
+            piece(out, &look, o, colours, cx, cy, MARK);
             cx += MARK + 2.0;
         }
-        if j - i > 1 {
-            let t = format!("×{}", j - i);
-            text(out, cx, y + MARK - 3.0, SMALL, false, &t);
-            cx += text_w(&t, SMALL) + 4.0;
+        if !count.is_empty() {
+            text(out, cx, cy + MARK - 3.0, SMALL, false, &count);
+            cx += text_w(&count, SMALL) + 4.0;
         }
         cx += 2.0;
+        widest = widest.max(cx - x);
         i = j;
     }
-    cx - x
+    (widest, cy - y + MARK)
 }
 
 /// A track: spaces 0…max in rows of at most `per_row`, the value marked.
@@ -254,10 +327,15 @@ fn track(out: &mut String, x: f64, y: f64, max: i64, value: &str, fillc: &str) -
     for k in 0..n {
         let (r, c) = (k / per_row, k % per_row);
         let (sx, sy) = (x + c as f64 * (d + 2.0), y + r as f64 * row_h);
-        let f = if k == v.min(max) { fillc } else { "#ffffff" };
+        // The marked space has a heavy outline too, so that a white marker shows.
+        let (f, w) = if k == v.min(max) {
+            (fillc, 2.5)
+        } else {
+            ("#ffffff", 0.8)
+        };
         let _ = writeln!(
             out,
-            r##"<rect x="{sx:.1}" y="{sy:.1}" width="{d}" height="{d}" fill="{f}" stroke="#444" stroke-width="0.8"/>"##
+            r##"<rect x="{sx:.1}" y="{sy:.1}" width="{d}" height="{d}" fill="{f}" stroke="#222" stroke-width="{w}"/>"##
         );
         if k % 5 == 0 {
             text(out, sx + 1.0, sy + d + SMALL, SMALL, false, &k.to_string());
@@ -321,7 +399,14 @@ pub fn svg(s: &Scene) -> String {
     }
     if s.cell.is_none() {
         for &(a, b) in &s.edges {
-            let (p, q) = (at(a), at(b));
+            let (p, mut q) = (at(a), at(b));
+            if s.directed {
+                // The arrow ends beside the target's box, not under it.
+                let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+                let len = (dx * dx + dy * dy).sqrt().max(1.0);
+                let cut = (len / 3.0).min(34.0);
+                q = (q.0 - dx / len * cut, q.1 - dy / len * cut);
+            }
             let _ = writeln!(
                 body,
                 r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#8a7f6a" stroke-width="3"{}/>"##,
@@ -340,15 +425,10 @@ pub fn svg(s: &Scene) -> String {
             let (p, q) = (at(a), at(b));
             let (mx, my) = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
             for (r, z) in edge_rows[k].iter().enumerate() {
-                let w = zone_row(&mut String::new(), z, s.colours, 0.0, 0.0, None);
-                zone_row(
-                    &mut body,
-                    z,
-                    s.colours,
-                    mx - w / 2.0,
-                    my - MARK / 2.0 + r as f64 * (MARK + 3.0),
-                    None,
-                );
+                let far = f64::INFINITY;
+                let (w, _) = zone_row(&mut String::new(), z, s.colours, (0.0, 0.0), None, far);
+                let at = (mx - w / 2.0, my - MARK / 2.0 + r as f64 * (MARK + 3.0));
+                zone_row(&mut body, z, s.colours, at, None, far);
             }
         }
     }
@@ -374,22 +454,27 @@ pub fn svg(s: &Scene) -> String {
                     y - c / 2.0 + SMALL + 1.0,
                     esc(&p.name)
                 );
-                for (r, z) in shown.iter().enumerate() {
-                    zone_row(
-                        &mut body,
-                        z,
-                        s.colours,
-                        x - c / 2.0 + 4.0,
-                        y - c / 2.0 + SMALL + 6.0 + r as f64 * (MARK + 4.0),
-                        None,
-                    );
+                let mut ry = y - c / 2.0 + SMALL + 6.0;
+                for z in &shown {
+                    let at = (x - c / 2.0 + 4.0, ry);
+                    ry += zone_row(&mut body, z, s.colours, at, None, x + c / 2.0 - 4.0).1 + 4.0;
                 }
             }
             None => {
                 // Each row measured by drawing it aside.
                 let w = shown
                     .iter()
-                    .map(|z| zone_row(&mut String::new(), z, s.colours, 0.0, 0.0, None))
+                    .map(|z| {
+                        zone_row(
+                            &mut String::new(),
+                            z,
+                            s.colours,
+                            (0.0, 0.0),
+                            None,
+                            f64::INFINITY,
+                        )
+                        .0
+                    })
                     .fold(text_w(&p.name, TEXT), f64::max)
                     + 12.0;
                 let h = TEXT + 8.0 + shown.len() as f64 * (MARK + 4.0);
@@ -407,28 +492,49 @@ pub fn svg(s: &Scene) -> String {
                     true,
                     &p.name,
                 );
+                // A display of the game whose value is this node (`ship in`) marks it.
+                let marks = v
+                    .displays
+                    .iter()
+                    .filter(|d| !d.per_player && d.values.first() == Some(&p.name));
+                for d in marks {
+                    let tw = text_w(&d.text, SMALL) + 10.0;
+                    let _ = writeln!(
+                        body,
+                        r##"<rect x="{:.1}" y="{:.1}" width="{tw:.1}" height="{:.1}" rx="8" fill="#1f3b63" stroke="#111"/>"##,
+                        x - tw / 2.0,
+                        y - h / 2.0 - SMALL - 8.0,
+                        SMALL + 6.0
+                    );
+                    let _ = writeln!(
+                        body,
+                        r##"<text x="{:.1}" y="{:.1}" font-size="{SMALL:.0}" fill="#ffffff" font-weight="bold">{}</text>"##,
+                        x - tw / 2.0 + 5.0,
+                        y - h / 2.0 - 6.0,
+                        esc(&d.text)
+                    );
+                }
                 for (r, z) in shown.iter().enumerate() {
-                    zone_row(
-                        &mut body,
-                        z,
-                        s.colours,
+                    let at = (
                         x - w / 2.0 + 6.0,
                         y - h / 2.0 + TEXT + 6.0 + r as f64 * (MARK + 4.0),
-                        None,
                     );
+                    zone_row(&mut body, z, s.colours, at, None, f64::INFINITY);
                 }
             }
         }
     }
-    // The right-hand column: legend, players' boards, piles.
-    let mut y = top + 4.0;
-    text(&mut body, COLUMN, y, TEXT, true, "players");
+    // The right-hand column: legend, players' boards, piles (the whole
+    // picture when there is no board).
+    let col = if s.nodes.is_empty() { 20.0 } else { COLUMN };
+    let mut y = board_top + 4.0;
+    text(&mut body, col, y, TEXT, true, "players");
     y += 8.0;
     let per_player: Vec<&Shown> = v.displays.iter().filter(|d| d.per_player).collect();
     for (i, seat) in s.seats.iter().enumerate() {
         let c = s.colours.get(i).copied().unwrap_or("#bdbdbd");
-        mark(&mut body, "square", COLUMN, y + 4.0, MARK, c, false);
-        text(&mut body, COLUMN + MARK + 6.0, y + MARK, TEXT, true, seat);
+        mark(&mut body, "square", col, y + 4.0, MARK, c, false);
+        text(&mut body, col + MARK + 6.0, y + MARK, TEXT, true, seat);
         y += MARK + 10.0;
         let mut plain = vec![];
         for d in &per_player {
@@ -437,37 +543,51 @@ pub fn svg(s: &Scene) -> String {
                 Some(max) => {
                     text(
                         &mut body,
-                        COLUMN + 8.0,
+                        col + 8.0,
                         y + SMALL,
                         SMALL,
                         false,
                         &format!("{}: {val}", d.text),
                     );
                     y += SMALL + 4.0;
-                    y += track(&mut body, COLUMN + 8.0, y, max, &val, c) + 4.0;
+                    y += track(&mut body, col + 8.0, y, max, &val, c) + 4.0;
                 }
                 None => plain.push(format!("{} {val}", d.text)),
             }
         }
         for line in pack(&plain, 60) {
-            text(&mut body, COLUMN + 8.0, y + SMALL, SMALL, false, &line);
+            text(&mut body, col + 8.0, y + SMALL, SMALL, false, &line);
             y += SMALL + 5.0;
         }
         for z in &owned[i] {
             // `player board of red (Actiones)` reads `player board (Actiones)` on red's board.
             let h = z.zone.replace(&format!(" of {seat}"), "");
-            zone_row(&mut body, z, s.colours, COLUMN + 8.0, y, Some(&h));
-            y += MARK + 5.0;
+            y += zone_row(
+                &mut body,
+                z,
+                s.colours,
+                (col + 8.0, y),
+                Some(&h),
+                WIDTH - 20.0,
+            )
+            .1 + 5.0;
         }
         y += 8.0;
     }
     if !global.is_empty() {
         y += 6.0;
-        text(&mut body, COLUMN, y + TEXT, TEXT, true, "on the table");
+        text(&mut body, col, y + TEXT, TEXT, true, "on the table");
         y += TEXT + 8.0;
         for z in &global {
-            zone_row(&mut body, z, s.colours, COLUMN + 8.0, y, Some(&z.zone));
-            y += MARK + 5.0;
+            y += zone_row(
+                &mut body,
+                z,
+                s.colours,
+                (col + 8.0, y),
+                Some(&z.zone),
+                WIDTH - 20.0,
+            )
+            .1 + 5.0;
         }
     }
     let board_h = s

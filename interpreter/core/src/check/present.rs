@@ -215,7 +215,7 @@ impl Checker {
             ast::DrawTarget::Name(n) => {
                 if let Some(k) = self.g.kinds.iter().position(|k| k.name == n.name) {
                     let ty = Ty::one(Scalar::Piece(Some(k as u16)));
-                    (Drawn::Kind(k), &["shape", "colour"], Some(ty))
+                    (Drawn::Kind(k), &["shape", "colour", "text"], Some(ty))
                 } else if let Some(z) = self.g.zones.iter().position(|z| z.name == n.name) {
                     let zd = &self.g.zones[z];
                     let ty = match zd.dims.first() {
@@ -277,6 +277,7 @@ impl Checker {
                         matches!(ty.scalar, Scalar::Text | Scalar::Enum(_) | Scalar::Player)
                     }
                     "slots" | "track" => ty.scalar == Scalar::Int,
+                    "text" => !matches!(ty.scalar, Scalar::Nothing | Scalar::Piece(_)),
                     _ => matches!(ty.scalar, Scalar::Zone(_)),
                 };
             if !ok {
@@ -284,6 +285,7 @@ impl Checker {
                     "shape" => "text or an enumeration member",
                     "colour" => "a player, text or an enumeration member",
                     "slots" | "track" => "a whole number",
+                    "text" => "a single value other than a piece",
                     _ => "a zone",
                 };
                 let d = err(
@@ -310,6 +312,7 @@ impl Checker {
                 self.g.present.kind_looks[k] = Some(Look {
                     shape: take("shape"),
                     colour: take("colour"),
+                    text: take("text"),
                     nlocals,
                 })
             }

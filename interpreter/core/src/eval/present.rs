@@ -57,6 +57,8 @@ pub struct PieceLook {
     /// The declared shape (`disc`, `square`, …); empty when none is declared.
     pub shape: String,
     pub colour: Paint,
+    /// A short text written on the piece (`draw KIND text = …`), if declared.
+    pub text: String,
 }
 
 /// A colour as the rules give it.
@@ -109,6 +111,11 @@ impl<'a> Exec<'a> {
         if let Some(s) = &look.shape {
             if let Some(v) = self.prop(s, look.nlocals, p as Val, who) {
                 out.shape = self.word(s.ty, v);
+            }
+        }
+        if let Some(t) = &look.text {
+            if let Some(v) = self.prop(t, look.nlocals, p as Val, who) {
+                out.text = self.display(t.ty, v, who);
             }
         }
         if let Some(c) = &look.colour {

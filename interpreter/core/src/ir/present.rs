@@ -51,6 +51,8 @@ pub struct Prop {
 pub struct Look {
     pub shape: Option<Prop>,
     pub colour: Option<Prop>,
+    /// A short text written on the piece (a value, a letter).
+    pub text: Option<Prop>,
     pub nlocals: u16,
 }
 
