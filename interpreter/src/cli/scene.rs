@@ -454,11 +454,19 @@ pub fn svg(s: &Scene) -> String {
                     y - c / 2.0 + SMALL + 1.0,
                     esc(&p.name)
                 );
-                let mut ry = y - c / 2.0 + SMALL + 6.0;
+                // Pieces grow with the cell: drawn at the origin, then scaled.
+                let k = (c / 50.0).clamp(1.0, 3.0);
+                let _ = writeln!(
+                    body,
+                    r#"<g transform="translate({:.1} {:.1}) scale({k:.2})">"#,
+                    x - c / 2.0 + 4.0,
+                    y - c / 2.0 + SMALL + 6.0
+                );
+                let mut ry = 0.0;
                 for z in &shown {
-                    let at = (x - c / 2.0 + 4.0, ry);
-                    ry += zone_row(&mut body, z, s.colours, at, None, x + c / 2.0 - 4.0).1 + 4.0;
+                    ry += zone_row(&mut body, z, s.colours, (0.0, ry), None, (c - 8.0) / k).1 + 4.0;
                 }
+                body.push_str("</g>\n");
             }
             None => {
                 // Each row measured by drawing it aside.
