@@ -104,9 +104,10 @@ fn a_human_typing_1_finishes_every_variant_for_2_3_and_4_players() {
             assert!(r.out.contains("winner"), "{v} {players}");
             assert_eq!(table_scores(&r.out).len(), players, "{v} {players}");
             assert!(r.out.contains("white> "), "the human was asked");
-            // The human sees the others' hidden things only as hidden (base game: secret tiles).
+            // The human sees the others' hidden things only as hidden (base
+            // game: secret tiles), by the kind's display name (`names`).
             if v == BASE {
-                assert!(r.out.contains("hidden tile"));
+                assert!(r.out.contains("hidden market tile"));
             }
         }
     }
@@ -644,7 +645,7 @@ fn a_human_plays_hansa_teutonica_and_relocates_when_displaced() {
             "{players} players: the human relocated a displaced piece"
         );
         assert!(
-            r.out.contains("hidden token"),
+            r.out.contains("hidden bonus token"),
             "{players} players: the face-down tokens are hidden from the human"
         );
     }

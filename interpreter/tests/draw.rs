@@ -85,6 +85,77 @@ fn draw(rules: &str, players: usize, seat: Option<&str>, format: &str, name: &st
     out
 }
 
+/// Checks what every picture promises (issue 21): 1,600 px wide, no text
+/// under 11 px, and people's names only: no text with an `_` id.
+fn readable(svg: &str, what: &str) {
+    assert!(
+        svg.starts_with("<svg") && svg.contains(r#"width="1600""#),
+        "{what}: 1,600 px wide"
+    );
+    for size in svg.split("font-size=\"").skip(1) {
+        let n: f64 = size.split('"').next().unwrap().parse().unwrap();
+        assert!(n >= 11.0, "{what}: text of {n} px");
+    }
+    for t in svg.split("<text").skip(1) {
+        let content = t
+            .split_once('>')
+            .unwrap()
+            .1
+            .split("</text>")
+            .next()
+            .unwrap();
+        assert!(
+            !content.contains('_'),
+            "{what}: an id on the picture: {content}"
+        );
+    }
+    for t in svg.split("data-zone=\"").skip(1) {
+        let z = t.split('"').next().unwrap();
+        assert!(!z.contains('_'), "{what}: a zone id on the picture: {z}");
+    }
+}
+
+/// The marks (fill, shape) of a zone's group, in order, of side `size`.
+fn marks(svg: &str, zone: &str, size: f64) -> Vec<(String, &'static str)> {
+    let start = svg
+        .find(&format!("data-zone=\"{zone}\""))
+        .unwrap_or_else(|| panic!("no zone `{zone}` drawn"));
+    group_marks(
+        &svg[start..start + svg[start..].find("</g>").unwrap()],
+        size,
+    )
+}
+
+/// The marks (fill, shape) of side `size` in a stretch of SVG, in order.
+fn group_marks(group: &str, size: f64) -> Vec<(String, &'static str)> {
+    let attr = |el: &str, name: &str| -> Option<f64> {
+        el.split(&format!(" {name}=\""))
+            .nth(1)?
+            .split('"')
+            .next()?
+            .parse()
+            .ok()
+    };
+    let mut out = vec![];
+    for el in group.split('<').skip(1) {
+        let fill = el
+            .split("fill=\"")
+            .nth(1)
+            .map(|f| f.split('"').next().unwrap().to_string());
+        let (shape, side) = if el.starts_with("circle") {
+            ("disc", attr(el, "r").map(|r| r * 2.0))
+        } else if el.starts_with("rect") {
+            ("square", attr(el, "width"))
+        } else {
+            continue;
+        };
+        if side == Some(size) {
+            out.push((fill.unwrap(), shape));
+        }
+    }
+    out
+}
+
 #[test]
 fn hansa_mid_game_is_the_one_way_map_at_its_coordinates() {
     let svg = draw(
@@ -94,16 +165,18 @@ fn hansa_mid_game_is_the_one_way_map_at_its_coordinates() {
         "svg",
         "hansa",
     );
+    readable(&svg, "hansa");
+    // The cities by their names on the map (maps/hansa.toml), umlauts and all.
     for city in [
-        "tonsberg",
-        "aalborg",
-        "copenhagen",
-        "luebeck",
-        "stockholm",
-        "kalmar",
-        "danzig",
-        "reval",
-        "riga",
+        "Tønsberg",
+        "Aalborg",
+        "Copenhagen",
+        "Lübeck",
+        "Stockholm",
+        "Kalmar",
+        "Danzig",
+        "Reval",
+        "Riga",
     ] {
         assert!(svg.contains(&format!(">{city}</text>")), "{city}");
     }
@@ -115,8 +188,11 @@ fn hansa_mid_game_is_the_one_way_map_at_its_coordinates() {
         map.matches("[[edge]]").count(),
         "one arrow per route"
     );
-    // The goods stacks are face down to grey.
-    assert!(svg.contains("hidden goods"));
+    // The ship's city is marked, and the legend names every seat.
+    assert!(svg.contains(">ship in</text>"));
+    for seat in ["grey", "yellow", "purple", "black"] {
+        assert!(svg.contains(&format!(">{seat}</text>")), "{seat}");
+    }
     insta::assert_snapshot!("draw-hansa-grey", svg);
 }
 
@@ -138,21 +214,27 @@ fn auf_heller_und_pfennig_mid_game_is_a_grid_with_hidden_tiles() {
         "svg",
         "ahup",
     );
+    readable(&white, "ahup");
     assert!(white.contains(">r5c6</text>") && white.contains(">r1c1</text>"));
     // A grid has no edge lines: its cells are its adjacency.
     assert!(!white.contains("<line"));
-    assert!(
-        white.contains("hidden tile"),
-        "the pool and the others' private tiles"
-    );
+    // The tile pile is face down: card backs, counted.
+    assert!(white.contains(r#"data-zone="tile pile""#));
+    // White's stalls are white with a dark outline and dark text.
+    let stalls = marks(&white, "stalls of white", 16.0);
+    assert!(!stalls.is_empty() && stalls.iter().all(|m| m.0 == "#ffffff"));
     insta::assert_snapshot!("draw-auf-heller-und-pfennig-white", white);
 }
 
 #[test]
 fn hasp_has_no_board_only_zones_and_an_onlooker_sees_no_hand() {
     let svg = draw("rulesets/hasp/hasp.rules", 4, None, "svg", "hasp");
-    assert!(svg.contains("north.hand:"));
-    assert!(svg.contains("hidden card"));
+    readable(&svg, "hasp");
+    assert!(svg.contains(r#"data-zone="hand of north""#));
+    // An onlooker sees card backs only in the hands, never a card's value.
+    let hand = marks(&svg, "hand of north", 16.0);
+    assert!(hand.iter().all(|m| m.0 == "#6b7b8c"), "{hand:?}");
+    assert!(svg.contains(">victory points "));
     insta::assert_snapshot!("draw-hasp-onlooker", svg);
 }
 
@@ -160,6 +242,7 @@ fn hasp_has_no_board_only_zones_and_an_onlooker_sees_no_hand() {
 fn the_example_boards_are_grids() {
     for g in ["tic-tac-toe", "connect-four"] {
         let svg = draw(&format!("examples/{g}/{g}.rules"), 2, None, "svg", g);
+        readable(&svg, g);
         assert!(svg.contains(">r1c1</text>"), "{g}");
         insta::assert_snapshot!(format!("draw-{g}"), svg);
     }
@@ -214,12 +297,13 @@ fn board_files_draw_alone() {
     }
 }
 
-/// Issue 12: Hansa Teutonica half way through a game on each side of the
-/// board (HT-3.11: the back for 2–3 players, the front for 4–5), as red sees
-/// it. The SVGs were rendered to PNG with `rsvg-convert` and looked at: the
-/// cities at their coordinates with their office rows and occupied offices,
-/// the posts on each route coloured by owner, the bonus tokens waiting on
-/// routes, and the side panel with each seat's desk, supply and prestige.
+/// Issues 12 and 21: Hansa Teutonica half way through a game on each side
+/// of the board (HT-3.11: the back for 2–3 players, the front for 4–5), as
+/// red sees it. The PNGs were looked at: the cities at their coordinates by
+/// name, each with its office row in order (squares and circles in the
+/// office colours, occupied ones holding the occupant), each route's
+/// villages as slots, bonus tokens on routes, and a board per player with
+/// the prestige track and the abilities.
 #[test]
 fn hansa_teutonica_mid_game_on_both_sides_of_the_board() {
     for (players, map) in [(3, "hansa-teutonica-2-3"), (5, "hansa-teutonica-4-5")] {
@@ -230,6 +314,7 @@ fn hansa_teutonica_mid_game_on_both_sides_of_the_board() {
             "svg",
             &format!("ht{players}"),
         );
+        readable(&svg, map);
         let text = std::fs::read_to_string(root().join(format!("maps/{map}.toml"))).unwrap();
         // The routes are undirected: one plain line each.
         assert_eq!(
@@ -238,13 +323,62 @@ fn hansa_teutonica_mid_game_on_both_sides_of_the_board() {
             "{map}: one line per route"
         );
         assert!(!svg.contains("marker-end"), "{map}: no arrows");
-        for city in ["groningen", "coellen", "luebeck", "halle"] {
+        for city in ["Groningen", "Coellen", "Lübeck", "Halle", "Göttingen"] {
             assert!(svg.contains(&format!(">{city}</text>")), "{map}: {city}");
         }
-        assert!(svg.contains("posts:"), "{map}: pieces on the routes");
+        // Each city's office row, slot by slot in the map's order, in the
+        // office's colour and shape (HT-3.1).
+        let toml: toml::Value = toml::from_str(&text).unwrap();
+        let offices = toml["pieces"]["office"].as_array().unwrap();
+        for (id, name) in [
+            ("groningen", "Groningen"),
+            ("coellen", "Coellen"),
+            ("halle", "Halle"),
+        ] {
+            let want: Vec<(String, &str)> = offices
+                .iter()
+                .filter(|o| o["city"].as_str() == Some(id))
+                .map(|o| {
+                    let fill = match o["colour"].as_str().unwrap() {
+                        "white" => "#ffffff",
+                        "orange" => "#ff7f0e",
+                        "pink" => "#f49ac2",
+                        _ => "#1a1a1a",
+                    };
+                    let shape = if o["round"].as_bool().unwrap() {
+                        "disc"
+                    } else {
+                        "square"
+                    };
+                    (fill.to_string(), shape)
+                })
+                .collect();
+            assert_eq!(
+                marks(&svg, &format!("offices of {name}"), 16.0),
+                want,
+                "{map}: {name}"
+            );
+        }
+        // Every route's villages are slots: as many as the map gives it.
+        let edges = toml["edge"].as_array().unwrap();
+        let villages: i64 = edges
+            .iter()
+            .map(|e| e["villages"].as_integer().unwrap_or(0))
+            .sum();
+        let slots: usize = svg
+            .split("data-zone=\"villages of ")
+            .skip(1)
+            .map(|g| group_marks(&g[..g.find("</g>").unwrap()], 16.0).len())
+            .sum();
         assert!(
-            svg.contains("hidden token"),
-            "{map}: the draw pile is face down"
+            villages > 0 && slots as i64 == villages,
+            "{map}: {slots} village slots, {villages} villages"
+        );
+        // Red's board: the prestige track and the bonus tokens to draw face down.
+        assert!(svg.contains(">points: "), "{map}: the prestige track");
+        assert!(
+            svg.contains(r#"data-zone="bonus tokens to draw""#),
+            "{map}: the draw pile"
         );
         insta::assert_snapshot!(format!("draw-hansa-teutonica-{players}p-red"), svg);
     }

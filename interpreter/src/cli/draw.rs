@@ -329,14 +329,14 @@ fn named_colour(name: &str) -> Option<&'static str> {
         "red" => "#d62728",
         "blue" => "#1f77b4",
         "green" => "#2ca02c",
-        "yellow" => "#b89b00",
+        "yellow" => "#f2d21b",
         "orange" => "#ff7f0e",
         "purple" => "#9467bd",
         "brown" => "#8c564b",
         "pink" => "#e377c2",
         "black" => "#000000",
         "grey" | "gray" => "#7f7f7f",
-        "white" => "#b0b0b0",
+        "white" => "#ffffff",
         _ => return None,
     })
 }
@@ -753,7 +753,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             }
         },
     };
-    let view = m.view(viewer);
+    let view = crate::eval::view::with_names(|| m.view(viewer));
     let variants = if game.variants.is_empty() {
         String::new()
     } else {
@@ -774,8 +774,81 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         ),
     ];
     // The match's own board: a ruleset may have one per player count.
+    if a.format == DrawFormat::Svg {
+        let _ = write!(io.out, "{}", scene_svg(&m.game, &view, &title, seats));
+        return 0;
+    }
     let p = picture(&m.game.board, &view, title, seats);
     write_picture(&p, a.format, io)
+}
+
+/// The position as a picture of the board (`scene.rs`): nodes at their
+/// `x`/`y` fitted into the board's part of the canvas, or a grid of cells by
+/// `row`/`col`, or a circle; names are display names.
+fn scene_svg(g: &crate::ir::Game, view: &View, title: &[String], seats: &[String]) -> String {
+    use super::scene::{Place, Scene, COLUMN_START};
+    let b = &g.board;
+    let n = b.nodes.len();
+    let (left, right, top) = (70.0, COLUMN_START - 80.0, 50.0);
+    let xs = node_ints(b, "x").zip(node_ints(b, "y"));
+    let rc = node_ints(b, "row").zip(node_ints(b, "col"));
+    let mut cell = None;
+    let pos: Vec<(f64, f64)> = if let Some((x, y)) = xs {
+        let (x0, x1) = (
+            x.iter().cloned().fold(f64::INFINITY, f64::min),
+            x.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+        );
+        let (y0, y1) = (
+            y.iter().cloned().fold(f64::INFINITY, f64::min),
+            y.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+        );
+        let scale = ((right - left) / (x1 - x0).max(1.0)).min(900.0 / (y1 - y0).max(1.0));
+        (0..n)
+            .map(|i| (left + (x[i] - x0) * scale, top + (y[i] - y0) * scale))
+            .collect()
+    } else if let Some((r, c)) = rc {
+        let rows = r.iter().cloned().fold(1.0, f64::max);
+        let cols = c.iter().cloned().fold(1.0, f64::max);
+        let size = ((right - 20.0) / cols).min(900.0 / rows).min(150.0);
+        cell = Some(size);
+        (0..n)
+            .map(|i| (20.0 + (c[i] - 0.5) * size, 10.0 + (r[i] - 0.5) * size))
+            .collect()
+    } else {
+        let rr = 380.0;
+        (0..n)
+            .map(|i| {
+                let a = i as f64 / n.max(1) as f64 * std::f64::consts::TAU
+                    - std::f64::consts::FRAC_PI_2;
+                (left + rr + rr * a.cos(), top + rr + rr * a.sin())
+            })
+            .collect()
+    };
+    let nodes = pos
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| Place {
+            name: g.node_shown(i).to_string(),
+            x,
+            y,
+        })
+        .collect();
+    let colours = seat_colours(seats);
+    let scene = Scene {
+        title,
+        seats,
+        colours: &colours,
+        view,
+        nodes,
+        edges: b
+            .edges
+            .iter()
+            .map(|e| (e.from as usize, e.to as usize))
+            .collect(),
+        directed: b.directed,
+        cell,
+    };
+    super::scene::svg(&scene)
 }
 
 fn write_picture(p: &Picture, format: DrawFormat, io: &mut Io) -> i32 {
@@ -812,6 +885,7 @@ fn bare_board(a: &Args, io: &mut Io) -> i32 {
         globals: vec![],
         table: vec![],
         grid: None,
+        displays: vec![],
     };
     let title = vec![
         board.name.clone(),

@@ -14,6 +14,7 @@ mod play;
 pub mod record;
 mod replay;
 pub mod scenario;
+mod scene;
 mod screen;
 pub mod simulate;
 

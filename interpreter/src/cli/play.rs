@@ -162,22 +162,26 @@ fn ask(
 ) -> Answer {
     let g = &m.game;
     let name = &g.seats[seat];
+    // Records and typed answers use the labels' ids; the screen shows their
+    // display form, and a typed display form is understood too.
     let labels = m.option_labels();
+    let shown = crate::eval::view::with_names(|| m.option_labels());
     let n = labels.len();
-    let lines = screen::options(&labels);
+    let lines = screen::options(&shown);
     let mut page = 0;
     let seats = &g.seats[..m.state.nplayers as usize];
-    let full = m.view(Some(seat));
+    let full = crate::eval::view::with_names(|| m.view(Some(seat)));
+    let opening_view = crate::eval::view::with_names(|| opening.view(Some(seat)));
     // The position gets the rows the options leave of a 40-row terminal
     // (two for the prompt and the `──` above).
     let options_rows =
         lines.len().min(screen::OPTION_LINES) + usize::from(lines.len() > screen::OPTION_LINES) + 1;
     let view = screen::position_in(
-        &full,
+        &screen::declared(full.clone()),
         seats,
         Some(seat),
         screen::ROWS - 2 - options_rows,
-        Some(&opening.view(Some(seat))),
+        Some(&screen::declared(opening_view)),
     );
     let _ = writeln!(
         io.out,
@@ -244,11 +248,15 @@ fn ask(
                 io.out,
                 "error: there is no option {k}: type a number from 1 to {n}, or an option's label"
             );
-        } else if let Some(i) = labels.iter().position(|l| l == t) {
+        } else if let Some(i) = labels
+            .iter()
+            .position(|l| l == t)
+            .or_else(|| shown.iter().position(|l| l == t))
+        {
             return Answer::Option(i);
         } else {
             let ci: Vec<usize> = (0..n)
-                .filter(|&i| labels[i].eq_ignore_ascii_case(t))
+                .filter(|&i| labels[i].eq_ignore_ascii_case(t) || shown[i].eq_ignore_ascii_case(t))
                 .collect();
             if ci.len() == 1 {
                 return Answer::Option(ci[0]);
@@ -556,7 +564,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             });
             match ask(&m, &opening, seat, &course, &sources, io) {
                 Answer::Option(i) => {
-                    let _ = writeln!(io.out, "{} chose: {}", game.seats[seat], m.option_label(i));
+                    let label = crate::eval::view::with_names(|| m.option_label(i));
+                    let _ = writeln!(io.out, "{} chose: {label}", game.seats[seat]);
                     i
                 }
                 Answer::Undo => {

@@ -94,11 +94,47 @@ fn wrap(text: &str) -> String {
 /// A zone's name in its owner's row: `hand[gold]` for `red.hand[gold]`,
 /// and the short name for every other zone.
 fn own_name(z: &ZoneView, seats: &[String]) -> String {
+    // In display mode a seat's zone reads `player board of red (Actiones)`:
+    // on red's row that is `player board[Actiones]`, a member of a family.
+    if let Some(seat) = z.owner.and_then(|o| seats.get(o)) {
+        if let Some(rest) = z.zone.strip_prefix(&format!("{} of {seat}", z.short)) {
+            if let Some(m) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {
+                return format!("{}[{m}]", z.short);
+            }
+        }
+    }
     let prefix = z.owner.and_then(|o| seats.get(o)).map(|s| format!("{s}."));
     match prefix.as_deref().and_then(|p| z.zone.strip_prefix(p)) {
         Some(rest) => rest.to_string(),
         None => z.short.clone(),
     }
+}
+
+/// The view a player's screen shows. When the rules declare displays
+/// (`display "…" = …`), they take the place of the variables: the global ones
+/// on the status line, the per-player ones in the table; the debug command
+/// `view` still shows every variable.
+pub fn declared(mut v: View) -> View {
+    if v.displays.is_empty() {
+        return v;
+    }
+    v.globals.clear();
+    v.table = v
+        .displays
+        .iter()
+        .filter(|d| d.per_player)
+        .map(|d| (d.text.clone(), d.values.clone()))
+        .collect();
+    v
+}
+
+/// The status line: the declared displays for the whole game, `text: value`.
+fn status(v: &View) -> Vec<String> {
+    v.displays
+        .iter()
+        .filter(|d| !d.per_player)
+        .map(|d| format!("{}: {}", d.text, d.values.join(" ")))
+        .collect()
 }
 
 /// The position as `me` (a seat, or `None` for an onlooker) sees it.
@@ -200,7 +236,8 @@ fn compact(
         };
         seat_lines.extend(pack_wide(&format!("{name:<sw$}"), &cells, " · "));
     }
-    let globals: Vec<String> = v.globals.iter().map(|(k, x)| format!("{k}={x}")).collect();
+    let mut globals = status(v);
+    globals.extend(v.globals.iter().map(|(k, x)| format!("{k}={x}")));
     let vars: Vec<String> = pack("", &globals, "  ", WIDTH)
         .into_iter()
         .filter(|l| !l.is_empty())
@@ -489,7 +526,8 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
             s.push('\n');
         }
     }
-    let globals: Vec<String> = v.globals.iter().map(|(k, x)| format!("{k}={x}")).collect();
+    let mut globals = status(v);
+    globals.extend(v.globals.iter().map(|(k, x)| format!("{k}={x}")));
     for l in pack("", &globals, "  ", WIDTH) {
         if !l.is_empty() {
             s.push_str(&l);

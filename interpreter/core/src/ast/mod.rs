@@ -226,6 +226,36 @@ pub enum ItemKind {
     },
     /// `invariant "TEXT" EXPR`.
     Invariant { text: String, expr: Expr },
+    /// `names { NAME: "text", … }`: what people read for declared names.
+    Names(Vec<NameEntry>),
+    /// `draw NAME PROP = EXPR, …` or `draw "display" PROP = EXPR`: how a piece
+    /// kind, a zone or a display is pictured.
+    Draw {
+        target: DrawTarget,
+        parts: Vec<(Ident, Expr)>,
+    },
+    /// `display "text"(p) = EXPR` or `display "text" = EXPR`: a value shown to each seat.
+    Display {
+        text: String,
+        player: Option<Ident>,
+        expr: Expr,
+    },
+}
+
+/// What a `draw` declaration is about: a declared name, or a display's text.
+#[derive(Clone, Debug, Serialize)]
+pub enum DrawTarget {
+    Name(Ident),
+    Display(String, Span),
+}
+
+/// One entry of `names { … }`: a declared name and the text people read for it.
+#[derive(Clone, Debug, Serialize)]
+pub struct NameEntry {
+    pub name: Ident,
+    pub text: String,
+    /// The span of the quoted text.
+    pub text_span: Span,
 }
 
 impl ItemKind {
@@ -257,6 +287,15 @@ impl ItemKind {
             ItemKind::Team { .. } => ("team", String::new()),
             ItemKind::Statistic { name, .. } => ("statistic", name.name.clone()),
             ItemKind::Invariant { text, .. } => ("invariant", text.clone()),
+            ItemKind::Names(_) => ("names", String::new()),
+            ItemKind::Display { text, .. } => ("display", text.clone()),
+            ItemKind::Draw { target, .. } => (
+                "draw",
+                match target {
+                    DrawTarget::Name(n) => n.name.clone(),
+                    DrawTarget::Display(t, _) => format!("\"{t}\""),
+                },
+            ),
         }
     }
 }

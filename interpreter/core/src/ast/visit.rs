@@ -211,6 +211,28 @@ macro_rules! visitor {
                     v.expr(expr);
                 }
                 ItemKind::Invariant { text: _, expr } => v.expr(expr),
+                ItemKind::Names(entries) => {
+                    for e in entries {
+                        v.ident(&$($m)? e.name);
+                        v.span(&$($m)? e.text_span);
+                    }
+                }
+                ItemKind::Draw { target, parts } => {
+                    match target {
+                        DrawTarget::Name(n) => v.ident(n),
+                        DrawTarget::Display(_, span) => v.span(span),
+                    }
+                    for (prop, e) in parts {
+                        v.ident(prop);
+                        v.expr(e);
+                    }
+                }
+                ItemKind::Display { text: _, player, expr } => {
+                    if let Some(p) = player {
+                        v.ident(p);
+                    }
+                    v.expr(expr);
+                }
             }
         }
 

@@ -106,6 +106,7 @@ impl Checker {
                 team: None,
                 invariants: vec![],
                 statistics: vec![],
+                present: Presentation::default(),
                 box_zone: 0,
                 symbols: Symbols::default(),
                 by_players: vec![],

@@ -15,6 +15,7 @@ mod error;
 mod expr;
 mod merge;
 mod options;
+pub mod present;
 mod recall;
 mod statistics;
 pub mod view;

@@ -54,6 +54,29 @@ thread_local! {
     static LABEL_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
+thread_local! {
+    /// Display mode: values are written with their display names (a node's
+    /// `name`, a zone's text from `names { … }`) rather than their ids. Off
+    /// by default, so that labels in records and scripts, the engine's trace
+    /// and `--format json` keep the ids; screens, the per-seat log and
+    /// pictures turn it on with [`with_names`].
+    static NAMES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` in display mode: everything it writes for people uses display
+/// names. Labels computed inside are for reading, not for records.
+pub fn with_names<R>(f: impl FnOnce() -> R) -> R {
+    let old = NAMES.replace(true);
+    let r = f();
+    NAMES.set(old);
+    r
+}
+
+/// Whether values are being written with their display names.
+pub(crate) fn names_on() -> bool {
+    NAMES.get()
+}
+
 /// Cuts a label or logged line to [`crate::limits::MAX_LABEL_CHARS`]
 /// characters, so that every table and record that pads to it stays small.
 fn cut(mut s: String) -> String {
@@ -78,6 +101,8 @@ impl<'a> Exec<'a> {
                 .get(v as usize)
                 .cloned()
                 .unwrap_or_else(|| "none".into()),
+            Scalar::Node if names_on() => g.node_shown(v as usize).to_string(),
+            Scalar::Edge if names_on() => g.edge_shown(v as usize),
             Scalar::Node => g
                 .board
                 .nodes
@@ -91,11 +116,13 @@ impl<'a> Exec<'a> {
                 .map(|n| n.id.clone())
                 .unwrap_or_default(),
             Scalar::Text => g.texts.get(v as usize).cloned().unwrap_or_default(),
+            Scalar::Enum(e) if names_on() => g.member_shown(e, v as usize).to_string(),
             Scalar::Enum(e) => g.enums[e as usize]
                 .shown
                 .get(v as usize)
                 .cloned()
                 .unwrap_or_default(),
+            Scalar::Zone(_) if names_on() => g.zone_shown(v as u32),
             Scalar::Zone(_) => g.zone_name(v as u32),
             Scalar::Piece(_) => self.piece_label(v as usize, viewer),
             Scalar::Nothing | Scalar::Error => "none".into(),
@@ -108,6 +135,9 @@ impl<'a> Exec<'a> {
         if !visible(g, self.st, p, viewer) {
             if self.st.seat_logs {
                 self.st.hid.push(p as u32);
+            }
+            if names_on() {
+                return format!("hidden {}", g.kind_shown(g.piece_kind[p] as usize));
             }
             return format!("hidden {}", k.name);
         }
@@ -241,7 +271,11 @@ impl<'a> Exec<'a> {
                 .format_template(t, Some(viewer), ad.span)
                 .unwrap_or_else(|e| format!("<{}>", e.message)),
             None => {
-                let mut s = ad.name.clone();
+                let mut s = if names_on() {
+                    g.action_shown(a as usize).to_string()
+                } else {
+                    ad.name.clone()
+                };
                 for (k, prm) in ad.params.iter().enumerate() {
                     s.push(' ');
                     s.push_str(&self.display(prm.ty, vals[k], viewer));
@@ -267,6 +301,8 @@ impl<'a> Exec<'a> {
     ) {
         let n = self.st.nplayers as usize;
         let mut line = super::SeatLine::default();
+        // What players read is written with display names.
+        let mut text = move |cx: &mut Exec, v: Viewer| with_names(|| text(cx, v));
         for v in viewers(n) {
             self.st.hid.clear();
             let t = text(self, v);
@@ -376,6 +412,9 @@ pub(crate) fn option_label(m: &Match, i: usize, viewer: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct ZoneView {
     pub zone: String,
+    /// The zone's id.
+    #[serde(skip)]
+    pub id: u32,
     /// The seat a per-player zone belongs to.
     #[serde(skip)]
     pub owner: Option<usize>,
@@ -385,6 +424,9 @@ pub struct ZoneView {
     /// The edge a per-edge zone lies on.
     #[serde(skip)]
     pub edge: Option<String>,
+    /// Its index, for pictures.
+    #[serde(skip)]
+    pub edge_index: Option<usize>,
     #[serde(skip)]
     pub short: String,
     /// Per piece: its owner's seat, when it has one and the viewer may see the piece (else -1).
@@ -395,6 +437,12 @@ pub struct ZoneView {
     pub count: usize,
     /// Labels bottom to top; `hidden KIND` where the viewer may not look.
     pub pieces: Vec<String>,
+    /// How each piece is drawn (`draw KIND …`), as far as the viewer may see it.
+    #[serde(skip)]
+    pub looks: Vec<super::present::PieceLook>,
+    /// The zone drawn as ordered slots (`draw ZONE slots = …`).
+    #[serde(skip)]
+    pub slots: Option<super::present::Slots>,
 }
 
 /// What one viewer may know of a position.
@@ -411,6 +459,9 @@ pub struct View {
     pub table: Vec<(String, Vec<String>)>,
     /// The board drawn as text, for grid boards.
     pub grid: Option<String>,
+    /// The declared displays as this viewer reads them (`display "…" = …`).
+    #[serde(skip)]
+    pub displays: Vec<super::present::Shown>,
 }
 
 pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
@@ -427,7 +478,8 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
     };
     let n = cx.st.nplayers as u32;
     let mut zones = vec![];
-    for z in g.zones.iter() {
+    let names = names_on();
+    for (zd, z) in g.zones.iter().enumerate() {
         if z.name == "box" {
             continue;
         }
@@ -441,7 +493,10 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             }
             let id = z.base + i;
             let ps: Vec<u32> = cx.st.zones.slice(id).to_vec();
-            if ps.is_empty() && skip_empty {
+            // Slots are for pictures and screens (display mode) only.
+            let slots = if names { cx.slots(id, who) } else { None };
+            // A zone drawn as slots is listed even when empty: its slots show.
+            if ps.is_empty() && skip_empty && slots.is_none() {
                 continue;
             }
             let pieces = ps
@@ -450,8 +505,14 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 .collect();
             // A zone indexed first by player (`per player [per …]`) belongs to that seat.
             let owner = (z.dims.first() == Some(&Dim::Player)).then_some((i / z.stride) as usize);
-            let node = (z.scope == Scope::Node).then(|| g.board.nodes[i as usize].id.clone());
-            let edge = (z.scope == Scope::Edge).then(|| g.board.edges[i as usize].id.clone());
+            let node = (z.scope == Scope::Node).then(|| match names {
+                true => g.node_shown(i as usize).to_string(),
+                false => g.board.nodes[i as usize].id.clone(),
+            });
+            let edge = (z.scope == Scope::Edge).then(|| match names {
+                true => g.edge_shown(i as usize),
+                false => g.board.edges[i as usize].id.clone(),
+            });
             let owners = ps
                 .iter()
                 .map(|&p| {
@@ -463,22 +524,37 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 })
                 .collect();
             zones.push(ZoneView {
-                zone: g.zone_name(id),
+                id,
+                zone: match names {
+                    true => g.zone_shown(id),
+                    false => g.zone_name(id),
+                },
                 owner,
                 node,
                 edge,
-                short: z.name.clone(),
+                edge_index: (z.scope == Scope::Edge).then_some(i as usize),
+                short: match names {
+                    true => g.zone_decl_shown(zd).to_string(),
+                    false => z.name.clone(),
+                },
                 owners,
                 on_node: z.scope == Scope::Node,
                 count: ps.len(),
                 pieces,
+                looks: ps.iter().map(|&p| cx.piece_look(p as usize, who)).collect(),
+                slots,
             });
         }
     }
     let grid = grid_text(&mut cx, who);
+    let displays = cx.displays(who);
     let mut vars = vec![];
     let (mut globals, mut table) = (vec![], vec![]);
-    for d in g.vars.iter().filter(|d| !d.is_option) {
+    for (vd, d) in g.vars.iter().enumerate().filter(|(_, d)| !d.is_option) {
+        let vname = match names {
+            true => g.var_shown(vd),
+            false => d.name.as_str(),
+        };
         // Variables of nodes and edges are many: only the cells that hold
         // something other than 0, `false` or `none` are listed.
         let sparse = d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
@@ -494,7 +570,10 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             if d.hidden || sparse && (v == blank || hidden) {
                 continue;
             }
-            let name = g.slot_name(&d.name, &d.dims, d.stride, i);
+            let name = match names {
+                true => g.slot_shown(vname, &d.dims, d.stride, i),
+                false => g.slot_name(&d.name, &d.dims, d.stride, i),
+            };
             let shown = if hidden {
                 "hidden".to_string()
             } else {
@@ -504,7 +583,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
                 // The grid shows these on their nodes.
             } else if d.scope == Scope::Player {
                 if i == 0 {
-                    table.push((d.name.clone(), vec![]));
+                    table.push((vname.to_string(), vec![]));
                 }
                 if let Some(row) = table.last_mut() {
                     row.1.push(shown.clone());
@@ -525,6 +604,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         globals,
         table,
         grid,
+        displays,
     }
 }
 

@@ -71,6 +71,8 @@ pub struct Game {
     pub invariants: Vec<(String, Expr, u16, Span)>,
     /// The declared statistics, read at the end of each game (`regel simulate`, `regel compare`).
     pub statistics: Vec<Statistic>,
+    /// Display names and declared displays (`ir/present.rs`).
+    pub present: Presentation,
     /// The zone decl index of the built-in `box`.
     pub box_zone: u16,
     /// The checker's symbol tables, kept so that expressions can be compiled

@@ -16,6 +16,7 @@
 //! | `decls.rs` | declarations: zones, variables, kinds, procedures, actions, functions |
 //! | `game.rs` | `Game`, the whole program, and its name tables (`Symbols`) |
 //! | `walk.rs` | the generic walkers over expressions, collections and statements |
+//! | `present.rs` | `Presentation`: display names and declared displays (how people see the game) |
 //! | `print.rs` | the program as text (`regel ir`) |
 
 mod bytecode;
@@ -23,6 +24,7 @@ mod code;
 mod decls;
 mod expr;
 mod game;
+mod present;
 pub mod print;
 mod stmt;
 mod types;
@@ -33,5 +35,6 @@ pub use code::*;
 pub use decls::*;
 pub use expr::*;
 pub use game::*;
+pub use present::*;
 pub use stmt::*;
 pub use types::*;

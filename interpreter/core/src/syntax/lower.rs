@@ -436,6 +436,50 @@ impl Ctx {
                     expr,
                 }
             }
+            Rule::names_decl => ItemKind::Names(
+                k.into_iter()
+                    .map(|e| {
+                        let mut ek = kids(e);
+                        let name = self.ident(ek.next().unwrap());
+                        let t = ek.next().unwrap();
+                        let text_span = self.span(&t);
+                        NameEntry {
+                            name,
+                            text: unquote(&t),
+                            text_span,
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::draw_decl => {
+                let mut it = k.into_iter();
+                let t = it.next().unwrap();
+                let target = match t.as_rule() {
+                    Rule::string => DrawTarget::Display(unquote(&t), self.span(&t)),
+                    _ => DrawTarget::Name(self.ident(t)),
+                };
+                let parts = it
+                    .map(|p| {
+                        let mut pk = kids(p);
+                        let name = self.ident(pk.next().unwrap());
+                        (name, self.expr(pk.next().unwrap()))
+                    })
+                    .collect();
+                ItemKind::Draw { target, parts }
+            }
+            Rule::display_decl => {
+                let expr = self.expr(k.pop().unwrap());
+                let player = if k.len() > 1 {
+                    Some(self.ident(k.pop().unwrap()))
+                } else {
+                    None
+                };
+                ItemKind::Display {
+                    text: unquote(&k[0]),
+                    player,
+                    expr,
+                }
+            }
             r => unreachable!("item rule {r:?}"),
         }
     }

@@ -166,6 +166,9 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_where => "`where`",
         Rule::k_while => "`while`",
         Rule::k_with => "`with`",
+        Rule::k_names => "`names`",
+        Rule::k_display => "`display`",
+        Rule::k_draw => "`draw`",
         Rule::k_x => "`x`",
         Rule::k_zone => "`zone`",
         Rule::file => "a rules file",
@@ -219,6 +222,11 @@ fn name(rule: Rule) -> &'static str {
         Rule::team_decl => "`team(p) = …`",
         Rule::statistic_decl => "`statistic NAME = …`",
         Rule::invariant_decl => "an invariant",
+        Rule::names_decl => "`names { NAME: \"text\", … }`",
+        Rule::name_entry => "`NAME: \"text\"`",
+        Rule::display_decl => "`display \"text\" = …`",
+        Rule::draw_decl => "`draw NAME PROPERTY = …`",
+        Rule::draw_part => "`PROPERTY = …`",
         Rule::type_ref => "a type",
         Rule::zone_type => "`zone of KIND`",
         Rule::list_type => "`list of TYPE`",
@@ -354,6 +362,9 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_where
             | Rule::k_while
             | Rule::k_with
+            | Rule::k_names
+            | Rule::k_display
+            | Rule::k_draw
             | Rule::k_x
             | Rule::k_zone
     )
