@@ -185,23 +185,24 @@ fn play_out(g: Arc<regel::ir::Game>, setup: &Setup) -> (Vec<String>, Vec<Vec<Str
 }
 
 /// The lines starting with `prefix`: in the engine's log, and per reader.
+/// A prefix ending in `…` also asks the line to contain the text after the
+/// `…` (`"grey: … points; "`): the engine's log names things by id, a
+/// reader's by their display names, so lines that name places are compared
+/// by what they say in numbers.
 fn starting(
     log: &(Vec<String>, Vec<Vec<String>>),
     prefix: &str,
 ) -> (Vec<String>, Vec<Vec<String>>) {
-    let all: Vec<String> = log
-        .0
-        .iter()
-        .filter(|l| l.starts_with(prefix))
-        .cloned()
-        .collect();
+    let (prefix, inner) = prefix.split_once('…').unwrap_or((prefix, ""));
+    let matches = |l: &String| l.starts_with(prefix) && l.contains(inner);
+    let all: Vec<String> = log.0.iter().filter(|l| matches(l)).cloned().collect();
     let n = log.1.iter().map(|l| l.len()).max().unwrap_or(0);
     let per = (0..n)
         .map(|k| {
             log.1
                 .iter()
                 .filter_map(|l| l.get(k))
-                .filter(|t| t.starts_with(prefix))
+                .filter(|t| matches(t))
                 .cloned()
                 .collect()
         })
@@ -275,7 +276,7 @@ fn hansa_final_scoring_is_read_in_full_by_every_reader() {
             let log = play_out(g.clone(), &s);
             all_readers_read(&log, "highest score");
             for seat in &g.seats[..players] {
-                all_readers_read(&log, &format!("{seat}: "));
+                all_readers_read(&log, &format!("{seat}: … points; "));
             }
             let (_, per) = starting(&log, "highest score");
             assert!(

@@ -620,7 +620,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                     if reader < n {
                         unseen[reader].push(line.text[reader].clone());
                     } else {
-                        unseen.get_mut(0).map(|u| u.push(line.text[n].clone()));
+                        if let Some(u) = unseen.get_mut(0) {
+                            u.push(line.text[n].clone());
+                        }
                     }
                 }
                 let rest = if reader < n {

@@ -499,7 +499,7 @@ fn zones_and_vars(v: &View, seats: &[String], me: Option<usize>) -> String {
         }
     } else {
         for c in &node_cells {
-            for l in pack("", &[c.clone()], " ", WIDTH) {
+            for l in pack("", std::slice::from_ref(c), " ", WIDTH) {
                 s.push_str(&l);
                 s.push('\n');
             }
@@ -621,8 +621,8 @@ pub fn options(labels: &[String]) -> Vec<String> {
                 .collect();
             lines.extend(pack(&format!("  {k}: "), &cells, "  ", WIDTH));
         } else {
-            for x in i..j {
-                singles.push(format!("{:>w$}) {}", x + 1, labels[x]));
+            for (x, label) in labels.iter().enumerate().take(j).skip(i) {
+                singles.push(format!("{:>w$}) {}", x + 1, label));
             }
         }
         i = j;
