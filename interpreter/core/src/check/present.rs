@@ -73,7 +73,7 @@ impl Checker {
                 ),
                 "`name` given here",
             )
-            .help("write the name in quotes (`name = \"Lübeck\"`), or call the attribute something else");
+            .help("write the name in quotes (`name = \"North Gate\"`), or call the attribute something else");
             self.error(d);
             return vec![];
         }
