@@ -180,6 +180,7 @@ macro_rules! visitor {
                     name,
                     params,
                     label,
+                    help: _,
                     body,
                 } => {
                     v.ident(name);
@@ -211,6 +212,7 @@ macro_rules! visitor {
                     v.expr(expr);
                 }
                 ItemKind::Invariant { text: _, expr } => v.expr(expr),
+                ItemKind::Summary { .. } | ItemKind::Help { .. } => {}
             }
         }
 

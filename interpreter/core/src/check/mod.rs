@@ -17,6 +17,7 @@ mod declare;
 mod expr;
 mod layout;
 mod pieces;
+mod prose;
 mod stmt;
 mod twins;
 
@@ -44,6 +45,7 @@ pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
     let mut ck = context::Checker::new(&m.game_name, &m.variants, board);
     ck.declare_all(&m.items);
     ck.bodies(&m.items);
+    ck.prose(&m.items);
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }

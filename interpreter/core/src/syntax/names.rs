@@ -154,6 +154,8 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_setup => "`setup`",
         Rule::k_shuffle => "`shuffle`",
         Rule::k_statistic => "`statistic`",
+        Rule::k_summary => "`summary`",
+        Rule::k_help => "`help`",
         Rule::k_team => "`team`",
         Rule::k_then => "`then`",
         Rule::k_tiebreak => "`tiebreak`",
@@ -219,6 +221,9 @@ fn name(rule: Rule) -> &'static str {
         Rule::team_decl => "`team(p) = …`",
         Rule::statistic_decl => "`statistic NAME = …`",
         Rule::invariant_decl => "an invariant",
+        Rule::summary_decl => "`summary \"…\"`",
+        Rule::help_clause => "`help \"…\"`",
+        Rule::help_decl => "`help \"…\"`",
         Rule::type_ref => "a type",
         Rule::zone_type => "`zone of KIND`",
         Rule::list_type => "`list of TYPE`",
@@ -342,6 +347,8 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_setup
             | Rule::k_shuffle
             | Rule::k_statistic
+            | Rule::k_summary
+            | Rule::k_help
             | Rule::k_team
             | Rule::k_then
             | Rule::k_tiebreak
