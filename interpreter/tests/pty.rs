@@ -541,3 +541,35 @@ fn undo_quit_and_resume_in_a_terminal() {
     assert!(out.contains("nothing to resume"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 21, item 5: `rules` at the prompt prints the ruleset's declared
+/// summary and each action with its one-line help, asks the same question
+/// again, and the game goes on to its end.
+#[test]
+fn rules_at_the_prompt_shows_the_summary_and_the_actions_help() {
+    let s = spawn(&[
+        "play",
+        "examples/nim/nim.rules",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let (s, t) = script(s, "first> ", &["rules"]);
+    let (out, code) = converse_from(s, t, &["first> "], "1");
+    assert_eq!(code, 0, "{out}");
+    let shown = &out[out.find("first> rules").unwrap()..];
+    assert!(
+        shown.contains("Nim: sticks lie in heaps. In turn, take one or more sticks from one heap.\nWhoever takes the last stick wins.\n"),
+        "{out}"
+    );
+    assert!(
+        shown.contains("actions:\n  take  take sticks from this heap\n"),
+        "{out}"
+    );
+    // The same question is asked again, and answered.
+    let again = &shown[shown.find("take sticks from this heap").unwrap()..];
+    assert!(again.contains("your options:\n  heap: 1) 1"), "{out}");
+    assert!(again.contains("first chose: heap 1"), "{out}");
+    assert!(out.contains("final standings"), "{out}");
+}

@@ -58,9 +58,11 @@ fn diff_names_the_changed_constant_and_options() {
     let r = cli(&["diff", &path(HANSA), &path(HOUSE)]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("const `keep_talers`: 3 → 5"), "{}", r.out);
+    // The variant's own summary says what it changes.
+    assert!(r.out.contains("`summary`: summary \""), "{}", r.out);
     assert!(
         r.out
-            .contains("1 difference(s): 1 in the rules, 0 on the board"),
+            .contains("2 difference(s): 2 in the rules, 0 on the board"),
         "{}",
         r.out
     );
@@ -89,7 +91,12 @@ fn diff_names_the_changed_constant_and_options() {
         changes,
         vec![
             ("open_ended".into(), "false".into(), "true".into()),
-            ("open_tiles".into(), "false".into(), "true".into())
+            ("open_tiles".into(), "false".into(), "true".into()),
+            (
+                "".into(),
+                "summary \" Auf Heller und Pfennig: a market of 5 by 6 squares fills up with stalls and til…".into(),
+                "override summary \" Auf Heller und Pfennig with both variants: open-ended (V1) and open ti…".into()
+            )
         ]
     );
     assert_eq!(j["board"].as_array().unwrap().len(), 0);
@@ -102,7 +109,7 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
     std::fs::write(
         &v,
         format!(
-            "variant \"v\" extends \"{}\"\n# comments and layout are no change\noverride action end_phase label \"end phase 3\" {{\n  phase_over   =   true\n}}\noverride phase phase_income {{\n  pay_bank(current, -income - 1)\n}}\nconst bonus = 2\n",
+            "variant \"v\" extends \"{}\"\n# comments and layout are no change\noverride action end_phase label \"end phase 3\" help \"end your turn's actions\" {{\n  phase_over   =   true\n}}\noverride phase phase_income {{\n  pay_bank(current, -income - 1)\n}}\nconst bonus = 2\n",
             path(HANSA)
         ),
     )

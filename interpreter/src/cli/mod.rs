@@ -95,7 +95,7 @@ pub enum Cmd {
         #[arg(long)]
         coverage: bool,
     },
-    /// Play in the terminal: humans type an option's label or number; bots play the other seats.
+    /// Play in the terminal: humans type an option's label or number (at the prompt also `?` for help, `rules` for the game's summary and each action's help, `view`, `log`, `undo`, `quit`); bots play the other seats.
     ///
     /// A label that is not legal now is answered with the rule that forbids it: the first `require` that fails, with the values its comparison saw (`require money >= 1` failed: `money` is 0), a parameter value outside its domain, or an action this decision does not offer.
     Play {

@@ -70,6 +70,7 @@ Options that differ only in their last word are grouped: `stall 1 at: 3) r1c3`
 is option 3, whose label is `stall 1 at r1c3`.
 Other commands:
   ?, help     this help and the options again
+  rules       what the game is (the ruleset's summary) and each action's help
   view        the whole position, as you see it (the screen may fold some of it)
   log         the whole course of the game since your last decision
   more        the next page of options
@@ -79,6 +80,33 @@ Other commands:
   quit        leave the game (it is not finished; with `--record FILE`,
               `regel play --resume FILE` continues it)
 ";
+
+/// What `rules` at the prompt prints: the ruleset's declared summary and
+/// each action with its declared one-line help, in declaration order.
+fn rules_text(g: &crate::ir::Game) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    match &g.summary {
+        Some(t) => {
+            let _ = writeln!(s, "{t}");
+        }
+        None => s.push_str("this ruleset declares no summary\n"),
+    }
+    let _ = writeln!(s, "actions:");
+    let w = g
+        .actions
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for a in &g.actions {
+        let _ = match &a.help {
+            Some(h) => writeln!(s, "  {:<w$}  {h}", a.name),
+            None => writeln!(s, "  {}", a.name),
+        };
+    }
+    s
+}
 
 /// What a human answered.
 enum Answer {
@@ -214,6 +242,12 @@ fn ask(
             "" => continue,
             "?" | "help" => {
                 let _ = write!(io.out, "{HELP}");
+                let _ = writeln!(io.out, "your options:");
+                let _ = write!(io.out, "{}", screen::options_page(&lines, page));
+                continue;
+            }
+            "rules" => {
+                let _ = write!(io.out, "{}", rules_text(g));
                 let _ = writeln!(io.out, "your options:");
                 let _ = write!(io.out, "{}", screen::options_page(&lines, page));
                 continue;

@@ -197,11 +197,13 @@ pub enum ItemKind {
     },
     /// `phase NAME { … }`.
     Phase { name: Ident, body: Block },
-    /// `action NAME(x in DOMAIN, …) [label "…"] { … }`.
+    /// `action NAME(x in DOMAIN, …) [label "…"] [help "…"] { … }`.
     Action {
         name: Ident,
         params: Vec<ActionParam>,
         label: Option<Template>,
+        /// The one-line help that `rules` at the play prompt shows.
+        help: Option<String>,
         body: Block,
     },
     /// `setup { … }`.
@@ -226,6 +228,11 @@ pub enum ItemKind {
     },
     /// `invariant "TEXT" EXPR`.
     Invariant { text: String, expr: Expr },
+    /// `summary "…"`: what the game is, shown by `rules` at the play prompt.
+    Summary { text: String },
+    /// `help "…"` outside an action, kept so that the checker can refuse it
+    /// with a hint (E0291).
+    Help { text: String },
     /// `names { NAME: "text", … }`: what people read for declared names.
     Names(Vec<NameEntry>),
     /// `draw NAME PROP = EXPR, …` or `draw "display" PROP = EXPR`: how a piece
@@ -296,6 +303,8 @@ impl ItemKind {
                     DrawTarget::Display(t, _) => format!("\"{t}\""),
                 },
             ),
+            ItemKind::Summary { .. } => ("summary", String::new()),
+            ItemKind::Help { text } => ("help", text.clone()),
         }
     }
 }

@@ -180,6 +180,7 @@ macro_rules! visitor {
                     name,
                     params,
                     label,
+                    help: _,
                     body,
                 } => {
                     v.ident(name);
@@ -233,6 +234,7 @@ macro_rules! visitor {
                     }
                     v.expr(expr);
                 }
+                ItemKind::Summary { .. } | ItemKind::Help { .. } => {}
             }
         }
 

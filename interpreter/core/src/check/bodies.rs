@@ -135,10 +135,12 @@ impl Checker {
                     name,
                     params,
                     label,
+                    help,
                     body,
                 } => {
                     action_i += 1;
-                    let a = self.action(name, params, label.as_ref(), body);
+                    let mut a = self.action(name, params, label.as_ref(), body);
+                    a.help = help.clone();
                     self.g.actions.push(a);
                 }
                 ItemKind::Setup(b) => {

@@ -68,6 +68,7 @@ impl Checker {
             g: Game {
                 name: name.to_string(),
                 variants: variants.to_vec(),
+                summary: None,
                 min_players: 1,
                 max_players: 1,
                 seats: vec![],

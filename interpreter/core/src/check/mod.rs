@@ -18,6 +18,7 @@ mod expr;
 mod layout;
 mod pieces;
 mod present;
+mod prose;
 mod stmt;
 mod twins;
 
@@ -46,6 +47,7 @@ pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
     ck.declare_all(&m.items);
     ck.bodies(&m.items);
     ck.presentation(&m.items);
+    ck.prose(&m.items);
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }

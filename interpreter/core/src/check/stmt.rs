@@ -351,6 +351,7 @@ impl Checker {
             params: ps,
             pre,
             label,
+            help: None,
             body: b,
             nlocals: self.body.nlocals,
             product,

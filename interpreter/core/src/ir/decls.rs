@@ -77,6 +77,8 @@ pub struct ActionDecl {
     /// requirement that reads none is checked once per decision.
     pub pre: Vec<(Expr, u32, Span)>,
     pub label: Option<u32>,
+    /// `help "…"`: the one-line help that `rules` at the play prompt shows.
+    pub help: Option<String>,
     pub body: BlockId,
     pub nlocals: u16,
     /// No domain reads another parameter and no `require` reads two: the

@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub struct Game {
     pub name: String,
     pub variants: Vec<String>,
+    /// `summary "…"`: what the game is, shown by `rules` at the play prompt.
+    pub summary: Option<String>,
     pub min_players: usize,
     pub max_players: usize,
     pub seats: Vec<String>,

@@ -57,7 +57,7 @@ use KeywordKind::*;
 /// Every keyword, in alphabetical order.
 pub const KEYWORDS: &[Keyword] = &[
     kw("act", Statement, true, "`act PLAYER with A, B [else { … }]`: a player chooses one legal instance of the actions"),
-    kw("action", Declaration, false, "`action NAME(PARAMS) [label \"…\"] { … }`: something a player may choose to do"),
+    kw("action", Declaration, false, "`action NAME(PARAMS) [label \"…\"] [help \"…\"] { … }`: something a player may choose to do"),
     kw("all", Modifier, false, "`move all COLL to ZONE`: every piece of the collection"),
     kw("and", Operator, true, "`A and B`: both hold (stops at the first false operand)"),
     kw("board", Declaration, false, "`board \"FILE.toml\" [for MIN..MAX]`: the board, for some player counts or all"),
@@ -78,6 +78,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("for", Statement, true, "`for x in COLL { … }`: a loop; also `board \"…\" for MIN..MAX`"),
     kw("from", Statement, true, "`choose PLAYER from COLL`: the collection chosen from"),
     kw("game", Header, false, "`game \"NAME\"`: the header of a ruleset; also `end game`"),
+    kw("help", Modifier, false, "`action NAME(…) [label \"…\"] help \"…\" { … }`: the action's one-line help, shown by `rules` at the play prompt"),
     kw("hidden", Modifier, false, "a zone's or variable's visibility: nobody sees it"),
     kw("hide", Statement, true, "`hide PIECE`: a revealed piece is no longer shown to everybody"),
     kw("if", Statement, true, "`if COND { … }` statements and `if COND then A else B` values"),
@@ -115,6 +116,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("setup", Declaration, false, "`setup { … }`: statements run once before play"),
     kw("shuffle", Statement, true, "`shuffle ZONE`: the zone's pieces in a random order"),
     kw("statistic", Declaration, false, "`statistic NAME[(p)] = EXPR`: a number read at the end of each game"),
+    kw("summary", Declaration, false, "`summary \"…\"`: what the game is, in a few lines, shown by `rules` at the play prompt"),
     kw("team", Declaration, false, "`team(p) = EXPR`: the team a player belongs to"),
     kw("then", Operator, true, "`if COND then A else B`: the value when the condition holds"),
     kw("tiebreak", Declaration, false, "`tiebreak(p) = EXPR`: what decides between equal scores"),

@@ -155,6 +155,30 @@ fn unquote(p: &P) -> String {
     s[1..s.len() - 1].to_string()
 }
 
+/// A `summary` string as players read it: each line trimmed, so the text may
+/// be indented like the rules around it, and blank lines kept only between
+/// paragraphs.
+fn summary_text(p: &P) -> String {
+    let raw = unquote(p);
+    let lines: Vec<&str> = raw.lines().map(str::trim).collect();
+    let first = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(first, |i| i + 1);
+    lines[first..last].join("\n")
+}
+
+/// The text of a `help "…"` clause, trimmed (the checker refuses one that
+/// spans lines).
+fn help_text(p: &P) -> String {
+    let s = kids(p.clone()).next().unwrap();
+    unquote(&s).trim().to_string()
+}
+
 impl Ctx {
     fn header(&mut self, p: P) -> Header {
         let inner = p.into_inner().next().unwrap();
@@ -359,7 +383,7 @@ impl Ctx {
                 let body = self.block(k.pop().unwrap());
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
-                let (mut params, mut label) = (vec![], None);
+                let (mut params, mut label, mut help) = (vec![], None, None);
                 for c in it {
                     match c.as_rule() {
                         Rule::action_params => {
@@ -375,6 +399,7 @@ impl Ctx {
                                 .collect()
                         }
                         Rule::label_clause => label = Some(self.label(c)),
+                        Rule::help_clause => help = Some(help_text(&c)),
                         _ => {}
                     }
                 }
@@ -382,6 +407,7 @@ impl Ctx {
                     name,
                     params,
                     label,
+                    help,
                     body,
                 }
             }
@@ -429,6 +455,12 @@ impl Ctx {
                     expr,
                 }
             }
+            Rule::summary_decl => ItemKind::Summary {
+                text: summary_text(&k[0]),
+            },
+            Rule::help_decl => ItemKind::Help {
+                text: help_text(&k[0]),
+            },
             Rule::invariant_decl => {
                 let expr = self.expr(k.pop().unwrap());
                 ItemKind::Invariant {

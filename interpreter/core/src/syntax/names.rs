@@ -154,6 +154,8 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_setup => "`setup`",
         Rule::k_shuffle => "`shuffle`",
         Rule::k_statistic => "`statistic`",
+        Rule::k_summary => "`summary`",
+        Rule::k_help => "`help`",
         Rule::k_team => "`team`",
         Rule::k_then => "`then`",
         Rule::k_tiebreak => "`tiebreak`",
@@ -227,6 +229,9 @@ fn name(rule: Rule) -> &'static str {
         Rule::display_decl => "`display \"text\" = …`",
         Rule::draw_decl => "`draw NAME PROPERTY = …`",
         Rule::draw_part => "`PROPERTY = …`",
+        Rule::summary_decl => "`summary \"…\"`",
+        Rule::help_clause => "`help \"…\"`",
+        Rule::help_decl => "`help \"…\"`",
         Rule::type_ref => "a type",
         Rule::zone_type => "`zone of KIND`",
         Rule::list_type => "`list of TYPE`",
@@ -350,6 +355,8 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_setup
             | Rule::k_shuffle
             | Rule::k_statistic
+            | Rule::k_summary
+            | Rule::k_help
             | Rule::k_team
             | Rule::k_then
             | Rule::k_tiebreak
