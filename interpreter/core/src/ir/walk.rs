@@ -211,18 +211,20 @@ pub fn walk_game(g: &mut Game, v: &mut dyn Visit) {
         walk_e(&mut d.expr, v);
     }
     let looks = g.present.kind_looks.iter_mut().flatten();
-    for l in looks.flat_map(|l| [l.shape.as_mut(), l.colour.as_mut(), l.text.as_mut()]) {
-        if let Some(p) = l {
-            v.root();
-            walk_e(&mut p.expr, v);
-        }
+    for p in looks
+        .flat_map(|l| [l.shape.as_mut(), l.colour.as_mut(), l.text.as_mut()])
+        .flatten()
+    {
+        v.root();
+        walk_e(&mut p.expr, v);
     }
     let zones = g.present.zone_looks.iter_mut().flatten();
-    for l in zones.flat_map(|l| [l.slots.as_mut(), l.over.as_mut()]) {
-        if let Some(p) = l {
-            v.root();
-            walk_e(&mut p.expr, v);
-        }
+    for p in zones
+        .flat_map(|l| [l.slots.as_mut(), l.over.as_mut()])
+        .flatten()
+    {
+        v.root();
+        walk_e(&mut p.expr, v);
     }
 }
 
