@@ -200,3 +200,21 @@ play {
     let log = run(rules, &line_board(false));
     assert_eq!(lines(&log), ["-1 0 1 -1 -7"]);
 }
+
+/// Issue 27: `%` is exact at the edge of the number range (the remainder of
+/// the smallest number by -1 is 0, not an overflow); `/` there still is one.
+#[test]
+fn remainder_by_minus_one_is_exact() {
+    let rules = r#"
+game "Edge"
+players 2
+board "board.toml"
+var x: int = -9223372036854775807 - 1
+var d: int = -1
+play {
+  log "{x % d} {7 % d} {x % 2}"
+}
+"#;
+    let log = run(rules, &line_board(false));
+    assert_eq!(lines(&log), ["0 0 0"]);
+}

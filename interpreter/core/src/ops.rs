@@ -62,6 +62,12 @@ pub fn rem(x: Val, y: Val) -> Out {
     if y == 0 {
         return Err(Fault::DivisionByZero);
     }
+    // The remainder of any number by -1 is 0; `checked_rem` reports the
+    // one case whose quotient overflows (`Val::MIN % -1`) as an overflow,
+    // though the remainder itself is exact.
+    if y == -1 {
+        return Ok(0);
+    }
     x.checked_rem(y).ok_or(Fault::Overflow)
 }
 
@@ -185,7 +191,8 @@ mod tests {
         // The zero divisor is found before the one overflow of division.
         assert_eq!(div(Val::MIN, 0), Err(Fault::DivisionByZero));
         assert_eq!(div(Val::MIN, -1), Err(Fault::Overflow));
-        assert_eq!(rem(Val::MIN, -1), Err(Fault::Overflow));
+        assert_eq!(rem(Val::MIN, -1), Ok(0));
+        assert_eq!(rem(7, -1), Ok(0));
         assert_eq!(div(-7, 2), Ok(-3));
         assert_eq!(rem(-7, 2), Ok(-1));
     }
