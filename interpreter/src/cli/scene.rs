@@ -568,7 +568,7 @@ pub fn svg(s: &Scene) -> String {
             y += SMALL + 5.0;
         }
         for z in &owned[i] {
-            // `player board of red (Actiones)` reads `player board (Actiones)` on red's board.
+            // `tray of north (Gold)` reads `tray (Gold)` on north's board.
             let h = z.zone.replace(&format!(" of {seat}"), "");
             y += zone_row(
                 &mut body,

@@ -94,8 +94,8 @@ fn wrap(text: &str) -> String {
 /// A zone's name in its owner's row: `hand[gold]` for `red.hand[gold]`,
 /// and the short name for every other zone.
 fn own_name(z: &ZoneView, seats: &[String]) -> String {
-    // In display mode a seat's zone reads `player board of red (Actiones)`:
-    // on red's row that is `player board[Actiones]`, a member of a family.
+    // In display mode a seat's zone indexed by a member reads `tray of
+    // north (Gold)`: on north's row that is `tray[Gold]`, a member of a family.
     if let Some(seat) = z.owner.and_then(|o| seats.get(o)) {
         if let Some(rest) = z.zone.strip_prefix(&format!("{} of {seat}", z.short)) {
             if let Some(m) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {

@@ -97,7 +97,7 @@ impl Game {
     }
 
     /// How people read edge `e`: its `name` attribute; else, when the
-    /// board names its nodes, the names of its ends (`Emden–Groningen`);
+    /// board names its nodes, the names of its ends (`North Gate–Mill`);
     /// else its id.
     pub fn edge_shown(&self, e: usize) -> String {
         let Some(x) = self.board.edges.get(e) else {
