@@ -2,7 +2,7 @@
 //! overflow and division errors, comparisons, the connectives on evaluated
 //! operands, and folding at check time.
 //!
-//! The checker's constant folding (`check/decls.rs`), the passes that fold
+//! The checker's constant folding (`check/declare.rs`), the passes that fold
 //! (`opt/consts.rs`, `opt/fold_board.rs`) and both executors (the tree
 //! evaluator `eval/expr/`, the bytecode machine `eval/bytecode.rs`) call
 //! these functions, so an operator means the same wherever it is computed.
