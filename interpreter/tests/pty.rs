@@ -498,7 +498,15 @@ fn undo_quit_and_resume_in_a_terminal() {
     let (s, t) = script(
         s,
         "white> ",
-        &["undo", "1", "undo", "1", "1", "undo", "quit"],
+        &[
+            "undo",
+            "stall 1 at r1c1",
+            "undo",
+            "stall 1 at r1c2",
+            "stall 1 at r1c3",
+            "undo",
+            "quit",
+        ],
     );
     let (out, code) = converse_from(s, t, &[], "");
     assert_eq!(code, 3, "{out}");
@@ -564,7 +572,7 @@ fn rules_at_the_prompt_shows_the_summary_and_the_actions_help() {
         "{out}"
     );
     assert!(
-        shown.contains("actions:\n  take  take sticks from this heap\n"),
+        shown.contains("actions:\n  heap …  take sticks from this heap\n"),
         "{out}"
     );
     // The same question is asked again, and answered.
@@ -572,4 +580,185 @@ fn rules_at_the_prompt_shows_the_summary_and_the_actions_help() {
     assert!(again.contains("your options:\n  heap: 1) 1"), "{out}");
     assert!(again.contains("first chose: heap 1"), "{out}");
     assert!(out.contains("final standings"), "{out}");
+}
+
+/// The player counts `file` allows, from `play`'s own refusal of 99 players
+/// (`takes 2..4 players` or `takes 2 players`).
+fn player_counts(file: &str) -> std::ops::RangeInclusive<usize> {
+    let out = Command::new(env!("CARGO_BIN_EXE_regel"))
+        .args(["play", file, "--players", "99"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let words = err
+        .split("takes ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{file}: {err}"));
+    let range = words.split(' ').next().unwrap();
+    let (lo, hi) = range.split_once("..").unwrap_or((range, range));
+    lo.parse().unwrap()..=hi.parse().unwrap()
+}
+
+/// Words that are a ruleset's internal names, not what players read: a
+/// lower-case word joined by `_` (`goods_of`, `phase_refill`), a seat's zone
+/// id (`blue.supply`), or a variable dump (`turn_over=false`, `trump=`).
+fn internal_identifiers(t: &str, seats: &[String]) -> Vec<String> {
+    let mut found = vec![];
+    for word in t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '=')) {
+        let w = word.trim_matches('.');
+        let joined = w.split('_').count() > 1
+            && w.split('_').all(|p| !p.is_empty())
+            && w.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        let zone_id = seats.iter().any(|s| {
+            w.strip_prefix(&format!("{s}."))
+                .is_some_and(|r| r.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        });
+        let dump = w.contains('=') && w.chars().next().is_some_and(|c| c.is_alphabetic());
+        if joined || zone_id || dump {
+            found.push(w.to_string());
+        }
+    }
+    found
+}
+
+/// The course of the game in a transcript: the lines between a decision's
+/// header and its screen, and those between the last answer and the
+/// game-over marker.
+fn course_lines(t: &str, prompt: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut on = false;
+    for l in t.lines() {
+        let seat = prompt.trim_end_matches("> ");
+        if l.starts_with("══ decision") || l.starts_with(&format!("{seat} chose: ")) {
+            on = true;
+        } else if l == "──" || l.starts_with("═══ game over") {
+            on = false;
+        } else if on && (l.starts_with("  ") || l.starts_with("───")) {
+            out.push(l.to_string());
+        }
+    }
+    out
+}
+
+/// Issue 21: every shipped ruleset and variant (and every example) at every
+/// player count it allows, played to its end from the `play` screen by a
+/// person who first asks for the `map` and the `rules`, then answers `1`
+/// (in Hansa Teutonica, a plain greedy game, as in the test above, for 300
+/// decisions: the whole 4-player game of that test is checked too). No
+/// screen shows an internal identifier, and the course of the game never
+/// reads `hidden`: the shipped rulesets log only public facts, and each
+/// seat reads a line as it was when it was written.
+#[test]
+fn no_play_screen_shows_an_internal_identifier() {
+    let mut files: Vec<String> = vec![];
+    for top in ["rulesets", "examples"] {
+        for dir in std::fs::read_dir(root().join(top)).unwrap() {
+            let dir = dir.unwrap().path();
+            for f in std::fs::read_dir(&dir).into_iter().flatten() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "rules") {
+                    files.push(f.strip_prefix(root()).unwrap().display().to_string());
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 14, "{files:?}");
+    let prefer_ht = [
+        "claim ",
+        "take the office",
+        "develop ",
+        "Coellen table",
+        "place a merchant on ",
+        "place a trader on ",
+        "place",
+        "income",
+    ];
+    let mut games = 0;
+    for rel in &files {
+        for n in player_counts(rel) {
+            let mut s = spawn(&["play", rel, "--players", &n.to_string(), "--seed", "2"]);
+            let cap = s.expect(expectrl::Regex(r"seats: ([^\n]*)\n")).unwrap();
+            let seats: Vec<String> = String::from_utf8_lossy(cap.get(1).unwrap())
+                .split(", ")
+                .map(|x| x.split(' ').next().unwrap().to_string())
+                .collect();
+            let prompt = format!("{}> ", seats[0]);
+            let mut t = cap.before().to_vec();
+            t.extend_from_slice(cap.get(0).unwrap());
+            let any = Any::boxed(vec![
+                Box::new(prompt.clone()) as Box<dyn expectrl::Needle>,
+                Box::new(Eof),
+            ]);
+            let mut asked = 0;
+            loop {
+                let cap = s
+                    .expect(&any)
+                    .unwrap_or_else(|e| panic!("{rel} ({n}): waiting for a prompt: {e}"));
+                t.extend_from_slice(cap.before());
+                let m = cap.get(0).unwrap_or_default().to_vec();
+                t.extend_from_slice(&m);
+                if m != prompt.as_bytes() {
+                    break;
+                }
+                asked += 1;
+                assert!(asked < 3_000, "{rel} ({n}): the game does not end");
+                let answer = match asked {
+                    1 => "map".to_string(),
+                    2 => "rules".to_string(),
+                    // A whole game of Hansa Teutonica takes thousands of
+                    // decisions at some counts; 300 show every kind of screen,
+                    // and its game-over screen is the test above.
+                    _ if rel.contains("hansa-teutonica") && asked > 300 => "quit".to_string(),
+                    _ if rel.contains("hansa-teutonica") => {
+                        let options = shown_options(&clean(&t));
+                        prefer_ht
+                            .iter()
+                            .find_map(|p| options.iter().find(|(_, l)| l.starts_with(p)))
+                            .or(options.first())
+                            .map(|(k, _)| k.to_string())
+                            .unwrap_or_else(|| "1".into())
+                    }
+                    _ => "1".to_string(),
+                };
+                t.extend_from_slice(answer.as_bytes());
+                t.push(b'\n');
+                s.send_line(&answer).unwrap();
+            }
+            let out = clean(&t);
+            let tail = &out[out.len().saturating_sub(2000)..];
+            if !out.contains("leaves the game.") {
+                assert_eq!(exit_code(&s), 0, "{rel} ({n}): {tail}");
+                assert!(out.contains("═══ game over"), "{rel} ({n}): {tail}");
+            }
+            // The transcript after the header (which names the command).
+            let body = out.split_once('\n').map(|x| x.1).unwrap_or("");
+            let ids = internal_identifiers(body, &seats);
+            assert!(
+                ids.is_empty(),
+                "{rel} ({n} players) shows internal names: {:?}",
+                ids.iter().take(12).collect::<Vec<_>>()
+            );
+            for l in course_lines(body, &prompt) {
+                assert!(!l.contains("hidden"), "{rel} ({n} players): {l}");
+            }
+            games += 1;
+        }
+    }
+    assert!(games >= 34, "{games} games");
+    // The whole 4-player game of Hansa Teutonica above, to its end.
+    let ht =
+        std::fs::read_to_string(root().join(
+            "interpreter/tests/snapshots/pty__transcript-hansa-teutonica-hansa-teutonica.snap",
+        ))
+        .unwrap();
+    let seats: Vec<String> = ["red", "blue", "green", "yellow"]
+        .map(String::from)
+        .to_vec();
+    let body = ht.split("seats: ").nth(1).unwrap();
+    assert_eq!(internal_identifiers(body, &seats), Vec::<String>::new());
+    for l in course_lines(body, "red> ") {
+        assert!(!l.contains("hidden"), "Hansa Teutonica (4 players): {l}");
+    }
 }

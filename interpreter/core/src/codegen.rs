@@ -85,6 +85,7 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
             Instr::Call(p, args) => Op::Call(*p, args.clone()),
             Instr::Log(t) => Op::Log(*t),
             Instr::EndGame => Op::EndGame,
+            Instr::ShowBoard => Op::ShowBoard,
             Instr::Reveal(e, on) => Op::Reveal(e.clone(), *on),
             Instr::Require(e) => Op::Require(e.clone()),
         };

@@ -72,6 +72,8 @@ Other commands:
   ?, help     this help and the options again
   rules       what the game is (the ruleset's summary) and each action's help
   view        the whole position, as you see it (the screen may fold some of it)
+  map         the board as a text map: each place with what lies on it, slots
+              in order (`·` is a free one), then each connection
   log         the whole course of the game since your last decision
   more        the next page of options
   undo        take back your last decision (and the others' decisions since);
@@ -93,19 +95,36 @@ fn rules_text(g: &crate::ir::Game) -> String {
         None => s.push_str("this ruleset declares no summary\n"),
     }
     let _ = writeln!(s, "actions:");
-    let w = g
-        .actions
-        .iter()
-        .map(|a| a.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    for a in &g.actions {
+    // Actions by the words players read: the display name, else the label
+    // when it has no values in it, else the id.
+    let shown: Vec<String> = (0..g.actions.len()).map(|a| action_words(g, a)).collect();
+    let w = shown.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    for (a, t) in g.actions.iter().zip(&shown) {
         let _ = match &a.help {
-            Some(h) => writeln!(s, "  {:<w$}  {h}", a.name),
-            None => writeln!(s, "  {}", a.name),
+            Some(h) => writeln!(s, "  {t:<w$}  {h}"),
+            None => writeln!(s, "  {t}"),
         };
     }
     s
+}
+
+/// Action `a` as players read it: its name in `names { … }`; else its
+/// label with each value left as `…` (`play …`); else its id.
+fn action_words(g: &crate::ir::Game, a: usize) -> String {
+    if let Some(Some(n)) = g.present.action_names.get(a) {
+        return n.clone();
+    }
+    let Some(t) = g.actions[a].label.and_then(|t| g.templates.get(t as usize)) else {
+        return g.actions[a].name.clone();
+    };
+    let mut out = String::new();
+    for part in &t.parts {
+        match part {
+            crate::ir::TPart::Text(s) => out.push_str(s),
+            crate::ir::TPart::Hole(..) => out.push('…'),
+        }
+    }
+    out
 }
 
 /// What a human answered.
@@ -195,7 +214,11 @@ fn ask(
     let labels = m.option_labels();
     let shown = crate::eval::view::with_names(|| m.option_labels());
     let n = labels.len();
-    let lines = screen::options(&shown);
+    // Shown with the single options (the frequent ones) before the long
+    // groups; the number typed is the one shown.
+    let order = screen::option_order(&shown);
+    let in_order: Vec<String> = order.iter().map(|&i| shown[i].clone()).collect();
+    let lines = screen::options(&in_order);
     let mut page = 0;
     let seats = &g.seats[..m.state.nplayers as usize];
     let full = crate::eval::view::with_names(|| m.view(Some(seat)));
@@ -267,6 +290,12 @@ fn ask(
                 let _ = write!(io.out, "{}", course_text(course, true));
                 continue;
             }
+            "map" => {
+                let _ = write!(io.out, "{}", screen::map_text(&full, g));
+                let _ = writeln!(io.out, "your options:");
+                let _ = write!(io.out, "{}", screen::options_page(&lines, page));
+                continue;
+            }
             "more" => {
                 page += 1;
                 let _ = write!(io.out, "{}", screen::options_page(&lines, page));
@@ -276,7 +305,7 @@ fn ask(
         }
         if let Ok(k) = t.parse::<usize>() {
             if (1..=n).contains(&k) {
-                return Answer::Option(k - 1);
+                return Answer::Option(order[k - 1]);
             }
             let _ = writeln!(
                 io.out,
@@ -678,9 +707,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 );
                 // A single human sees the end position as that seat (its own
                 // hand named); otherwise as an onlooker.
+                // Like every play screen it shows display names and, when the
+                // rules declare displays, those instead of the variables.
                 let looker = (reader < n).then_some(reader);
-                let mut view = m.view(looker);
+                let shown = crate::eval::view::with_names(|| m.view(looker));
+                let mut view = screen::declared(shown);
                 let table = std::mem::take(&mut view.table);
+                let opening_view = crate::eval::view::with_names(|| opening.view(looker));
                 let _ = write!(
                     io.out,
                     "{}",
@@ -689,10 +722,12 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         &game.seats[..n],
                         None,
                         screen::ROWS - 2,
-                        Some(&opening.view(looker))
+                        Some(&screen::declared(opening_view))
                     )
                 );
-                // The breakdown: every public per-player variable, then the score and the rank.
+                // The breakdown: the per-player values the screen showed (the
+                // declared ones, else every public per-player variable), then
+                // the score and the rank.
                 view.table = table;
                 view.table.push((
                     "score".into(),

@@ -585,6 +585,34 @@ pub fn table(v: &View, seats: &[String], me: Option<usize>) -> String {
     s
 }
 
+/// The order the options are shown in (indices into `labels`): options that
+/// stand alone first, then the groups of three or more that differ only in
+/// their last word (`stall 1 at: r1c1 …`). A game's commonest moves are
+/// rarely the long enumerations, and they should not be on page two.
+pub fn option_order(labels: &[String]) -> Vec<usize> {
+    let key = |l: &str| l.rsplit_once(' ').map(|(a, _)| a.to_string());
+    let (mut singles, mut grouped) = (vec![], vec![]);
+    let mut i = 0;
+    while i < labels.len() {
+        let k = key(&labels[i]);
+        let mut j = i + 1;
+        if k.is_some() {
+            while j < labels.len() && key(&labels[j]) == k {
+                j += 1;
+            }
+        }
+        if j - i >= 3 {
+            &mut grouped
+        } else {
+            &mut singles
+        }
+        .extend(i..j);
+        i = j;
+    }
+    singles.extend(grouped);
+    singles
+}
+
 /// The options as lines: labels that differ only in their last word are one
 /// group (`stall 1 at: 1) r1c1  2) r1c2 …`); single options share lines.
 pub fn options(labels: &[String]) -> Vec<String> {
@@ -650,12 +678,127 @@ pub fn options_page(lines: &[String], page: usize) -> String {
     s
 }
 
+/// One zone of the map as words to pack: `offices:` then a word per slot,
+/// `[white: red merchant]` (the piece of the `over` zone the slot stands
+/// for, then its occupant or `·`) when the rules draw it as slots, else the
+/// zone's pieces. Nothing for an empty zone without slots.
+fn map_cells(z: &ZoneView) -> Vec<String> {
+    let Some(sl) = &z.slots else {
+        if z.pieces.is_empty() {
+            return vec![];
+        }
+        return vec![format!("{}: {}", z.short, runs(&z.pieces))];
+    };
+    let n = sl.count.max(z.pieces.len());
+    let mut out = vec![format!("{}:", z.short)];
+    out.extend((0..n).map(|k| {
+        let on = z.pieces.get(k).map(String::as_str).unwrap_or("·");
+        match sl.over.get(k) {
+            Some((label, _)) => format!("[{label}: {on}]"),
+            None => format!("[{on}]"),
+        }
+    }));
+    out
+}
+
+/// Lines of `head` then the zones' words, zones parted by ` · `, in
+/// [`WIDTH`] columns.
+fn map_lines(head: &str, zones: &[Vec<String>]) -> Vec<String> {
+    let mut words: Vec<String> = vec![];
+    for (i, z) in zones.iter().enumerate() {
+        if i > 0 {
+            words.push("·".into());
+        }
+        words.extend(z.iter().cloned());
+    }
+    if words.is_empty() {
+        words.push("(nothing here)".into());
+    }
+    pack(head, &words, " ", WIDTH)
+}
+
+/// The board as a text map, for the `map` command at the play prompt: a
+/// grid board as its grid; any other board place by place (every zone on
+/// it, slots in order, free slots as `·`), then every connection with the
+/// zones on it (`A → B` on a directed board). `v` is a view with display
+/// names.
+pub fn map_text(v: &View, g: &crate::ir::Game) -> String {
+    if let Some(grid) = &v.grid {
+        return grid.clone();
+    }
+    let drawn_in_slots: Vec<u32> = v
+        .zones
+        .iter()
+        .filter_map(|z| z.slots.as_ref().and_then(|s| s.over_zone))
+        .collect();
+    let nodes = g.board.nodes.len();
+    let edges = g.board.edges.len();
+    let mut at_node: Vec<Vec<Vec<String>>> = vec![vec![]; nodes];
+    let mut at_edge: Vec<Vec<Vec<String>>> = vec![vec![]; edges];
+    for z in &v.zones {
+        let cells = map_cells(z);
+        if drawn_in_slots.contains(&z.id) || cells.is_empty() {
+            continue;
+        }
+        let (_, i) = g.zone_decl(z.id);
+        if z.node.is_some() && (i as usize) < nodes {
+            at_node[i as usize].push(cells);
+        } else if let Some(e) = z.edge_index.filter(|&e| e < edges) {
+            at_edge[e].push(cells);
+        }
+    }
+    let pad = |names: Vec<String>| -> Vec<String> {
+        let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        names
+            .into_iter()
+            .map(|n| format!("{n}{}  ", " ".repeat(w - n.chars().count())))
+            .collect()
+    };
+    let mut lines = vec![];
+    let heads = pad((0..nodes).map(|n| g.node_shown(n).to_string()).collect());
+    for (head, zones) in heads.iter().zip(&at_node) {
+        lines.extend(map_lines(head, zones));
+    }
+    let routes: Vec<String> = (0..edges)
+        .map(|e| {
+            let x = &g.board.edges[e];
+            if g.board.directed {
+                let (a, b) = (x.from as usize, x.to as usize);
+                format!("{} → {}", g.node_shown(a), g.node_shown(b))
+            } else {
+                g.edge_shown(e)
+            }
+        })
+        .collect();
+    if edges > 0 {
+        lines.push(String::new());
+    }
+    for (head, zones) in pad(routes).iter().zip(&at_edge) {
+        if zones.is_empty() {
+            lines.push(head.clone());
+        } else {
+            lines.extend(map_lines(head, zones));
+        }
+    }
+    let mut out = String::new();
+    for l in lines {
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// A line of the course of the game as it is shown: phase starts become
-/// markers that stand out.
+/// markers that stand out; a line of several (a board shown by `show
+/// board`) is indented as a whole.
 pub fn course_line(l: &str) -> String {
     match l.strip_prefix("-- ") {
         Some(phase) => format!("─── {phase} ───"),
-        None => format!("  {l}"),
+        None => l
+            .lines()
+            .map(|x| format!("  {x}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -685,6 +828,15 @@ mod tests {
                 "  4) draw    5) pass".to_string()
             ]
         );
+    }
+
+    #[test]
+    fn single_options_come_before_the_groups() {
+        let l: Vec<String> = ["put at r1", "put at r2", "put at r3", "draw", "pass"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(option_order(&l), vec![3, 4, 0, 1, 2]);
     }
 
     #[test]

@@ -419,6 +419,8 @@ pub enum StmtKind {
     Log(Template),
     /// `end game`.
     EndGame,
+    /// `show board`.
+    ShowBoard,
     /// `reveal PIECE`.
     Reveal(Expr),
     /// `hide PIECE`.

@@ -329,7 +329,11 @@ macro_rules! visitor {
                     v.expr(cond);
                     v.block(body);
                 }
-                StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::EndGame => {}
+                StmtKind::Break
+                | StmtKind::Continue
+                | StmtKind::Return
+                | StmtKind::EndGame
+                | StmtKind::ShowBoard => {}
                 StmtKind::Move { what, to, pos: _ } => {
                     match what {
                         MoveWhat::One(e) | MoveWhat::All(e) => v.expr(e),

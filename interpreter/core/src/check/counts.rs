@@ -128,6 +128,7 @@ impl Visit<'_> for Binders {
             | StmtKind::Act { .. }
             | StmtKind::Log(_)
             | StmtKind::EndGame
+            | StmtKind::ShowBoard
             | StmtKind::Reveal(_)
             | StmtKind::Hide(_)
             | StmtKind::Require(_)

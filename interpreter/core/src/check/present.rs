@@ -1,6 +1,6 @@
 //! Presentation: the display names of the board's nodes and edges (their
-//! `name` attribute), `names { … }` for zones, piece kinds, variables and
-//! actions, and `display` declarations, checked and stored in
+//! `name` attribute), `names { … }` for zones, piece kinds, variables,
+//! actions, phases and enumeration members, and `display` declarations, checked and stored in
 //! [`Presentation`]. Runs after the bodies, when every declaration is known.
 
 use super::context::Checker;
@@ -21,6 +21,7 @@ impl Checker {
         p.kind_names = vec![None; self.g.kinds.len()];
         p.var_names = vec![None; self.g.vars.len()];
         p.action_names = vec![None; self.g.actions.len()];
+        p.proc_names = vec![None; self.g.procs.len()];
         p.member_names = self
             .g
             .enums
@@ -128,6 +129,13 @@ impl Checker {
                 .filter(|(_, a)| a.name == name)
                 .map(|(s, _)| s),
         );
+        slots.extend(
+            p.proc_names
+                .iter_mut()
+                .zip(&g.procs)
+                .filter(|(_, q)| q.is_phase && q.name == name)
+                .map(|(s, _)| s),
+        );
         for (names, en) in p.member_names.iter_mut().zip(&g.enums) {
             slots.extend(
                 names
@@ -158,19 +166,25 @@ impl Checker {
                 .chain(g.vars.iter().map(|v| v.name.as_str()))
                 .chain(g.actions.iter().map(|a| a.name.as_str()))
                 .chain(
+                    g.procs
+                        .iter()
+                        .filter(|q| q.is_phase)
+                        .map(|q| q.name.as_str()),
+                )
+                .chain(
                     g.enums
                         .iter()
                         .flat_map(|e| e.members.iter().map(|m| m.as_str())),
                 );
             let help = match similar(name, candidates) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => "`names` gives texts to zones, piece kinds, variables, actions and enumeration members".into(),
+                None => "`names` gives texts to zones, piece kinds, variables, actions, phases and enumeration members".into(),
             };
             let d = err(
                 "E0281",
                 e.name.span,
                 format!(
-                    "`{name}` is not a zone, piece kind, variable, action or enumeration member"
+                    "`{name}` is not a zone, piece kind, variable, action, phase or enumeration member"
                 ),
                 "nothing of this name can be named",
             )

@@ -237,6 +237,7 @@ impl Checker {
             }
             StmtKind::Log(t) => Instr::Log(self.template(t)),
             StmtKind::EndGame => Instr::EndGame,
+            StmtKind::ShowBoard => Instr::ShowBoard,
             StmtKind::Reveal(e) | StmtKind::Hide(e) => {
                 let (x, t) = self.expr(e);
                 self.expect(t, Ty::one(Scalar::Piece(None)), e.span);

@@ -618,6 +618,30 @@ fn blank(t: Ty) -> Val {
     }
 }
 
+/// The board as text for `show board`: the grid when the board has one,
+/// else each node's pieces on a line of its own (`Name: pieces`).
+pub(crate) fn board_text(cx: &mut Exec, who: Viewer) -> String {
+    if let Some(t) = grid_text(cx, who) {
+        return t.trim_end().to_string();
+    }
+    let g = cx.g;
+    let node_zones: Vec<&ZoneDecl> = g.zones.iter().filter(|z| z.scope == Scope::Node).collect();
+    let mut lines = vec![];
+    for n in 0..g.board.nodes.len() {
+        let mut pieces = vec![];
+        for z in &node_zones {
+            let ps: Vec<u32> = cx.st.zones.slice(z.base + n as u32).to_vec();
+            for p in ps {
+                pieces.push(cx.piece_label(p as usize, who));
+            }
+        }
+        if !pieces.is_empty() {
+            lines.push(format!("{}: {}", g.node_shown(n), pieces.join(" ")));
+        }
+    }
+    lines.join("\n")
+}
+
 /// Draws a board whose nodes have `row` and `col` attributes as a table of
 /// the pieces on each node; a node without pieces shows the values of its
 /// public variables that are set (a board kept as `var per node`).

@@ -532,8 +532,9 @@ impl<'a> Exec<'a> {
                     // so that a logging loop cannot fill the memory.
                     self.charge(pd.name.len() as u64, span)?;
                     self.st.log.push(format!("-- {}", pd.name));
+                    // The seats read the phase's display name; the trace keeps its id.
                     if self.st.seat_logs {
-                        let line = format!("-- {}", pd.name);
+                        let line = format!("-- {}", self.g.proc_shown(*proc_id as usize));
                         self.seat_line(false, |_, _| line.clone());
                     }
                 }
@@ -552,6 +553,13 @@ impl<'a> Exec<'a> {
                                 .unwrap_or_else(|e| format!("<{}>", e.message))
                         });
                     }
+                }
+            }
+            Op::ShowBoard => {
+                // Only the seats' course of the game shows it: the trace and
+                // the records stay as they were.
+                if self.st.seat_logs {
+                    self.seat_line(false, |cx, who| super::view::board_text(cx, who));
                 }
             }
             Op::EndGame => {

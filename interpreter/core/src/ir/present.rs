@@ -24,6 +24,9 @@ pub struct Presentation {
     pub var_names: Vec<Option<String>>,
     /// Per action.
     pub action_names: Vec<Option<String>>,
+    /// Per procedure: the text of `names { … }` (read for phases, whose
+    /// starts the course of the game marks).
+    pub proc_names: Vec<Option<String>>,
     /// Per enumeration, per member: the text of `names { … }`. Only screens
     /// and pictures read it; a member's text in its `enum` declaration is
     /// part of the labels that records keep.
@@ -143,6 +146,14 @@ impl Game {
         match self.present.action_names.get(a) {
             Some(Some(n)) => n,
             _ => &self.actions[a].name,
+        }
+    }
+
+    /// How people read procedure or phase `p`.
+    pub fn proc_shown(&self, p: usize) -> &str {
+        match self.present.proc_names.get(p) {
+            Some(Some(n)) => n,
+            _ => &self.procs[p].name,
         }
     }
 

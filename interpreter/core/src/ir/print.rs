@@ -397,6 +397,7 @@ impl Printer<'_> {
             ),
             Instr::Log(t) => format!("log {}", self.template(*t)),
             Instr::EndGame => "end game".into(),
+            Instr::ShowBoard => "show board".into(),
             Instr::Reveal(e, on) => {
                 format!("{} {}", if *on { "reveal" } else { "hide" }, self.expr(e))
             }
@@ -444,6 +445,7 @@ impl Printer<'_> {
             Op::Call(p, args) => same(Instr::Call(*p, args.clone())),
             Op::Log(t) => same(Instr::Log(*t)),
             Op::EndGame => same(Instr::EndGame),
+            Op::ShowBoard => same(Instr::ShowBoard),
             Op::Reveal(e, on) => same(Instr::Reveal(e.clone(), *on)),
             Op::Require(e) => same(Instr::Require(e.clone())),
         }

@@ -61,6 +61,8 @@ pub enum Instr {
     Log(u32),
     /// `end game`: the match ends now.
     EndGame,
+    /// `show board`: the seats' course of the game shows the board now.
+    ShowBoard,
     /// `reveal x` (`true`) or `hide x` (`false`): whether a piece is shown to everybody.
     Reveal(Expr, bool),
     /// `require c`: a legality filter where it leads an action, an assertion elsewhere.
@@ -99,6 +101,7 @@ macro_rules! without_blocks {
             | Instr::Call(..)
             | Instr::Log(_)
             | Instr::EndGame
+            | Instr::ShowBoard
             | Instr::Reveal(..)
             | Instr::Require(_)
     };

@@ -149,7 +149,12 @@ pub fn walk_s(s: &mut Instr, f: &mut dyn Visit) {
         }
         Instr::Act { player, .. } => walk_e(player, f),
         Instr::Call(_, args) => args.iter_mut().for_each(|a| walk_e(a, f)),
-        Instr::Break | Instr::Continue | Instr::Return | Instr::Log(_) | Instr::EndGame => {}
+        Instr::Break
+        | Instr::Continue
+        | Instr::Return
+        | Instr::Log(_)
+        | Instr::EndGame
+        | Instr::ShowBoard => {}
     }
 }
 

@@ -96,7 +96,11 @@ fn spliceable(g: &Game, p: usize) -> bool {
             // the procedure itself keep the call; the list is exhaustive, so
             // that a new statement kind is decided here too.
             let keeps_call = match &st.s {
-                Instr::Choose { .. } | Instr::Act { .. } | Instr::Log(_) | Instr::Return => true,
+                Instr::Choose { .. }
+                | Instr::Act { .. }
+                | Instr::Log(_)
+                | Instr::ShowBoard
+                | Instr::Return => true,
                 Instr::Call(q, _) => *q as usize == p,
                 Instr::Let(..)
                 | Instr::Assign(..)
@@ -205,6 +209,7 @@ fn shift_stmt(s: &mut Instr, off: u16) {
         | Instr::Call(..)
         | Instr::Log(_)
         | Instr::EndGame
+        | Instr::ShowBoard
         | Instr::Reveal(..)
         | Instr::Require(_) => {}
     }

@@ -785,6 +785,7 @@ impl Ctx {
             }
             Rule::log_stmt => StmtKind::Log(self.template(k.pop().unwrap())),
             Rule::end_stmt => StmtKind::EndGame,
+            Rule::show_stmt => StmtKind::ShowBoard,
             Rule::reveal_stmt => StmtKind::Reveal(self.expr(k.pop().unwrap())),
             Rule::hide_stmt => StmtKind::Hide(self.expr(k.pop().unwrap())),
             Rule::require_stmt => StmtKind::Require(self.expr(k.pop().unwrap())),

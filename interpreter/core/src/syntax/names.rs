@@ -128,6 +128,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_let => "`let`",
         Rule::k_list => "`list`",
         Rule::k_log => "`log`",
+        Rule::k_show => "`show`",
         Rule::k_lowest => "`lowest`",
         Rule::k_move => "`move`",
         Rule::k_node => "`node`",
@@ -257,6 +258,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::act_stmt => "`act PLAYER with ACTIONS`",
         Rule::log_stmt => "`log \"…\"`",
         Rule::end_stmt => "`end game`",
+        Rule::show_stmt => "`show board`",
         Rule::reveal_stmt => "`reveal`",
         Rule::hide_stmt => "`hide`",
         Rule::require_stmt => "`require`",
@@ -329,6 +331,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_let
             | Rule::k_list
             | Rule::k_log
+            | Rule::k_show
             | Rule::k_lowest
             | Rule::k_move
             | Rule::k_node

@@ -211,7 +211,8 @@ impl Frame {
                     | Instr::Continue
                     | Instr::Return
                     | Instr::Log(_)
-                    | Instr::EndGame => {}
+                    | Instr::EndGame
+                    | Instr::ShowBoard => {}
                 }
             }
             g.blocks[b as usize] = stmts;
