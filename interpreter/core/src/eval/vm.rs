@@ -559,7 +559,7 @@ impl<'a> Exec<'a> {
                 // Only the seats' course of the game shows it: the trace and
                 // the records stay as they were.
                 if self.st.seat_logs {
-                    self.seat_line(false, |cx, who| super::view::board_text(cx, who));
+                    self.seat_line(false, super::view::board_text);
                 }
             }
             Op::EndGame => {
