@@ -1,0 +1,110 @@
+//! The formatter over every rules file the repository ships: the shipped
+//! rulesets, variants, scenario helpers and examples are in the canonical
+//! layout (what `regel fmt --check` holds in CI), and for them and for every
+//! error-corpus case that parses, formatting is idempotent and keeps the
+//! meaning: the formatted text parses to the same syntax tree, spans aside.
+
+use regel::ast::visit;
+use regel::diag::{Sources, Span};
+use regel::fmt::format_source;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Every `.rules` file under `dir`, sorted.
+fn rules_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rules_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rules") {
+            out.push(p);
+        }
+    }
+}
+
+/// The files CI formats: rulesets and their variants and scenario helpers,
+/// examples, and the rules the integration tests read.
+fn shipped() -> Vec<PathBuf> {
+    let root = workspace();
+    let mut out = vec![];
+    for dir in ["rulesets", "examples", "interpreter/tests"] {
+        rules_under(&root.join(dir), &mut out);
+    }
+    assert!(out.len() > 20, "the shipped rules files are found");
+    out
+}
+
+/// Sets every span it visits to the same value.
+struct NoSpans;
+
+impl visit::by_mut::Visit<'_> for NoSpans {
+    fn span(&mut self, s: &mut Span) {
+        *s = Span::default();
+    }
+}
+
+/// The syntax tree of a text as JSON with its spans cleared, if it parses.
+fn shape(text: &str) -> Option<serde_json::Value> {
+    let mut sources = Sources::default();
+    let id = sources.add("x.rules", text);
+    let mut file = regel::syntax::parse(&sources, id).ok()?;
+    visit::by_mut::walk_file(&mut NoSpans, &mut file);
+    Some(serde_json::to_value(&file).unwrap())
+}
+
+/// Formatting `text` is idempotent and keeps its syntax tree; the formatted text.
+fn holds(path: &Path, text: &str) -> Option<String> {
+    let once = format_source(text)?;
+    let twice = format_source(&once);
+    assert_eq!(
+        twice.as_deref(),
+        Some(once.as_str()),
+        "{}: fmt(fmt(x)) != fmt(x)",
+        path.display()
+    );
+    assert_eq!(
+        shape(text),
+        shape(&once),
+        "{}: formatting changed the syntax tree",
+        path.display()
+    );
+    Some(once)
+}
+
+#[test]
+fn shipped_rules_are_in_the_canonical_layout() {
+    let mut off = vec![];
+    for p in shipped() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let formatted =
+            holds(&p, &text).unwrap_or_else(|| panic!("{} does not parse", p.display()));
+        if formatted != text {
+            off.push(p.display().to_string());
+        }
+    }
+    assert!(
+        off.is_empty(),
+        "not formatted (run `regel fmt` on them): {off:?}"
+    );
+}
+
+#[test]
+fn corpus_cases_that_parse_format_idempotently_and_keep_their_meaning() {
+    let mut files = vec![];
+    rules_under(&workspace().join("tests/errors"), &mut files);
+    let parsed = files
+        .iter()
+        .filter(|p| holds(p, &std::fs::read_to_string(p).unwrap()).is_some())
+        .count();
+    assert!(parsed > 100, "most corpus cases parse: {parsed}");
+}
