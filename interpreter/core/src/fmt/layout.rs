@@ -190,8 +190,9 @@ fn is(text: &str, t: Option<Token>, p: &str) -> bool {
     t.is_some_and(|t| t.kind == Kind::Punct && &text[t.start..t.end] == p)
 }
 
-/// Whether the code before a line leaves its statement unfinished.
-fn ends_open(text: &str, prev: Option<Token>) -> bool {
+/// Whether the code before a line leaves its statement unfinished (also
+/// asked by error recovery, `syntax/recover.rs`).
+pub(crate) fn ends_open(text: &str, prev: Option<Token>) -> bool {
     let Some(t) = prev else { return false };
     let s = &text[t.start..t.end];
     match t.kind {

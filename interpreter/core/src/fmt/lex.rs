@@ -1,8 +1,9 @@
 //! The formatter's tokens: every byte of a rules file belongs to one token,
 //! comments and line ends included, because the formatter must keep what the
-//! parser skips. Only called on text that `syntax::parse` accepted, so the
-//! lexer never has to report an error; it returns `None` on anything it does
-//! not know rather than guess.
+//! parser skips. The formatter calls it on text that `syntax::parse`
+//! accepted; error recovery (`syntax/recover.rs`) on text that did not, so
+//! it takes any character, and returns `None` only for a string that never
+//! closes.
 
 /// What a token is, as far as layout cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,10 +85,11 @@ pub(crate) fn tokens(text: &str) -> Option<Vec<Token>> {
                 let rest = &text[i..];
                 if let Some(p) = PAIRS.iter().find(|p| rest.starts_with(**p)) {
                     i += p.len();
-                } else if b"+-*/%<>=.,:;(){}[]".contains(&c) {
-                    i += 1;
                 } else {
-                    return None;
+                    // Any other character is a token of its own: only error
+                    // recovery meets one (`syntax/recover.rs`), in text that
+                    // does not parse.
+                    i += rest.chars().next().map_or(1, char::len_utf8);
                 }
                 Kind::Punct
             }

@@ -3,8 +3,8 @@
 //!
 //! Entry point: [`format_source`].
 
-mod layout;
-mod lex;
+pub(crate) mod layout;
+pub(crate) mod lex;
 #[cfg(test)]
 mod tests;
 
