@@ -10,7 +10,10 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// The name a kind has in `keywords.json`.
@@ -146,12 +149,20 @@ fn keywords_json() -> Value {
     let by_kind: serde_json::Map<String, Value> = KINDS
         .iter()
         .map(|&k| {
-            let mut w: Vec<_> = KEYWORDS.iter().filter(|x| x.kind == k).map(|x| x.word).collect();
+            let mut w: Vec<_> = KEYWORDS
+                .iter()
+                .filter(|x| x.kind == k)
+                .map(|x| x.word)
+                .collect();
             w.sort();
             (kind_name(k).to_string(), json!(w))
         })
         .collect();
-    let mut reserved: Vec<_> = KEYWORDS.iter().filter(|k| k.reserved).map(|k| k.word).collect();
+    let mut reserved: Vec<_> = KEYWORDS
+        .iter()
+        .filter(|k| k.reserved)
+        .map(|k| k.word)
+        .collect();
     reserved.sort();
     json!({
         "comment": "Generated from interpreter/core/src/syntax/keywords.rs by interpreter/tests/editors.rs; do not edit by hand.",

@@ -108,3 +108,47 @@ fn corpus_cases_that_parse_format_idempotently_and_keep_their_meaning() {
         .count();
     assert!(parsed > 100, "most corpus cases parse: {parsed}");
 }
+
+/// A scenario's `rules = """…"""` (items a scenario adds to or overrides in
+/// its ruleset) is in the canonical layout too: formatted under a variant
+/// header, it comes back unchanged.
+#[test]
+fn scenario_rules_are_in_the_canonical_layout() {
+    let root = workspace();
+    let mut checked = 0;
+    for dir in ["rulesets", "examples"] {
+        let mut games: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        games.sort();
+        for game in games {
+            let Ok(entries) = std::fs::read_dir(game.join("scenarios")) else {
+                continue;
+            };
+            let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+            files.sort();
+            for f in files
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            {
+                let doc: toml::Table =
+                    toml::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+                let Some(rules) = doc.get("rules").and_then(|r| r.as_str()) else {
+                    continue;
+                };
+                let text = format!("variant \"scenario\" extends \"base.rules\"\n{rules}");
+                let formatted = holds(f, &text)
+                    .unwrap_or_else(|| panic!("{}: its rules do not parse", f.display()));
+                assert_eq!(
+                    formatted,
+                    text,
+                    "{}: its rules are not in the canonical layout",
+                    f.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 5, "scenario rules found: {checked}");
+}
