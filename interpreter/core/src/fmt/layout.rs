@@ -19,6 +19,8 @@
 //!   end of the file, which ends with one line end.
 
 use super::lex::{Kind, Token};
+// A `(` or `[` after a reserved word is not a call or an index.
+use crate::syntax::RESERVED;
 
 /// Words after which a line cannot have ended its statement or declaration,
 /// and words that cannot start one: a line after the first kind, or starting
@@ -36,12 +38,6 @@ const OPEN_ENDS: &[&str] = &[
 const CONTINUING_STARTS: &[&str] = &[
     "==", "!=", "<=", ">=", "+=", "-=", "->", "..", "+", "*", "/", "%", "<", ">", "=", ".", ",",
     ":", ")", "]",
-];
-/// Reserved words: a `(` or `[` after one of them is not a call or an index.
-const RESERVED: &[&str] = &[
-    "continue", "override", "require", "shuffle", "choose", "return", "reveal", "break", "false",
-    "where", "while", "else", "from", "hide", "move", "none", "then", "true", "with", "act", "and",
-    "end", "for", "let", "log", "not", "if", "in", "is", "of", "or", "to",
 ];
 
 /// How a line of the input relates to the statement structure.
@@ -271,7 +267,7 @@ fn space_between(text: &str, before: Option<Token>, a: Token, b: Token, a_is_una
                     || (at == "all" && before.is_some_and(|p| &text[p.start..p.end] == "move"))
             }
             // `display "points"(p)`: the parameter of a display.
-            Kind::Str => !before.is_some_and(|p| &text[p.start..p.end] == "display"),
+            Kind::Str => before.is_none_or(|p| &text[p.start..p.end] != "display"),
             Kind::Punct => !matches!(at, ")" | "]"),
             _ => true,
         };

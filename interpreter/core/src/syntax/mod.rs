@@ -149,7 +149,7 @@ fn too_large(file: u32, len: usize) -> Diagnostic {
 }
 
 /// Words the grammar reserves (its `keyword` rule): they cannot be names.
-const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "continue", "override", "require", "shuffle", "choose", "return", "reveal", "break", "false",
     "where", "while", "else", "from", "hide", "move", "none", "then", "true", "with", "act", "and",
     "end", "for", "let", "log", "not", "if", "in", "is", "of", "or", "to",

@@ -248,6 +248,6 @@ pub(super) fn blank(text: &mut String, range: Range<usize>, words: &mut Vec<Stri
     // Multi-byte characters become one space each: pad to keep every offset.
     let pad = cut.len() - spaces.len();
     let mut with = spaces;
-    with.extend(std::iter::repeat(' ').take(pad));
+    with.extend(std::iter::repeat_n(' ', pad));
     text.replace_range(range, &with);
 }
