@@ -152,3 +152,77 @@ fn scenario_rules_are_in_the_canonical_layout() {
     }
     assert!(checked > 5, "scenario rules found: {checked}");
 }
+
+/// Runs the command line; returns the exit code, stdout and stderr.
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (vec![], vec![]);
+    let mut input = std::io::empty();
+    let mut io = regel::cli::Io {
+        out: &mut out,
+        err: &mut err,
+        input: &mut input,
+        color: false,
+        root: None,
+        term: false,
+    };
+    let args: Vec<String> = std::iter::once("regel")
+        .chain(args.iter().copied())
+        .map(String::from)
+        .collect();
+    let code = regel::cli::run(&args, &mut io);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn regel_fmt_checks_rewrites_and_refuses_what_does_not_parse() {
+    let dir = std::env::temp_dir().join(format!("regel-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let messy = dir.join("messy.rules");
+    let tidy = dir.join("tidy.rules");
+    let broken = dir.join("broken.rules");
+    std::fs::write(&messy, "game \"g\"\nplayers 2\nplay {\nend  game\n}\n").unwrap();
+    std::fs::write(&tidy, "game \"g\"\nplayers 2\nplay {\n  end game\n}\n").unwrap();
+    std::fs::write(&broken, "game \"g\"\nplayers 2\nplay {\n  let = 1\n}\n").unwrap();
+    let (m, t, b) = (
+        messy.to_str().unwrap(),
+        tidy.to_str().unwrap(),
+        broken.to_str().unwrap(),
+    );
+
+    // --check: nothing written, the file that would change listed, exit 1.
+    let (code, out, _) = cli(&["fmt", "--check", m, t]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!("would reformat: {m}")) && !out.contains(t),
+        "{out}"
+    );
+    assert!(std::fs::read_to_string(&messy)
+        .unwrap()
+        .contains("end  game"));
+    assert_eq!(cli(&["fmt", "--check", t]).0, 0);
+
+    // Without --check the file is rewritten, and then it is in the layout.
+    let (code, out, _) = cli(&["fmt", m]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&messy).unwrap(),
+        std::fs::read_to_string(&tidy).unwrap()
+    );
+    assert_eq!(cli(&["fmt", "--check", m]).0, 0);
+
+    // A file that does not parse is left alone, its syntax error shown.
+    let (code, out, err) = cli(&["fmt", b]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("does not parse") && err.contains("E0101"),
+        "{out}{err}"
+    );
+    assert!(std::fs::read_to_string(&broken)
+        .unwrap()
+        .contains("let = 1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
