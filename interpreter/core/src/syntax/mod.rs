@@ -47,7 +47,8 @@ pub struct Parsed {
 /// Parses one rules file, recovering after each syntax error: the statement
 /// (or, if that cannot be cut out alone, the declaration) holding it is set
 /// aside and the rest parsed again (`recover.rs`), at most
-/// [`crate::limits::MAX_SYNTAX_ERRORS`] times.
+/// [`crate::limits::MAX_SYNTAX_ERRORS`] times (fewer for a file of several
+/// megabytes: [`crate::limits::MAX_RECOVERY_BYTES`]).
 pub fn parse_recovering(sources: &Sources, file: u32) -> Parsed {
     let text = &sources.get(file).text;
     let fail = |errors| Parsed {
@@ -64,7 +65,9 @@ pub fn parse_recovering(sources: &Sources, file: u32) -> Parsed {
     let mut work = text.clone();
     let mut errors = vec![];
     let mut set_aside = SetAside::default();
-    while errors.len() < crate::limits::MAX_SYNTAX_ERRORS {
+    let most = (crate::limits::MAX_RECOVERY_BYTES / text.len().max(1))
+        .clamp(1, crate::limits::MAX_SYNTAX_ERRORS);
+    while errors.len() < most {
         let e = match RulesParser::parse(Rule::file, &work) {
             Ok(mut pairs) => {
                 let file_pair = pairs

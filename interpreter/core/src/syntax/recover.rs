@@ -98,7 +98,11 @@ pub(super) fn region(text: &str, pos: usize) -> Option<Range<usize>> {
     }
     // The first line of the statement that holds the line `l`: lines before
     // it that end unfinished belong to it (comment lines between them too).
-    let before = |offset: usize| code.iter().rev().find(|t| t.start < offset).copied();
+    // Token lookups by offset are binary searches: `code` is in text order.
+    let before = |offset: usize| {
+        let i = code.partition_point(|t| t.start < offset);
+        i.checked_sub(1).map(|i| code[i])
+    };
     let stmt_start = |mut l: usize| {
         while let Some(b) = before(starts[l]).filter(|b| ends_open(text, Some(*b))) {
             l = line_of(b.start);
@@ -115,8 +119,7 @@ pub(super) fn region(text: &str, pos: usize) -> Option<Range<usize>> {
         Some(e) => {
             let line = line_of(e.start);
             let head = code
-                .iter()
-                .find(|t| line_of(t.start) == line)
+                .get(code.partition_point(|t| t.start < starts[line]))
                 .copied()
                 .unwrap_or(e);
             let b = before(starts[line]);
@@ -226,8 +229,9 @@ fn balanced(text: &str, code: &[Token], range: &Range<usize>) -> bool {
 
 /// Whether the line at `start` begins with a declaration word in its first column.
 fn starts_item(text: &str, code: &[Token], start: usize) -> bool {
-    code.iter()
-        .find(|t| t.start == start)
+    let i = code.partition_point(|t| t.start < start);
+    code.get(i)
+        .filter(|t| t.start == start)
         .is_some_and(|t| t.kind == Kind::Word && is_item_word(&text[t.start..t.end]))
 }
 
