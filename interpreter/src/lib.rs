@@ -11,7 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub use regel_core::{
-    ast, board, bot, check, codegen, diag, eval, ir, limits, load, ops, opt, pipeline, syntax,
+    ast, board, bot, check, codegen, diag, eval, fmt, ir, limits, load, ops, opt, pipeline, syntax,
     tables,
 };
 

@@ -24,6 +24,7 @@ pub mod check;
 pub mod codegen;
 pub mod diag;
 pub mod eval;
+pub mod fmt;
 pub mod ir;
 pub mod limits;
 pub mod load;

@@ -23,6 +23,16 @@ pub const MAX_NESTING: usize = 100;
 /// the evaluator walk expressions recursively.
 pub const MAX_EXPR_DEPTH: usize = 200;
 
+/// Syntax errors reported for one file: after each, the statement or
+/// declaration that holds it is set aside and the file parsed again, so a
+/// file costs at most this many parses.
+pub const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// The most bytes error recovery parses for one file, all its parses
+/// together: a file of a few megabytes stops after its first few errors, so
+/// that a large broken file costs a few parses, not twenty.
+pub const MAX_RECOVERY_BYTES: usize = 8 << 20;
+
 /// The longest name (identifier, node name, field name) in bytes (E0704).
 pub const MAX_NAME_LEN: usize = 128;
 

@@ -22,6 +22,27 @@ pub struct Merged {
     /// The file whose directory relative paths (the board) are resolved against,
     /// for each item's file id.
     pub dirs: Vec<(u32, PathBuf)>,
+    /// The syntax errors of the files read and what recovery set aside;
+    /// `items` holds what parsed. Empty but from [`load_recovering`].
+    pub recovered: Recovered,
+}
+
+/// Syntax errors that recovery parsed past (`syntax::parse_recovering`).
+#[derive(Clone, Debug, Default)]
+pub struct Recovered {
+    pub errors: Diagnostics,
+    pub set_aside: crate::syntax::SetAside,
+}
+
+/// Like [`load`], but a file with syntax errors still gives the items that
+/// parsed, with the errors in [`Merged::recovered`]; a file the parser could
+/// not recover from at all is an error as before.
+pub fn load_recovering(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+) -> Result<Merged, Diagnostics> {
+    load_depth(sources, read, path, None, 0)
 }
 
 /// Reads and parses `path`, following `extends` chains (at most 16 deep).
@@ -31,7 +52,12 @@ pub fn load(
     path: &Path,
     from: Option<Span>,
 ) -> Result<Merged, Diagnostics> {
-    load_depth(sources, read, path, from, 0)
+    let merged = load_depth(sources, read, path, from, 0)?;
+    if merged.recovered.errors.is_empty() {
+        Ok(merged)
+    } else {
+        Err(merged.recovered.errors)
+    }
 }
 
 fn load_depth(
@@ -53,7 +79,14 @@ fn load_depth(
         }
     };
     let file = sources.add(path.display().to_string(), text);
-    let ast: File = syntax::parse(sources, file)?;
+    let parsed = syntax::parse_recovering(sources, file);
+    let Some(ast): Option<File> = parsed.file else {
+        return Err(parsed.errors);
+    };
+    let mut recovered = Recovered {
+        errors: parsed.errors,
+        set_aside: parsed.set_aside,
+    };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     match ast.header {
         Header::Game { name, .. } => {
@@ -68,13 +101,15 @@ fn load_depth(
                 }
             }
             if !errors.is_empty() {
-                return Err(errors);
+                recovered.errors.extend(errors);
+                return Err(recovered.errors);
             }
             Ok(Merged {
                 game_name: name,
                 variants: vec![],
                 items: ast.items,
                 dirs: vec![(file, dir)],
+                recovered,
             })
         }
         Header::Variant {
@@ -95,7 +130,15 @@ fn load_depth(
             let mut merged = load_depth(sources, read, &base_path, Some(base_span), depth + 1)?;
             merged.variants.insert(0, name);
             merged.dirs.push((file, dir));
-            merge(&mut merged.items, ast.items)?;
+            let ours = &mut merged.recovered;
+            ours.errors.append(&mut recovered.errors);
+            ours.set_aside.spans.append(&mut recovered.set_aside.spans);
+            ours.set_aside.words.append(&mut recovered.set_aside.words);
+            if let Err(mut d) = merge(&mut merged.items, ast.items) {
+                let mut all = std::mem::take(&mut merged.recovered.errors);
+                all.append(&mut d);
+                return Err(all);
+            }
             Ok(merged)
         }
     }

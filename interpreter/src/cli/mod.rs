@@ -10,6 +10,7 @@ mod diff;
 mod diverge;
 mod draw;
 pub mod files;
+mod fmt_cmd;
 mod play;
 pub mod record;
 mod replay;
@@ -210,6 +211,15 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long, value_enum, default_value = "svg")]
         format: draw::DrawFormat,
+    },
+    /// Rewrite rules files in the canonical layout (comments kept); with `--check`, write nothing, list the files that would change and exit with 1 if any would.
+    Fmt {
+        /// `.rules` files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing; exit with 1 if a file is not in the canonical layout.
+        #[arg(long)]
+        check: bool,
     },
     /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
     Board { file: PathBuf },
@@ -412,6 +422,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             },
             io,
         ),
+        Cmd::Fmt { files, check } => fmt_cmd::run(&files, check, io),
         Cmd::Board { file } => debug::board(&file, io),
         Cmd::Ast { file } => debug::ast(&file, io),
         Cmd::Ir {

@@ -48,10 +48,13 @@ pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
     ck.bodies(&m.items);
     ck.presentation(&m.items);
     ck.prose(&m.items);
-    if !ck.errors.is_empty() {
-        return Err(ck.errors);
-    }
     ck.unused();
+    if !ck.errors.is_empty() {
+        // Warnings found so far are shown with the errors, after them.
+        let mut all = ck.errors;
+        all.append(&mut ck.warnings);
+        return Err(all);
+    }
     ck.g.texts = ck.texts.keys().cloned().collect();
     ck.g.symbols = ck.symbols();
     twins::mark(&mut ck.g);

@@ -1,8 +1,10 @@
 //! The pipeline: the one driver from a ruleset's path to a compiled game.
 //! Each stage has one entry function and is called from here, in order:
 //!
-//! 1. read the variants, parsing each file ([`crate::load::load`], which
-//!    calls [`crate::syntax::parse`]);
+//! 1. read the variants, parsing each file ([`crate::load::load_recovering`],
+//!    which calls [`crate::syntax::parse_recovering`]: after a syntax error
+//!    the rest of the file is still parsed, and the later stages check what
+//!    parsed, their diagnostics shown after the syntax errors);
 //! 2. the declaration limits, before anything gets a 16-bit index
 //!    ([`crate::check::limits`]);
 //! 3. the board ([`crate::board::build`], read through the same reader);
@@ -35,7 +37,31 @@ pub fn compile(
     path: &Path,
     passes: &Passes,
 ) -> Result<(Game, Diagnostics), Diagnostics> {
-    let merged = load::load(sources, read, path, None)?;
+    let mut merged = load::load_recovering(sources, read, path)?;
+    let recovered = std::mem::take(&mut merged.recovered);
+    let result = compile_loaded(sources, read, merged, passes);
+    if recovered.errors.is_empty() {
+        return result;
+    }
+    // Syntax errors first, then what the later stages found in the items
+    // that parsed, but for what only the missing text explains.
+    let later = match result {
+        Ok((_, warnings)) => warnings,
+        Err(d) => d,
+    };
+    let mut all = recovered.errors;
+    all.extend(later.into_iter().filter(|d| recovered.set_aside.keeps(d)));
+    Err(all)
+}
+
+/// The stages after loading: limits, board, check, rewrites, code
+/// generation, tables.
+fn compile_loaded(
+    sources: &mut Sources,
+    read: Reader,
+    merged: Merged,
+    passes: &Passes,
+) -> Result<(Game, Diagnostics), Diagnostics> {
     let over = check::limits(&merged.items);
     if !over.is_empty() {
         return Err(over);

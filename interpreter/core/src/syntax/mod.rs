@@ -9,6 +9,9 @@ mod grammar_tests;
 pub mod keywords;
 mod lower;
 mod names;
+mod recover;
+
+pub use recover::SetAside;
 
 use crate::ast;
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
@@ -18,30 +21,93 @@ use pest::Parser;
 #[grammar = "syntax/grammar.pest"]
 pub(crate) struct RulesParser;
 
-/// Parses one rules file into an AST. A syntax error is reported as one
-/// diagnostic (code E0101) naming what was expected in human words.
+/// Parses one rules file into an AST. Every syntax error is reported (code
+/// E0101, naming what was expected in human words), not only the first:
+/// see [`parse_recovering`].
 pub fn parse(sources: &Sources, file: u32) -> Result<ast::File, Diagnostics> {
+    let p = parse_recovering(sources, file);
+    match p.file {
+        Some(ast) if p.errors.is_empty() => Ok(ast),
+        _ => Err(p.errors),
+    }
+}
+
+/// A file parsed with error recovery.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The syntax tree of what parsed, when the errors left one: the
+    /// statements or declarations that held a syntax error are left out.
+    pub file: Option<ast::File>,
+    /// Every syntax error, in the order the parser met them.
+    pub errors: Diagnostics,
+    /// What was left out of `file`.
+    pub set_aside: SetAside,
+}
+
+/// Parses one rules file, recovering after each syntax error: the statement
+/// (or, if that cannot be cut out alone, the declaration) holding it is set
+/// aside and the rest parsed again (`recover.rs`), at most
+/// [`crate::limits::MAX_SYNTAX_ERRORS`] times (fewer for a file of several
+/// megabytes: [`crate::limits::MAX_RECOVERY_BYTES`]).
+pub fn parse_recovering(sources: &Sources, file: u32) -> Parsed {
     let text = &sources.get(file).text;
+    let fail = |errors| Parsed {
+        file: None,
+        errors,
+        set_aside: SetAside::default(),
+    };
     if text.len() as u64 > crate::limits::MAX_FILE_BYTES {
-        return Err(vec![too_large(file, text.len())]);
+        return fail(vec![too_large(file, text.len())]);
     }
-    depth::scan(file, text, 0).map_err(|d| vec![d])?;
-    match RulesParser::parse(Rule::file, text) {
-        Ok(mut pairs) => {
-            let file_pair = pairs
-                .next()
-                .expect("the file rule always produces one pair");
-            let mut ast = lower::file(file, file_pair)?;
-            let mut errors = vec![];
-            depth::expressions(&mut ast, &mut errors);
-            if errors.is_empty() {
-                Ok(ast)
-            } else {
-                Err(errors)
+    if let Err(d) = depth::scan(file, text, 0) {
+        return fail(vec![d]);
+    }
+    let mut work = text.clone();
+    let mut errors = vec![];
+    let mut set_aside = SetAside::default();
+    let most = (crate::limits::MAX_RECOVERY_BYTES / text.len().max(1))
+        .clamp(1, crate::limits::MAX_SYNTAX_ERRORS);
+    while errors.len() < most {
+        let e = match RulesParser::parse(Rule::file, &work) {
+            Ok(mut pairs) => {
+                let file_pair = pairs
+                    .next()
+                    .expect("the file rule always produces one pair");
+                // A tree with a lowering error, or an expression cut down
+                // for its depth, is not checked.
+                let before = errors.len();
+                let ast = match lower::file(file, file_pair) {
+                    Ok(mut ast) => {
+                        depth::expressions(&mut ast, &mut errors);
+                        Some(ast).filter(|_| errors.len() == before)
+                    }
+                    Err(d) => {
+                        errors.extend(d);
+                        None
+                    }
+                };
+                return Parsed {
+                    file: ast,
+                    errors,
+                    set_aside,
+                };
             }
-        }
-        Err(e) => Err(vec![syntax_error(file, text, e, "the end of the file")]),
+            Err(e) => e,
+        };
+        let pos = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((s, _)) => s,
+        };
+        errors.push(syntax_error(file, &work, e, "the end of the file"));
+        let Some(range) = recover::region(&work, pos) else {
+            break;
+        };
+        set_aside
+            .spans
+            .push(Span::new(file, range.start, range.end));
+        recover::blank(&mut work, range, &mut set_aside.words);
     }
+    fail(errors)
 }
 
 /// Parses a `{expr}` hole of a template string (labels and `log`), whose text
@@ -86,7 +152,7 @@ fn too_large(file: u32, len: usize) -> Diagnostic {
 }
 
 /// Words the grammar reserves (its `keyword` rule): they cannot be names.
-const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "continue", "override", "require", "shuffle", "choose", "return", "reveal", "break", "false",
     "where", "while", "else", "from", "hide", "move", "none", "then", "true", "with", "act", "and",
     "end", "for", "let", "log", "not", "if", "in", "is", "of", "or", "to",
