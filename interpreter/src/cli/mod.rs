@@ -211,6 +211,8 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "svg")]
         format: draw::DrawFormat,
     },
+    /// The language server for editors, on stdin and stdout (Language Server Protocol).
+    Lsp,
     /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
     Board { file: PathBuf },
     /// Debug view: the syntax tree of a rules file as JSON.
@@ -289,6 +291,9 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             format,
             summary,
         } => check_cmd::run(&files, format, summary, io),
+        // The protocol owns the process's real stdin and stdout (`main.rs`
+        // starts it before locking stdin; this arm is for `--root … lsp`).
+        Cmd::Lsp => crate::lsp::run_stdio(),
         Cmd::Simulate {
             file,
             games,
