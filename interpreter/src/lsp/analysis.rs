@@ -20,6 +20,7 @@ pub struct Analysis {
     /// The syntax tree of each rules file read (by file id), parsed on the
     /// first request that needs one: diagnostics do not wait for it.
     trees: OnceCell<Vec<(u32, ast::File)>>,
+    names: OnceCell<super::names::Names>,
 }
 
 impl Analysis {
@@ -44,6 +45,7 @@ impl Analysis {
             diags,
             index,
             trees: OnceCell::new(),
+            names: OnceCell::new(),
         }
     }
 
@@ -71,5 +73,10 @@ impl Analysis {
                 .filter_map(|f| crate::syntax::parse(&self.sources, f).ok().map(|t| (f, t)))
                 .collect()
         })
+    }
+
+    /// The declarations and names of the rules files read, found on first use.
+    pub fn names(&self) -> &super::names::Names {
+        self.names.get_or_init(|| super::names::Names::build(self))
     }
 }

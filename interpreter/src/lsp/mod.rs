@@ -10,8 +10,14 @@
 
 mod actions;
 mod analysis;
+mod complete;
 mod diagnostics;
 mod documents;
+mod hover;
+mod names;
+mod navigate;
+mod symbols;
+mod tokens;
 
 use analysis::Analysis;
 use documents::{path_uri, uri_path, Documents, Encoding};
@@ -83,6 +89,31 @@ fn capabilities(enc: Encoding) -> lt::ServerCapabilities {
             lt::TextDocumentSyncKind::FULL,
         )),
         code_action_provider: Some(lt::CodeActionProviderCapability::Simple(true)),
+        hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lt::OneOf::Left(true)),
+        references_provider: Some(lt::OneOf::Left(true)),
+        rename_provider: Some(lt::OneOf::Right(lt::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(lt::OneOf::Left(true)),
+        completion_provider: Some(lt::CompletionOptions {
+            trigger_characters: Some(vec![".".into(), "@".into()]),
+            ..Default::default()
+        }),
+        semantic_tokens_provider: Some(
+            lt::SemanticTokensOptions {
+                legend: tokens::legend(),
+                full: Some(lt::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..Default::default()
+            }
+            .into(),
+        ),
+        // TODO(merge with the `fmt` branch): advertise
+        // `document_formatting_provider` and answer `textDocument/formatting`
+        // with `regel_core::fmt::format_source` (one edit replacing the whole
+        // text; no edit when it returns `None`). See `request` below.
         ..Default::default()
     }
 }
@@ -264,6 +295,37 @@ impl Server {
                 .with(req, |s, p: lt::CodeActionParams| {
                     actions::code_actions(s, &p)
                 }),
+            lt::request::HoverRequest::METHOD => {
+                self.with(req, |s, p: lt::HoverParams| hover::hover(s, &p))
+            }
+            lt::request::GotoDefinition::METHOD => self
+                .with(req, |s, p: lt::GotoDefinitionParams| {
+                    navigate::definition(s, &p)
+                }),
+            lt::request::References::METHOD => {
+                self.with(req, |s, p: lt::ReferenceParams| navigate::references(s, &p))
+            }
+            lt::request::PrepareRenameRequest::METHOD => self
+                .with(req, |s, p: lt::TextDocumentPositionParams| {
+                    navigate::prepare_rename(s, &p)
+                }),
+            lt::request::Rename::METHOD => serde_json::from_value(req.params)
+                .map_err(|e| e.to_string())
+                .and_then(|p: lt::RenameParams| navigate::rename(self, &p))
+                .and_then(|r| serde_json::to_value(r).map_err(|e| e.to_string())),
+            lt::request::DocumentSymbolRequest::METHOD => self
+                .with(req, |s, p: lt::DocumentSymbolParams| {
+                    symbols::document_symbols(s, &p)
+                }),
+            lt::request::Completion::METHOD => self.with(req, |s, p: lt::CompletionParams| {
+                complete::completion(s, &p)
+            }),
+            lt::request::SemanticTokensFullRequest::METHOD => {
+                self.with(req, |s, p: lt::SemanticTokensParams| tokens::full(s, &p))
+            }
+            // TODO(merge with the `fmt` branch): `lt::request::Formatting::METHOD`
+            // → one edit replacing the whole text with
+            // `regel_core::fmt::format_source(text)` (none when it is `None`).
             _ => {
                 return Response::new_err(
                     id,
