@@ -262,7 +262,7 @@ impl Server {
         let mut by_file = diagnostics::by_file(&all, self.enc);
         let open: BTreeSet<PathBuf> = self.docs.paths().into_iter().collect();
         let mut now = BTreeSet::new();
-        for path in open.iter().chain(self.published.iter()) {
+        for path in open.union(&self.published) {
             let diags = if open.contains(path) {
                 by_file.remove(path).unwrap_or_default()
             } else {
