@@ -166,6 +166,23 @@ async def test_override_and_extends_lead_into_the_base(client):
     assert loc.uri == uri(HANSA)
 
 
+async def test_a_redeclaration_in_a_variant_gets_override_as_a_quick_fix(client):
+    doc = Doc(client, THRIFTY)
+    assert await doc.diagnostics() == []
+    doc.change(doc.text.replace("override const keep_talers", "const keep_talers"))
+    [d] = await doc.diagnostics(lambda ds: len(ds) > 0)
+    assert d.code == "E0304" and "write `override` in front" in d.message
+    # The base's declaration is related information, in the base file.
+    assert d.related_information[0].location.uri == uri(HANSA)
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(text_document=ident(client, doc), range=d.range, context=t.CodeActionContext(diagnostics=[d]))
+    )
+    assert [a.title for a in actions] == ["add `override`"]
+    doc.apply(actions[0].edit.changes[doc.uri])
+    assert "override const keep_talers" in doc.text
+    assert await doc.diagnostics(lambda ds: len(ds) == 0) == []
+
+
 async def test_hover_on_a_variable_shows_its_type_and_declaration(client):
     doc = Doc(client, HT)
     await doc.diagnostics()
