@@ -41,9 +41,6 @@ impl Documents {
         v.sort();
         v
     }
-    pub fn len(&self) -> usize {
-        self.open.len()
-    }
     /// The reader the checker is given: the buffer if the file is open,
     /// else the file on disk.
     pub fn read(&self, path: &Path) -> std::io::Result<String> {

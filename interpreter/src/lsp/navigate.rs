@@ -147,6 +147,9 @@ pub fn prepare_rename(
 }
 
 /// Every occurrence of the name, in every file of the variant chain.
+// The protocol's `WorkspaceEdit` keys its changes by `Uri`, which clippy
+// counts as a mutable key; nothing here mutates one.
+#[allow(clippy::mutable_key_type)]
 pub fn rename(s: &Server, p: &lt::RenameParams) -> Result<Option<lt::WorkspaceEdit>, String> {
     let new = p.new_name.trim();
     let valid = new

@@ -103,3 +103,73 @@ impl Checker {
         Use::Member(of, f.name.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Index, Use};
+    use crate::diag::Sources;
+    use crate::opt::Passes;
+    use std::path::Path;
+
+    const RULES: &str = "game \"t\"\nplayers 2\nenum colour { red, blue }\n\
+piece chip { c: colour } in pool { 2 x { c: red } }\nzone pool: chip public\n\
+var per player score: int = 0\nvar turns: int = 0\n\
+fn reds() -> int = count(x in pool: x.c == colour.red)\n\
+play { let n = reds()\n  turns = n + turns\n  end game }\nscore p = p.score\n";
+
+    fn uses(ix: &Index, text: &str) -> Vec<(String, Use)> {
+        ix.uses
+            .iter()
+            .map(|(s, u)| {
+                (
+                    text[s.start as usize..s.end as usize].to_string(),
+                    u.clone(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_resolve_to_their_declarations_only_when_asked() {
+        let read = |_: &Path| Ok(RULES.to_string());
+        let mut ix = Index::default();
+        let indexed = crate::pipeline::compile_indexed(
+            &mut Sources::default(),
+            &read,
+            Path::new("t.rules"),
+            &Passes::all(),
+            Some(&mut ix),
+        );
+        let plain = crate::pipeline::compile(
+            &mut Sources::default(),
+            &read,
+            Path::new("t.rules"),
+            &Passes::all(),
+        );
+        assert_eq!(indexed.is_ok(), plain.is_ok());
+        let u = uses(&ix, RULES);
+        let has = |name: &str, want: Use| u.iter().any(|(n, got)| n == name && *got == want);
+        assert!(has("x", Use::Local), "{u:?}");
+        assert!(has("n", Use::Local), "{u:?}");
+        assert!(has("turns", Use::Global("turns".into())), "{u:?}");
+        assert!(has("reds", Use::Global("reds".into())), "{u:?}");
+        assert!(
+            has("red", Use::EnumMember("colour".into(), "red".into())),
+            "{u:?}"
+        );
+        assert!(has("c", Use::Member("chip".into(), "c".into())), "{u:?}");
+        assert!(
+            has("score", Use::Member("player".into(), "score".into())),
+            "{u:?}"
+        );
+        let ty = |src: &str| {
+            let at = RULES.find(src).unwrap() as u32;
+            ix.types
+                .iter()
+                .find(|t| t.0.start == at && t.0.end as usize == at as usize + src.len())
+                .map(|t| t.1.clone())
+        };
+        assert_eq!(ty("n + turns").as_deref(), Some("int"));
+        assert_eq!(ty("x.c == colour.red").as_deref(), Some("bool"));
+    }
+}
