@@ -140,6 +140,22 @@ async def test_go_to_definition_of_a_city_id_opens_its_table_in_the_board(client
     assert line[loc.range.start.character : loc.range.end.character] == "copenhagen"
 
 
+async def test_go_to_definition_of_a_piece_field_and_a_local(client):
+    doc = Doc(client, HT)
+    await doc.diagnostics()
+    # `s.value` in `table_score` (HT-12.5): the field of `piece table_space`.
+    use = doc.position("s.value)", shift=3)
+    loc = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=ident(client, doc), position=use)
+    )
+    assert loc.range.start == doc.position("value: int, colour", shift=0)
+    # `s` there is the aggregate's element, bound just before it.
+    loc = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=ident(client, doc), position=doc.position("s.value)", shift=0))
+    )
+    assert loc.range.start == doc.position("s in p.won", shift=0)
+
+
 async def test_a_city_id_typed_into_hansa_teutonica_leads_to_its_board(client):
     doc = Doc(client, HT)
     await doc.diagnostics()

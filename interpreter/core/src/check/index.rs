@@ -8,7 +8,7 @@
 use super::context::Checker;
 use crate::ast::{self, ExprKind};
 use crate::diag::Span;
-use crate::ir::{Sym, Ty};
+use crate::ir::{Scalar, Sym, Ty};
 
 /// What a name in an expression was resolved to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,8 @@ pub struct Index {
     pub types: Vec<(Span, String)>,
     /// Every name's span and what it resolved to.
     pub uses: Vec<(Span, Use)>,
+    /// The types of `types`, as the checker knows them (for fields' owners).
+    tys: Vec<Ty>,
 }
 
 impl Checker {
@@ -54,6 +56,7 @@ impl Checker {
         };
         if let Some(ix) = self.index.as_mut() {
             ix.types.push((e.span, tn));
+            ix.tys.push(ty);
             if let Some(r) = resolved {
                 ix.uses.push(r);
             }
@@ -82,7 +85,7 @@ impl Checker {
     /// A bare name read as a field of the innermost `where` element.
     fn implicit_use(&self, id: &ast::Ident) -> Use {
         let of = match self.body.implicit.last() {
-            Some(&(_, ty)) => self.type_name(ty),
+            Some(&(_, ty)) => self.owner(ty),
             None => String::new(),
         };
         Use::Member(of, id.name.clone())
@@ -97,10 +100,23 @@ impl Checker {
         let of = self
             .index
             .as_ref()
-            .and_then(|ix| ix.types.iter().rev().find(|t| t.0 == obj.span))
-            .map(|t| t.1.clone())
+            .and_then(|ix| {
+                ix.types
+                    .iter()
+                    .rposition(|t| t.0 == obj.span)
+                    .map(|i| ix.tys[i])
+            })
+            .map(|ty| self.owner(ty))
             .unwrap_or_default();
         Use::Member(of, f.name.clone())
+    }
+
+    /// The name a member is looked up under: a piece kind's own name, or the type's.
+    fn owner(&self, ty: Ty) -> String {
+        match ty.scalar {
+            Scalar::Piece(Some(k)) if !ty.list => self.g.kinds[k as usize].name.clone(),
+            _ => self.type_name(ty),
+        }
     }
 }
 
@@ -115,7 +131,7 @@ mod tests {
 piece chip { c: colour } in pool { 2 x { c: red } }\nzone pool: chip public\n\
 var per player score: int = 0\nvar turns: int = 0\n\
 fn reds() -> int = count(x in pool: x.c == colour.red)\n\
-play { let n = reds()\n  turns = n + turns\n  end game }\nscore p = p.score\n";
+play { let n = reds()\n  turns = n + turns\n  end game }\nscore(p) = p.score\n";
 
     fn uses(ix: &Index, text: &str) -> Vec<(String, Use)> {
         ix.uses
@@ -146,7 +162,7 @@ play { let n = reds()\n  turns = n + turns\n  end game }\nscore p = p.score\n";
             Path::new("t.rules"),
             &Passes::all(),
         );
-        assert_eq!(indexed.is_ok(), plain.is_ok());
+        assert!(indexed.is_ok() && plain.is_ok());
         let u = uses(&ix, RULES);
         let has = |name: &str, want: Use| u.iter().any(|(n, got)| n == name && *got == want);
         assert!(has("x", Use::Local), "{u:?}");
