@@ -291,9 +291,16 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             format,
             summary,
         } => check_cmd::run(&files, format, summary, io),
-        // The protocol owns the process's real stdin and stdout (`main.rs`
-        // starts it before locking stdin; this arm is for `--root … lsp`).
-        Cmd::Lsp => crate::lsp::run_stdio(),
+        // The server owns the process's real stdin and stdout: `main.rs`
+        // starts it for `regel lsp` before stdin is locked. Here, behind
+        // other options, stdin may be locked already, so it is refused.
+        Cmd::Lsp => {
+            let _ = writeln!(
+                io.err,
+                "error: start the language server as `regel lsp`, with no other arguments"
+            );
+            2
+        }
         Cmd::Simulate {
             file,
             games,
