@@ -16,3 +16,4 @@ pub use regel_core::{
 };
 
 pub mod cli;
+pub mod lsp;

@@ -221,6 +221,8 @@ pub enum Cmd {
         #[arg(long)]
         check: bool,
     },
+    /// The language server for editors, on stdin and stdout (Language Server Protocol).
+    Lsp,
     /// Debug view: the board of a ruleset (or a board file) as Graphviz DOT.
     Board { file: PathBuf },
     /// Debug view: the syntax tree of a rules file as JSON.
@@ -299,6 +301,16 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             format,
             summary,
         } => check_cmd::run(&files, format, summary, io),
+        // The server owns the process's real stdin and stdout: `main.rs`
+        // starts it for `regel lsp` before stdin is locked. Here, behind
+        // other options, stdin may be locked already, so it is refused.
+        Cmd::Lsp => {
+            let _ = writeln!(
+                io.err,
+                "error: start the language server as `regel lsp`, with no other arguments"
+            );
+            2
+        }
         Cmd::Simulate {
             file,
             games,

@@ -47,6 +47,8 @@ pub(super) struct Checker {
     pub texts: IndexMap<String, ()>,
     /// The rules call `distance`: the board's distance table is worth computing.
     pub uses_distance: bool,
+    /// The side tables for editors, recorded only when asked (`index.rs`).
+    pub index: Option<Box<super::index::Index>>,
 }
 
 impl Checker {
@@ -118,6 +120,7 @@ impl Checker {
             action_used: vec![],
             texts: IndexMap::new(),
             uses_distance: false,
+            index: None,
         }
     }
 
@@ -156,6 +159,7 @@ impl Checker {
             action_used: vec![true; g.actions.len()],
             texts: s.texts,
             uses_distance: false,
+            index: None,
         }
     }
 

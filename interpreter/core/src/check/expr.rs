@@ -69,7 +69,7 @@ impl Checker {
         }
     }
 
-    fn lookup_local(&self, name: &str) -> Option<(u16, Ty)> {
+    pub(super) fn lookup_local(&self, name: &str) -> Option<(u16, Ty)> {
         for scope in self.body.scopes.iter().rev() {
             for (n, slot, ty) in scope.iter().rev() {
                 if n == name {
@@ -82,6 +82,14 @@ impl Checker {
 
     /// A value expression.
     pub fn expr(&mut self, e: &ast::Expr) -> (Expr, Ty) {
+        let (x, ty) = self.expr_kind(e);
+        if self.index.is_some() {
+            self.note_expr(e, ty);
+        }
+        (x, ty)
+    }
+
+    fn expr_kind(&mut self, e: &ast::Expr) -> (Expr, Ty) {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(v) => (Expr::Const(*v), Ty::INT),

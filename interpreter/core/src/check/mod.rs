@@ -15,6 +15,7 @@ mod context;
 mod counts;
 mod declare;
 mod expr;
+mod index;
 mod layout;
 mod pieces;
 mod present;
@@ -28,6 +29,7 @@ use crate::ir::*;
 use crate::load::Merged;
 
 pub use adhoc::compile_expr;
+pub use index::{Index, Use};
 
 /// A checked game, before the rewrites and code generation (see
 /// [`crate::pipeline`]).
@@ -43,11 +45,28 @@ pub struct Checked {
 /// rules say it, to a [`Game`]. Returns all the errors found, not only the
 /// first.
 pub fn check(m: &Merged, board: Board) -> Result<Checked, Diagnostics> {
+    check_indexed(m, board, None)
+}
+
+/// [`check`], also recording into `index` (when given) what each name
+/// resolves to and each expression's type, for editors; the result is the
+/// same with or without it.
+pub fn check_indexed(
+    m: &Merged,
+    board: Board,
+    index: Option<&mut Index>,
+) -> Result<Checked, Diagnostics> {
     let mut ck = context::Checker::new(&m.game_name, &m.variants, board);
+    if index.is_some() {
+        ck.index = Some(Box::default());
+    }
     ck.declare_all(&m.items);
     ck.bodies(&m.items);
     ck.presentation(&m.items);
     ck.prose(&m.items);
+    if let (Some(out), Some(ix)) = (index, ck.index.take()) {
+        *out = *ix;
+    }
     ck.unused();
     if !ck.errors.is_empty() {
         // Warnings found so far are shown with the errors, after them.

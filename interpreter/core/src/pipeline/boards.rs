@@ -27,6 +27,7 @@ pub(super) fn compile_per_board(
     read: Reader,
     m: &Merged,
     passes: &crate::opt::Passes,
+    index: &mut Option<&mut crate::check::Index>,
 ) -> Option<Result<(Game, Diagnostics), Diagnostics>> {
     let boards: Vec<BoardLine> = m
         .items
@@ -81,7 +82,8 @@ pub(super) fn compile_per_board(
                 it
             })
             .collect();
-        match compile_merged(sources, read, one, passes) {
+        // Only the first board's check fills the editor's side tables.
+        match compile_merged(sources, read, one, passes, index.take()) {
             Ok((g, w)) => {
                 for d in w {
                     if !warnings.iter().any(|x| same(x, &d)) {

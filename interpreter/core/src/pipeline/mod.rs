@@ -37,9 +37,23 @@ pub fn compile(
     path: &Path,
     passes: &Passes,
 ) -> Result<(Game, Diagnostics), Diagnostics> {
+    compile_indexed(sources, read, path, passes, None)
+}
+
+/// [`compile`], also recording the checker's side tables for editors into
+/// `index` when it is given (what each name resolves to, each expression's
+/// type; with a board per range of player counts, as checked with the
+/// first board). The result is the same with or without them.
+pub fn compile_indexed(
+    sources: &mut Sources,
+    read: Reader,
+    path: &Path,
+    passes: &Passes,
+    index: Option<&mut check::Index>,
+) -> Result<(Game, Diagnostics), Diagnostics> {
     let mut merged = load::load_recovering(sources, read, path)?;
     let recovered = std::mem::take(&mut merged.recovered);
-    let result = compile_loaded(sources, read, merged, passes);
+    let result = compile_loaded(sources, read, merged, passes, index);
     if recovered.errors.is_empty() {
         return result;
     }
@@ -61,15 +75,16 @@ fn compile_loaded(
     read: Reader,
     merged: Merged,
     passes: &Passes,
+    mut index: Option<&mut check::Index>,
 ) -> Result<(Game, Diagnostics), Diagnostics> {
     let over = check::limits(&merged.items);
     if !over.is_empty() {
         return Err(over);
     }
-    if let Some(per_board) = boards::compile_per_board(sources, read, &merged, passes) {
+    if let Some(per_board) = boards::compile_per_board(sources, read, &merged, passes, &mut index) {
         return per_board;
     }
-    compile_merged(sources, read, merged, passes)
+    compile_merged(sources, read, merged, passes, index)
 }
 
 /// Compiles one more expression (the whole of `sources.get(file)`) against
@@ -95,13 +110,14 @@ fn compile_merged(
     read: Reader,
     m: Merged,
     passes: &Passes,
+    index: Option<&mut check::Index>,
 ) -> Result<(Game, Diagnostics), Diagnostics> {
     let board = read_board(sources, read, &m)?;
     let Checked {
         mut game,
         warnings,
         uses_distance,
-    } = check::check(&m, board)?;
+    } = check::check_indexed(&m, board, index)?;
     crate::opt::run(&mut game, passes);
     crate::codegen::generate(&mut game);
     crate::tables::build(&mut game, uses_distance);
