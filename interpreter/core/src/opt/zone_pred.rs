@@ -9,17 +9,26 @@ use crate::ir::walk::{walk_game, Visit};
 use crate::ir::*;
 
 pub(super) fn run(g: &mut Game) {
-    walk_game(g, &mut ZonePreds);
+    let mut v = ZonePreds(ZPredIndex::default());
+    walk_game(g, &mut v);
+    // Every predicate made here is indexed by the executor (`eval/zindex.rs`).
+    g.zindex = v.0;
 }
 
-struct ZonePreds;
+struct ZonePreds(ZPredIndex);
 
 impl Visit for ZonePreds {
     fn expr(&mut self, e: &mut Expr) {
         specialize_e(e);
+        if let Expr::NodesZoneAgg(_, p) = e {
+            self.0.add(p);
+        }
     }
     fn coll(&mut self, c: &mut Coll) {
         specialize(c);
+        if let Coll::NodesWhereZones(p) = c {
+            self.0.add(p);
+        }
     }
 }
 
