@@ -260,12 +260,6 @@ impl ZPredIndex {
     /// the board would.
     #[inline]
     pub fn slot(&self, p: &ZPred) -> Option<usize> {
-        if self.preds.len() == 1 {
-            // Every predicate of a game is indexed (the `zone-pred` pass,
-            // which makes them all, adds each), so the only one is `p`.
-            debug_assert_eq!(&self.preds[0], p);
-            return Some(0);
-        }
         self.preds.iter().position(|q| q == p)
     }
 }
