@@ -4,8 +4,14 @@
 //! every player count. The logs, the number of decisions and the standings
 //! must be identical. The test also asserts that the passes did rewrite
 //! something, so that it cannot pass by comparing a program with itself.
+//!
+//! The executor's indexes (`eval/zindex.rs`) are always equal to the scans
+//! they replace: the same games are played with the passes on, and at every
+//! decision each index is compared with a fresh scan of the board (debug
+//! builds also compare at every lookup). That test asserts that some game
+//! keeps an index, so that it cannot pass by comparing nothing.
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use regel::diag::Sources;
 use regel::eval::{Match, Setup};
@@ -202,4 +208,42 @@ fn run_time_errors_are_the_same_with_and_without_bytecode() {
             f.display()
         );
     }
+}
+
+#[test]
+fn indexes_equal_the_scans_they_replace() {
+    let mut indexed = 0;
+    for path in games() {
+        let game = load(&path, &Passes::all());
+        for players in game.min_players..=game.max_players {
+            // Each player count may have a board (and so a program) of its own.
+            let m = Match::new(game.clone(), &Setup::new(players, 1)).expect("the match starts");
+            indexed += m.game.zindex.preds.len();
+            // A game without indexes is played once (it checks that nothing
+            // goes wrong without them), one with them three times.
+            let games = if m.game.zindex.preds.is_empty() { 1 } else { 3 };
+            for seed in 1..=games {
+                let mut m =
+                    Match::new(game.clone(), &Setup::new(players, seed)).expect("the match starts");
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x1de5);
+                let mut decisions = 0;
+                while let Some((_, n)) = m.pending() {
+                    if let Err(e) = m.indexes_agree() {
+                        panic!(
+                            "{} ({players} players, seed {seed}), decision {decisions}: {e}",
+                            path.display()
+                        );
+                    }
+                    m.apply(rng.gen_range(0..n))
+                        .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
+                    decisions += 1;
+                    if decisions > 20_000 {
+                        break;
+                    }
+                }
+                m.indexes_agree().unwrap();
+            }
+        }
+    }
+    assert!(indexed > 0, "some game keeps an index");
 }

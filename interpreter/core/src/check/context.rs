@@ -102,6 +102,7 @@ impl Checker {
                 code: vec![],
                 templates: vec![],
                 programs: vec![],
+                zindex: ZPredIndex::default(),
                 setup: None,
                 play: (0, 0),
                 score: None,

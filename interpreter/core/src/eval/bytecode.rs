@@ -127,8 +127,13 @@ impl<'a> Exec<'a> {
                     w!(d, v)
                 }
                 BOp::Field { d, fid, p: r, sp } => {
+                    // As `Exec::piece` checks it, with the span found only
+                    // on the error's path.
                     let x = r!(r);
-                    let x = self.piece(x, at!(sp))?;
+                    if x < 0 || x as usize >= g.piece_kind.len() {
+                        return Err(RunError::at(RunErrorKind::NoneField, at!(sp)));
+                    }
+                    let x = x as usize;
                     if let Some(viewer) = self.st.guard {
                         self.peek(x, viewer);
                     }
@@ -136,7 +141,10 @@ impl<'a> Exec<'a> {
                 }
                 BOp::Owner { d, p: r, sp } => {
                     let x = r!(r);
-                    let x = self.piece(x, at!(sp))?;
+                    if x < 0 || x as usize >= g.piece_kind.len() {
+                        return Err(RunError::at(RunErrorKind::NoneField, at!(sp)));
+                    }
+                    let x = x as usize;
                     w!(d, g.piece_owner[x] as Val)
                 }
                 BOp::NodeAttr { d, attr, n, sp } => {
@@ -186,7 +194,9 @@ impl<'a> Exec<'a> {
                     n,
                     sp,
                 } => {
-                    let z = self.zone_at(base, r!(i), dim, n, at!(sp))?;
+                    let z = self
+                        .zone_at(base, r!(i), dim, n)
+                        .map_err(|k| RunError::at(k, at!(sp)))?;
                     w!(d, z as Val)
                 }
                 BOp::ZoneLen { d, z } => {
@@ -205,7 +215,9 @@ impl<'a> Exec<'a> {
                     empty,
                     sp,
                 } => {
-                    let z = self.zone_at(base, r!(i), dim, 0, at!(sp))?;
+                    let z = self
+                        .zone_at(base, r!(i), dim, 0)
+                        .map_err(|k| RunError::at(k, at!(sp)))?;
                     let len = self.st.zones.len(z) as Val;
                     w!(d, if empty { (len == 0) as Val } else { len })
                 }
@@ -561,14 +573,15 @@ impl<'a> Exec<'a> {
     }
 
     /// The zone `base + i` of a zone reference, checked as
-    /// [`Exec::zone_id`] checks it.
+    /// [`Exec::zone_id`] checks it. The caller adds the span to an error,
+    /// so that the hot path never looks it up.
     #[inline(always)]
-    fn zone_at(&mut self, base: u32, i: Val, dim: ZDim, n: u32, span: Span) -> R<u32> {
+    fn zone_at(&mut self, base: u32, i: Val, dim: ZDim, n: u32) -> Result<u32, RunErrorKind> {
         let n = match dim {
             ZDim::Global => return Ok(base),
             ZDim::Value => {
                 if i < 0 || i as u32 >= self.g.nzones {
-                    return Err(RunError::at(RunErrorKind::NoneZoneValue, span));
+                    return Err(RunErrorKind::NoneZoneValue);
                 }
                 return Ok(i as u32);
             }
@@ -578,7 +591,7 @@ impl<'a> Exec<'a> {
             ZDim::At => n as Val,
         };
         if i < 0 || i >= n {
-            return Err(RunError::at(RunErrorKind::NoneZone, span));
+            return Err(RunErrorKind::NoneZone);
         }
         Ok(base + i as u32)
     }

@@ -21,6 +21,7 @@ mod statistics;
 pub mod view;
 mod vm;
 mod why;
+pub mod zindex;
 pub mod zones;
 
 use crate::diag::Span;
@@ -137,6 +138,13 @@ pub struct State {
     /// a piece it recalls ([`recall::recallable`]) counts as in sight.
     #[serde(skip)]
     pub recall: bool,
+    /// The zone-predicate index (`zindex.rs`): per predicate of
+    /// `Game::zindex`, how many nodes pass it, and a bit per node passing
+    /// it. Not saved: both follow from the zones. Empty means none kept.
+    #[serde(skip)]
+    pub zcount: Vec<u32>,
+    #[serde(skip)]
+    pub zbits: Vec<u64>,
     /// Rule coverage counters (`regel simulate --coverage`); `None`, and
     /// so free, unless the match was made by [`Match::new_with_coverage`].
     #[serde(skip)]
@@ -306,10 +314,14 @@ impl Match {
                 }
             })
             .collect();
+        let zones = Zones::new(g.nzones as usize, &initial);
+        let (zcount, zbits) = zindex::build(&g, &zones);
         let state = State {
             nplayers: n as u8,
             vars: vec![0; g.nvars as usize],
-            zones: Zones::new(g.nzones as usize, &initial),
+            zones,
+            zcount,
+            zbits,
             revealed: vec![false; g.piece_kind.len()],
             zone_open: vec![false; g.zones.len()],
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
@@ -714,6 +726,12 @@ impl Match {
     /// onlooker) may read them; empty unless the match was made by [`Match::new_with_seat_logs`].
     pub fn take_seat_log(&mut self) -> Vec<SeatLine> {
         std::mem::take(&mut self.state.seat_log)
+    }
+
+    /// Whether every index the position keeps equals the scan it replaces
+    /// (`zindex.rs`); the first difference otherwise. For tests.
+    pub fn indexes_agree(&self) -> Result<(), String> {
+        zindex::agrees(&self.game, &self.state)
     }
 
     /// Plays the match to its end choosing uniformly at random with `rng`

@@ -614,7 +614,9 @@ impl<'a> Exec<'a> {
             // until now is named in the moves logged before.
             super::recall::tracked_move(self.g, self.st, p, z, top);
         } else {
+            let from = self.st.zones.zone_of[p as usize];
             self.st.zones.move_piece(p, z, top);
+            super::zindex::moved(self.g, self.st, from, z);
         }
         Ok(())
     }

@@ -220,7 +220,7 @@ pub enum Coll {
 
 /// A test of a node's own zones, for [`Coll::NodesWhereZones`]. Zones are given
 /// by the `base` of their per-node declaration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ZPred {
     /// Every zone listed (by base) is empty: the commonest test, a free cell.
     AllEmpty(Vec<u32>),
@@ -228,6 +228,55 @@ pub enum ZPred {
     And(Box<ZPred>, Box<ZPred>),
     Or(Box<ZPred>, Box<ZPred>),
     Not(Box<ZPred>),
+}
+
+/// The zone predicates the executor keeps an index of (`eval/zindex.rs`):
+/// every distinct [`ZPred`] the rules use, and which per-node zones each
+/// reads, so that a piece's move re-tests only the nodes it touched.
+#[derive(Clone, Debug, Default)]
+pub struct ZPredIndex {
+    pub preds: Vec<ZPred>,
+    /// `(base, k)`: predicate `k` reads the per-node zones at `base`.
+    pub watch: Vec<(u32, u32)>,
+}
+
+impl ZPredIndex {
+    /// Adds `p` unless an equal predicate is indexed already.
+    pub fn add(&mut self, p: &ZPred) {
+        if self.preds.contains(p) {
+            return;
+        }
+        let k = self.preds.len() as u32;
+        let mut bases = vec![];
+        p.bases(&mut bases);
+        bases.sort_unstable();
+        bases.dedup();
+        self.watch.extend(bases.into_iter().map(|b| (b, k)));
+        self.preds.push(p.clone());
+    }
+
+    /// The index of `p`, if it is indexed. The list is short (one to a
+    /// few predicates per game), so a search costs less than a scan of
+    /// the board would.
+    #[inline]
+    pub fn slot(&self, p: &ZPred) -> Option<usize> {
+        self.preds.iter().position(|q| q == p)
+    }
+}
+
+impl ZPred {
+    /// The bases of the per-node zones this test reads.
+    pub fn bases(&self, out: &mut Vec<u32>) {
+        match self {
+            ZPred::AllEmpty(bs) => out.extend_from_slice(bs),
+            ZPred::Len(b, _, _) => out.push(*b),
+            ZPred::And(a, b) | ZPred::Or(a, b) => {
+                a.bases(out);
+                b.bases(out);
+            }
+            ZPred::Not(a) => a.bases(out),
+        }
+    }
 }
 
 /// The most attributes a key lookup compares.

@@ -64,6 +64,9 @@ pub struct Game {
     pub templates: Vec<Template>,
     /// Compiled expressions, named by [`Expr::Code`] (the `bytecode` pass).
     pub programs: Vec<Program>,
+    /// The zone predicates the executor keeps counts and sets of nodes for,
+    /// instead of scanning the board (the `zone-pred` pass fills it).
+    pub zindex: ZPredIndex,
     pub setup: Option<(BlockId, u16)>,
     pub play: (BlockId, u16),
     /// The score of a player (bound in local 0) and whether lower is better.

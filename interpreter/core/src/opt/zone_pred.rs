@@ -5,21 +5,40 @@
 //! so that `free(it)` has been unfolded.
 
 use crate::ast::BinOp;
-use crate::ir::walk::{walk_game, Visit};
+use crate::ir::walk::{walk_e, walk_game, Visit};
 use crate::ir::*;
 
 pub(super) fn run(g: &mut Game) {
-    walk_game(g, &mut ZonePreds);
+    // The predicates of the rules that play are indexed by the executor
+    // (`eval/zindex.rs`). Invariants' are rewritten too but not indexed: a
+    // random playout without invariants would keep their index current at
+    // every move and never read it.
+    let invariants = std::mem::take(&mut g.invariants);
+    let mut v = ZonePreds(Some(ZPredIndex::default()));
+    walk_game(g, &mut v);
+    g.invariants = invariants;
+    g.zindex = v.0.take().unwrap_or_default();
+    for (_, e, _, _) in g.invariants.iter_mut() {
+        v.root();
+        walk_e(e, &mut v);
+    }
 }
 
-struct ZonePreds;
+/// The rewrite, and the index it adds each predicate to (none for invariants).
+struct ZonePreds(Option<ZPredIndex>);
 
 impl Visit for ZonePreds {
     fn expr(&mut self, e: &mut Expr) {
         specialize_e(e);
+        if let (Expr::NodesZoneAgg(_, p), Some(ix)) = (&*e, &mut self.0) {
+            ix.add(p);
+        }
     }
     fn coll(&mut self, c: &mut Coll) {
         specialize(c);
+        if let (Coll::NodesWhereZones(p), Some(ix)) = (&*c, &mut self.0) {
+            ix.add(p);
+        }
     }
 }
 

@@ -13,7 +13,7 @@ mod builtins;
 mod colls;
 mod zpred;
 
-pub(crate) use zpred::{nodes_zone_agg, push_nodes_where};
+pub(crate) use zpred::{nodes_zone_agg, push_nodes_where, zpred as zpred_at};
 
 /// Errors are boxed so that a result is two words and comes back in registers:
 /// this is the interpreter's hottest return type.

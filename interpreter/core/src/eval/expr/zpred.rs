@@ -2,6 +2,7 @@
 //! evaluated over all nodes without the expression machine, by the tree
 //! evaluator and the bytecode machine alike.
 
+use crate::eval::zindex;
 use crate::eval::zones::Zones;
 use crate::eval::State;
 use crate::ir::*;
@@ -78,7 +79,7 @@ fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
 }
 
 /// Evaluates a node's zone test (see [`ZPred`]).
-fn zpred(p: &ZPred, z: &Zones, n: u32) -> bool {
+pub(crate) fn zpred(p: &ZPred, z: &Zones, n: u32) -> bool {
     match p {
         ZPred::AllEmpty(bases) => bases.iter().all(|&b| z.len(b + n) == 0),
         ZPred::Len(base, op, k) => {
@@ -93,8 +94,24 @@ fn zpred(p: &ZPred, z: &Zones, n: u32) -> bool {
     }
 }
 
-/// `any`, `all` or `count` over all nodes of a test of each node's own zones.
+/// `any`, `all` or `count` over all nodes of a test of each node's own zones:
+/// read from the position's index (`eval/zindex.rs`) when it keeps one.
 pub(crate) fn nodes_zone_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val {
+    let Some(k) = zindex::slot(g, st, p) else {
+        return scan_agg(g, st, op, p);
+    };
+    let c = zindex::count(st, k) as Val;
+    let v = match op {
+        AggOp::Any => (c > 0) as Val,
+        AggOp::All => (c == g.board.nodes.len() as Val) as Val,
+        _ => c,
+    };
+    debug_assert_eq!(v, scan_agg(g, st, op, p), "an index equals its scan");
+    v
+}
+
+/// [`nodes_zone_agg`] by testing every node.
+fn scan_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val {
     let z = &st.zones;
     let n = g.board.nodes.len() as u32;
     if let ZPred::AllEmpty(bases) = p {
@@ -107,8 +124,14 @@ pub(crate) fn nodes_zone_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val 
     }
 }
 
-/// Pushes the nodes that pass a test of their own zones.
+/// Pushes the nodes that pass a test of their own zones: from the
+/// position's index (`eval/zindex.rs`) when it keeps one.
 pub(crate) fn push_nodes_where(g: &Game, st: &mut State, p: &ZPred) {
+    if let Some(k) = zindex::slot(g, st, p) {
+        debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
+        zindex::push_nodes(g, st, k);
+        return;
+    }
     let n = g.board.nodes.len() as u32;
     if let ZPred::AllEmpty(bases) = p {
         // Free cells, the commonest query of all: read the zone starts in

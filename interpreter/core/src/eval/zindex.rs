@@ -1,0 +1,135 @@
+//! The zone-predicate index: for each test of a node's own zone sizes that
+//! the rules use (`Game::zindex`, collected by the `zone-pred` pass), the
+//! position keeps how many nodes pass it and the set of those nodes, so that
+//! `count(c in nodes: free(c))`, `any(…)`, `all(…)` and `nodes where
+//! free(it)` read a number or walk a bit set instead of testing every node.
+//!
+//! The invariant: an index is always equal to the scan it replaces. Zone
+//! sizes change only when a piece moves from one zone to another, and every
+//! such move goes through [`moved`], which tests again the (at most two)
+//! nodes whose zones it touched. Shuffles and the bots' re-dealing of hidden
+//! pieces keep every size, so they touch no index. [`agrees`] compares every
+//! index with a scan: debug builds do it at every lookup, and
+//! `tests/passes.rs` plays every shipped game and example comparing at every
+//! decision.
+
+use super::expr::zpred_at;
+use super::zones::Zones;
+use super::State;
+use crate::ir::*;
+
+/// Words of the bit set of one predicate: a bit per node.
+#[inline]
+fn words(n: usize) -> usize {
+    n.div_ceil(64)
+}
+
+/// The counts and bit sets of a position, every node tested once.
+pub(super) fn build(g: &Game, z: &Zones) -> (Vec<u32>, Vec<u64>) {
+    let n = g.board.nodes.len();
+    let w = words(n);
+    let mut counts = vec![0u32; g.zindex.preds.len()];
+    let mut bits = vec![0u64; w * g.zindex.preds.len()];
+    for (k, p) in g.zindex.preds.iter().enumerate() {
+        for node in 0..n {
+            if zpred_at(p, z, node as u32) {
+                counts[k] += 1;
+                bits[k * w + node / 64] |= 1 << (node % 64);
+            }
+        }
+    }
+    (counts, bits)
+}
+
+/// A piece went from zone `from` to zone `to`: the nodes owning either zone
+/// are tested again for each predicate that reads zones of their kind.
+#[inline]
+pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
+    if from == to || st.zcount.is_empty() {
+        return;
+    }
+    let n = g.board.nodes.len() as u32;
+    for &(base, k) in &g.zindex.watch {
+        if from.wrapping_sub(base) < n {
+            retest(g, st, k as usize, from - base);
+        }
+        if to.wrapping_sub(base) < n {
+            retest(g, st, k as usize, to - base);
+        }
+    }
+}
+
+fn retest(g: &Game, st: &mut State, k: usize, node: u32) {
+    let now = zpred_at(&g.zindex.preds[k], &st.zones, node);
+    let i = k * words(g.board.nodes.len()) + node as usize / 64;
+    let bit = 1u64 << (node % 64);
+    if now != (st.zbits[i] & bit != 0) {
+        st.zbits[i] ^= bit;
+        if now {
+            st.zcount[k] += 1;
+        } else {
+            st.zcount[k] -= 1;
+        }
+    }
+}
+
+/// The slot of predicate `p` if this position keeps an index of it.
+#[inline]
+pub(crate) fn slot(g: &Game, st: &State, p: &ZPred) -> Option<usize> {
+    if st.zcount.is_empty() {
+        return None;
+    }
+    g.zindex.slot(p)
+}
+
+/// How many nodes pass predicate `k`.
+#[inline]
+pub(crate) fn count(st: &State, k: usize) -> u32 {
+    st.zcount[k]
+}
+
+/// Pushes the nodes that pass predicate `k`, lowest first (the order of a
+/// scan). The count is known, so the stack grows once and each node is one
+/// write.
+pub(crate) fn push_nodes(g: &Game, st: &mut State, k: usize) {
+    let w = words(g.board.nodes.len());
+    let State {
+        zbits,
+        zcount,
+        scratch,
+        ..
+    } = st;
+    let mark = scratch.len();
+    scratch.resize(mark + zcount[k] as usize, 0);
+    let out = &mut scratch[mark..];
+    let mut at = 0;
+    for (j, &word) in zbits[k * w..][..w].iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            out[at] = (j * 64) as Val + rest.trailing_zeros() as Val;
+            at += 1;
+            rest &= rest - 1;
+        }
+    }
+}
+
+/// Whether every index equals the scan it replaces; the first difference otherwise.
+pub fn agrees(g: &Game, st: &State) -> Result<(), String> {
+    if st.zcount.is_empty() {
+        return Ok(());
+    }
+    let (counts, bits) = build(g, &st.zones);
+    if counts != st.zcount || bits != st.zbits {
+        let k = (0..counts.len())
+            .find(|&k| counts[k] != st.zcount[k])
+            .unwrap_or(0);
+        return Err(format!(
+            "the index of zone test {k} ({:?}) counts {} nodes, a scan {} (sets equal: {})",
+            g.zindex.preds[k],
+            st.zcount[k],
+            counts[k],
+            bits == st.zbits
+        ));
+    }
+    Ok(())
+}
