@@ -71,6 +71,11 @@ pub const MAX_RENDERED_DIAGNOSTICS: usize = 100;
 /// cut with `…`.
 pub const MAX_LABEL_CHARS: usize = 1_000;
 
+/// The most characters of a user's text (a recorded or typed label, a
+/// scenario's decision) echoed in a message; the rest is cut with a note of
+/// how much was left out, so a 3 MB label costs a line, not 3 MB.
+pub const MAX_ECHO_CHARS: usize = 200;
+
 /// How deep a label may refer to other labels (a piece's label naming a
 /// piece whose label names a piece …); deeper holes print `…`.
 pub const MAX_LABEL_DEPTH: u32 = 4;

@@ -27,7 +27,7 @@ use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::*;
 use crate::load::Merged;
 
-pub use adhoc::compile_expr;
+pub use adhoc::{compile_expr, compile_exprs};
 
 /// A checked game, before the rewrites and code generation (see
 /// [`crate::pipeline`]).
