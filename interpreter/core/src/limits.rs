@@ -83,9 +83,10 @@ pub const MAX_LABEL_DEPTH: u32 = 4;
 /// The most decisions a game record or a scenario may list.
 pub const MAX_DECISIONS: usize = 1_000_000;
 
-/// Games (or pairs of games) one `simulate` or `compare` run may play: each
-/// game's result is kept until the summary, so the count is checked before
-/// anything is allocated. Larger studies run in several seed ranges.
+/// Games (or pairs of games) one `simulate` or `compare` run may play,
+/// checked before anything is allocated (`simulate` streams its games; a
+/// run this long takes hours anyway). Larger studies run in several seed
+/// ranges.
 pub const MAX_GAMES: u64 = 1_000_000;
 
 /// Threads one run may start (`--threads`); each has a stack of its own.
