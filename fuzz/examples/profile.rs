@@ -25,7 +25,7 @@ fn main() {
         .unwrap_or(1000);
     let only: Option<usize> = std::env::var("KIND").ok().and_then(|k| k.parse().ok());
     let limits = Limits::default();
-    let (mut count, mut secs) = ([0u64; 4], [0f64; 4]);
+    let (mut count, mut secs) = ([0u64; regel_fuzz::KINDS], [0f64; regel_fuzz::KINDS]);
     let mut slow: Vec<(f64, u64, String)> = vec![];
     for i in 0..n {
         let input = corpus.input(1, i);

@@ -20,6 +20,8 @@
 //! holds more than [`Limits::memory`] bytes. [`fuzz`] runs inputs on several
 //! threads.
 
+mod targets;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use regel::cli::record::Record;
@@ -40,20 +42,45 @@ pub enum Kind {
     Board,
     Scenario,
     Record,
+    /// A mutated game's ruleset run by a command line drawn from every
+    /// command and flag (simulate with MCTS seats, statistics, coverage and
+    /// records; compare; draw; trace; check), with hostile flag values.
+    Command,
+    /// A mutated record read, written and read again (it must come back
+    /// the same), and a record made of hostile values written and read.
+    RoundTrip,
 }
 
+/// How many kinds there are.
+pub const KINDS: usize = 6;
+
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Rules, Kind::Board, Kind::Scenario, Kind::Record];
+    pub const ALL: [Kind; KINDS] = [
+        Kind::Rules,
+        Kind::Board,
+        Kind::Scenario,
+        Kind::Record,
+        Kind::Command,
+        Kind::RoundTrip,
+    ];
     pub fn name(self) -> &'static str {
-        ["rulesets", "boards", "scenarios", "records"][self as usize]
+        [
+            "rulesets",
+            "boards",
+            "scenarios",
+            "records",
+            "commands",
+            "round trips",
+        ][self as usize]
     }
 }
 
 /// How often each kind is drawn, in parts of 100 (rules, boards, scenarios,
-/// records). Hostile rulesets are what the fuzzer is for, and a mutated
-/// ruleset or record costs a fraction of a board or scenario (which re-check
-/// a whole game's rules), so those two are drawn most.
-pub const MIX: [u32; 4] = [45, 10, 15, 30];
+/// records, commands, round trips). Hostile rulesets are what the fuzzer is
+/// for, and a mutated ruleset or record costs a fraction of a board or
+/// scenario (which re-check a whole game's rules), so those two are drawn
+/// most; a command plays whole games and costs most of all.
+pub const MIX: [u32; KINDS] = [38, 8, 12, 24, 10, 8];
 
 /// One record input in this many is replayed with `regel replay` (reading
 /// the record and ruleset from disk, checking the ruleset); the others are
@@ -93,7 +120,7 @@ struct Replayable {
 pub struct Corpus {
     pub seeds: Vec<Seed>,
     /// Indices into `seeds` by kind.
-    by_kind: [Vec<usize>; 4],
+    by_kind: [Vec<usize>; KINDS],
     /// Every rules and board file by workspace-relative path (the in-memory
     /// file system of the checker).
     files: BTreeMap<String, String>,
@@ -239,6 +266,13 @@ impl Corpus {
                     games.push(rel.clone());
                 }
                 files.insert(rel.clone(), text.clone());
+                if p.file_stem() == p.parent().and_then(|d| d.file_name()) {
+                    seeds.push(Seed {
+                        kind: Kind::Command,
+                        path: rel.clone(),
+                        text: text.clone(),
+                    });
+                }
                 seeds.push(Seed {
                     kind: Kind::Rules,
                     path: rel,
@@ -331,13 +365,18 @@ impl Corpus {
                     },
                 );
                 seeds.push(Seed {
+                    kind: Kind::RoundTrip,
+                    path: p.clone(),
+                    text: text.clone(),
+                });
+                seeds.push(Seed {
                     kind: Kind::Record,
                     path: p,
                     text,
                 });
             }
         }
-        let mut by_kind: [Vec<usize>; 4] = Default::default();
+        let mut by_kind: [Vec<usize>; KINDS] = Default::default();
         for (i, s) in seeds.iter().enumerate() {
             by_kind[s.kind as usize].push(i);
         }
@@ -358,7 +397,7 @@ impl Corpus {
         let mut kind = 0;
         while pick >= MIX[kind] || self.by_kind[kind].is_empty() {
             pick = pick.saturating_sub(MIX[kind]);
-            kind = (kind + 1) % 4;
+            kind = (kind + 1) % KINDS;
         }
         let of_kind = &self.by_kind[kind];
         let s = &self.seeds[of_kind[rng.gen_range(0..of_kind.len())]];
@@ -383,6 +422,8 @@ impl Corpus {
             Kind::Board => self.rules(&self.board_users[&seed.path], &[(&seed.path, text)], limits),
             Kind::Record if !input.full => self.replay(seed, text, limits),
             Kind::Scenario | Kind::Record => self.command(seed, text),
+            Kind::Command => self.flags(seed, text),
+            Kind::RoundTrip => targets::round_trip(text),
         }));
         r.map_err(|e| {
             e.downcast_ref::<String>()
@@ -455,6 +496,32 @@ impl Corpus {
         }
     }
 
+    /// Writes a mutated game's ruleset beside its original and runs a
+    /// command line drawn for it (see `targets::argv`).
+    fn flags(&self, seed: &Seed, text: &str) {
+        let n = SCRATCH_NAME.with(|n| *n);
+        let dir = self.scratch.join(Path::new(&seed.path).parent().unwrap());
+        let file = dir.join(format!("fuzz-command-{n}.rules"));
+        std::fs::write(&file, text).unwrap();
+        let records = self.scratch.join(format!("records-of-commands-{n}"));
+        let mut rng = targets::rng_of(text);
+        let args = targets::argv(
+            &mut rng,
+            &file.display().to_string(),
+            &self.scratch.join(&seed.path).display().to_string(),
+            &records.display().to_string(),
+        );
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        cli(&args, &self.scratch);
+        // Records a run wrote are replayed, as a user would.
+        if let Ok(rd) = std::fs::read_dir(&records) {
+            for e in rd.flatten().take(2) {
+                cli(&["replay", &e.path().display().to_string()], &self.scratch);
+            }
+            let _ = std::fs::remove_dir_all(&records);
+        }
+    }
+
     /// Checks the ruleset at `path` with the files in `over` replaced, and
     /// plays it.
     fn rules(&self, path: &str, over: &[(&str, &str)], limits: &Limits) {
@@ -522,6 +589,9 @@ const TOKENS: &[&str] = &[
     "\nfn twice(n: int) -> int = if n <= 0 then 1 else twice(n - 1) + twice(n - 1)\n",
     "\nvar huge: int = 9223372036854775807\n", " += 9223372036854775807", " % -1", "-9223372036854775807 - 1",
     " label \"{it}\"", "sorted(x in 1..100000: 0 - x)", "distinct(x in 1..100000: x % 7)",
+    // Statistics whose means once wrapped, and draw's text.
+    "\nstatistic huge(p) = 9223372036854775807\n", "\nstatistic low = -9223372036854775807 - 1\n",
+    "\nstatistic s(p) = count(players)\n", " display \"<script>{it}</script>\"",
 ];
 
 fn mutate(b: &mut Vec<u8>, rng: &mut ChaCha8Rng, seeds: &[Seed]) {
@@ -715,7 +785,7 @@ pub fn quiet_panics() {
 #[derive(Debug, Default, Clone)]
 pub struct Report {
     pub inputs: u64,
-    pub by_kind: [u64; 4],
+    pub by_kind: [u64; KINDS],
     /// (input number, corpus file, panic message), by input number.
     pub panics: Vec<(u64, String, String)>,
 }

@@ -97,7 +97,7 @@ fn peak_rss(pid: u32) -> Option<u64> {
 struct Figures {
     t0: Instant,
     done: u64,
-    by_kind: [u64; 4],
+    by_kind: [u64; regel_fuzz::KINDS],
     found: u64,
     peak: u64,
 }
@@ -173,7 +173,7 @@ fn run_child(
             let (i, k) = (f.next().unwrap_or(0), f.next().unwrap_or(0) as usize);
             running.remove(&i);
             fig.done += 1;
-            fig.by_kind[k.min(3)] += 1;
+            fig.by_kind[k.min(regel_fuzz::KINDS - 1)] += 1;
         } else if let Some(rest) = line.strip_prefix("PANIC ") {
             let (i, msg) = rest.split_once(' ').unwrap_or((rest, ""));
             save(
@@ -247,7 +247,7 @@ fn main() {
     let mut fig = Figures {
         t0: Instant::now(),
         done: 0,
-        by_kind: [0; 4],
+        by_kind: [0; regel_fuzz::KINDS],
         found: 0,
         peak: 0,
     };

@@ -211,6 +211,16 @@ impl miette::Diagnostic for MietteView<'_> {
 
 /// Renders diagnostics in rustc's style. `color` is off for snapshots and pipes;
 /// the width is fixed so that snapshots do not depend on the terminal.
+/// A user's text as a message may echo it: at most
+/// [`crate::limits::MAX_ECHO_CHARS`] characters, then a note of how many
+/// more there were.
+pub fn echo(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(crate::limits::MAX_ECHO_CHARS) {
+        None => s.into(),
+        Some((i, _)) => format!("{}… ({} more characters)", &s[..i], s[i..].chars().count()).into(),
+    }
+}
+
 pub fn render(sources: &Sources, diags: &[Diagnostic], color: bool, width: usize) -> String {
     let theme = if color {
         GraphicalTheme::unicode()

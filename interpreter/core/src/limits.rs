@@ -81,6 +81,11 @@ pub const MAX_RENDERED_DIAGNOSTICS: usize = 100;
 /// cut with `…`.
 pub const MAX_LABEL_CHARS: usize = 1_000;
 
+/// The most characters of a user's text (a recorded or typed label, a
+/// scenario's decision) echoed in a message; the rest is cut with a note of
+/// how much was left out, so a 3 MB label costs a line, not 3 MB.
+pub const MAX_ECHO_CHARS: usize = 200;
+
 /// How deep a label may refer to other labels (a piece's label naming a
 /// piece whose label names a piece …); deeper holes print `…`.
 pub const MAX_LABEL_DEPTH: u32 = 4;
@@ -88,9 +93,10 @@ pub const MAX_LABEL_DEPTH: u32 = 4;
 /// The most decisions a game record or a scenario may list.
 pub const MAX_DECISIONS: usize = 1_000_000;
 
-/// Games (or pairs of games) one `simulate` or `compare` run may play: each
-/// game's result is kept until the summary, so the count is checked before
-/// anything is allocated. Larger studies run in several seed ranges.
+/// Games (or pairs of games) one `simulate` or `compare` run may play,
+/// checked before anything is allocated (`simulate` streams its games; a
+/// run this long takes hours anyway). Larger studies run in several seed
+/// ranges.
 pub const MAX_GAMES: u64 = 1_000_000;
 
 /// Threads one run may start (`--threads`); each has a stack of its own.

@@ -131,7 +131,7 @@ pub fn run(record: &Path, edited: &Path, format: Format, io: &mut Io) -> i32 {
         let Some(label) = label else { break };
         // Both sides agree; the recorded label must be legal on both.
         let Some(i) = sa.options.iter().position(|l| l == label) else {
-            let _ = writeln!(io.err, "error: step {step}: `{label}` is not a legal option on either side; the record does not fit its own rules (`regel replay` says more)");
+            let _ = writeln!(io.err, "error: step {step}: `{}` is not a legal option on either side; the record does not fit its own rules (`regel replay` says more)", crate::diag::echo(label));
             return 2;
         };
         if let Err(e) = a.apply(i).and_then(|_| b.apply(i)) {

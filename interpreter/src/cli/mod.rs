@@ -5,6 +5,7 @@
 mod check_cmd;
 mod compare;
 pub mod coverage;
+mod deadline;
 mod debug;
 mod diff;
 mod diverge;
@@ -92,6 +93,9 @@ pub enum Cmd {
         /// The bot at each seat in order: `random`, `mcts`, `mcts:ITERATIONS` or `mcts:ITERATIONS:DEPTH` (400 iterations and playouts of 200 decisions by default; seats not named are random).
         #[arg(long = "seat", value_name = "BOT")]
         seats: Vec<String>,
+        /// Stop a decision whose rules' work runs longer than this many seconds of wall-clock time (a run-time error, E0901); for hosts where a person waits. Bots' search and a person's thinking do not count.
+        #[arg(long, value_name = "SECONDS", value_parser = deadline::parse)]
+        deadline: Option<f64>,
         /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
         #[arg(long)]
         coverage: bool,
@@ -126,6 +130,9 @@ pub enum Cmd {
         record: Option<PathBuf>,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
+        /// Stop a decision whose rules' work runs longer than this many seconds of wall-clock time (a run-time error, E0901); for hosts where a person waits. Bots' search and a person's thinking do not count.
+        #[arg(long, value_name = "SECONDS", value_parser = deadline::parse)]
+        deadline: Option<f64>,
     },
     /// What a variant changes against a base: options, constants, actions, phases, procedures, the board — in words or JSON.
     Diff {
@@ -325,6 +332,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             step_budget,
             seats,
             coverage,
+            deadline,
         } => simulate::run(
             &simulate::Args {
                 file,
@@ -339,6 +347,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 step_budget,
                 seats,
                 coverage,
+                deadline,
             },
             io,
         ),
@@ -352,6 +361,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             record,
             step_budget,
             resume,
+            deadline,
         } => play::run(
             &play::Args {
                 file,
@@ -363,6 +373,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 options,
                 record,
                 step_budget,
+                deadline,
             },
             io,
         ),

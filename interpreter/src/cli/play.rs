@@ -30,6 +30,8 @@ pub struct Args {
     pub options: Vec<String>,
     pub record: Option<PathBuf>,
     pub step_budget: u64,
+    /// `--deadline`: seconds of wall-clock time one decision's work may take.
+    pub deadline: Option<f64>,
 }
 
 fn seat_kinds(a: &Args, players: usize) -> Result<Vec<SeatKind>, String> {
@@ -493,6 +495,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    let deadline = super::deadline::Deadline::new(a.deadline);
+    if let Some(d) = &deadline {
+        m.set_interrupt(d.flag());
+    }
     let n = g0.players;
     // The position at the first decision: what a screen that does not fit
     // may leave out as unchanged since then.
@@ -663,7 +669,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         };
         labels.push(m.option_label(i));
         deciders.push(game.seats[seat].clone());
-        if let Err(e) = m.apply(i) {
+        if let Err(e) = super::deadline::timed(&deadline, || m.apply(i)) {
             let _ = write!(
                 io.err,
                 "{}",

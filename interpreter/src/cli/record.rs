@@ -110,7 +110,16 @@ impl Record {
             let who = self
                 .deciders
                 .get(k)
-                .map(|d| format!(" {d}"))
+                // A comment ends at a line break: a decider's name is
+                // written with its control characters as spaces, so no
+                // name can break the record.
+                .map(|d| {
+                    let d: String = d
+                        .chars()
+                        .map(|c| if c.is_control() { ' ' } else { c })
+                        .collect();
+                    format!(" {d}")
+                })
                 .unwrap_or_default();
             s.push_str(&format!("  {q:<width$}  # {}{who}\n", k + 1));
         }

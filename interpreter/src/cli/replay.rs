@@ -181,10 +181,12 @@ pub(super) fn apply_labels(
 ) -> Result<(), StepError> {
     for (k, label) in labels.iter().enumerate() {
         let step = first_step + k;
+        // What messages echo of the label: a recorded label can be huge.
+        let shown = crate::diag::echo(label);
         let Some((seat, _)) = m.pending() else {
             return Err(StepError::Over {
                 step,
-                message: format!("step {step}: the game is already over, but {} more decision(s) follow, starting with `{label}`", labels.len() - k),
+                message: format!("step {step}: the game is already over, but {} more decision(s) follow, starting with `{shown}`", labels.len() - k),
             });
         };
         let seat_name = m.game.seats[seat].clone();
@@ -193,7 +195,7 @@ pub(super) fn apply_labels(
             let span = pending_span(m).map(|s| trim_span(sources, s));
             let why = crate::eval::why_illegal(m, label, sources);
             let mut message =
-                format!("step {step}: `{label}` is not a legal option for {seat_name}");
+                format!("step {step}: `{shown}` is not a legal option for {seat_name}");
             if let Some(s) = span {
                 message.push_str(&format!(" (asked by the rule at {})", location(sources, s)));
             }
@@ -206,7 +208,7 @@ pub(super) fn apply_labels(
             ));
             let mut d = Diagnostic::error(
                 "E0902",
-                format!("step {step}: `{label}` is not a legal option for {seat_name}"),
+                format!("step {step}: `{shown}` is not a legal option for {seat_name}"),
             );
             if let Some(s) = span {
                 d = d.at(s, format!("this rule asked {seat_name} to decide"));
@@ -231,7 +233,7 @@ pub(super) fn apply_labels(
             });
         };
         if let Err(e) = m.apply(i) {
-            let message = format!("step {step} (`{label}`): run-time error: {}", e.message);
+            let message = format!("step {step} (`{shown}`): run-time error: {}", e.message);
             let d = run_diag(&e, m.state.decisions);
             return Err(StepError::Run {
                 step,

@@ -224,8 +224,6 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         Err(e) => return fail(path, &sc.rule, e),
     };
     // Compile every expectation before running, so a typo fails clearly.
-    let mut compiled = vec![];
-    let mut g2 = (*game).clone();
     let exprs: Vec<(String, Option<toml::Value>)> = sc
         .expect
         .values
@@ -233,23 +231,26 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
         .map(|(k, v)| (k.clone(), Some(v.clone())))
         .chain(sc.expect.holds.iter().map(|h| (h.clone(), None)))
         .collect();
-    for (src, want) in &exprs {
-        let f = sources.add(format!("{} (expectation)", path.display()), src.clone());
-        match crate::pipeline::compile_expr(&g2, &sources, f) {
-            Ok((ng, e, ty, n)) => {
-                g2 = ng;
-                compiled.push((src.clone(), want.clone(), e, ty, n));
-            }
-            Err(d) => {
-                let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
-                return fail(
-                    path,
-                    &sc.rule,
-                    format!("the expectation `{src}` does not check"),
-                );
-            }
+    let files: Vec<u32> = exprs
+        .iter()
+        .map(|(src, _)| sources.add(format!("{} (expectation)", path.display()), src.clone()))
+        .collect();
+    // One checker for all of them: the game is copied once.
+    let compiled: Vec<Compiled> = match crate::pipeline::compile_exprs(&game, &sources, &files) {
+        Ok((_, v)) => exprs
+            .iter()
+            .zip(v)
+            .map(|((src, want), (e, ty, n))| (src.clone(), want.clone(), e, ty, n))
+            .collect(),
+        Err((i, d)) => {
+            let _ = write!(io.err, "{}", diag::render(&sources, &d, io.color, 100));
+            return fail(
+                path,
+                &sc.rule,
+                format!("the expectation `{}` does not check", exprs[i].0),
+            );
         }
-    }
+    };
     let setup = Setup {
         players: sc.players,
         seed: sc.seed,
@@ -286,14 +287,15 @@ pub fn run_one(path: &Path, io: &mut Io) -> Outcome {
                         ", after {}",
                         sc.decisions[..k]
                             .iter()
-                            .map(|d| format!("`{d}`"))
+                            .map(|d| format!("`{}`", diag::echo(d)))
                             .collect::<Vec<_>>()
                             .join(", ")
                     )
                 };
                 run_error = Some(format!(
-                    "decision {} `{label}`{taken}: {}{}{}",
+                    "decision {} `{}`{taken}: {}{}{}",
                     k + 1,
+                    diag::echo(label),
                     e.message,
                     e.help
                         .clone()

@@ -28,6 +28,8 @@ pub struct Args {
     pub seats: Vec<String>,
     /// Report the parts of the rules the games never exercised.
     pub coverage: bool,
+    /// `--deadline`: seconds of wall-clock time one decision's work may take.
+    pub deadline: Option<f64>,
 }
 
 /// The outcome of one simulated game.
@@ -81,10 +83,13 @@ pub fn play_bots(
     invariants: bool,
     keep_labels: bool,
 ) -> GameResult {
-    play_counted(game, setup, kinds, invariants, keep_labels, None)
+    play_counted(game, setup, kinds, invariants, keep_labels, None, None)
 }
 
-/// [`play_bots`], adding the match's coverage counters to `total` when given.
+/// [`play_bots`], adding the match's coverage counters to `total` when
+/// given, each decision's work stopped after `deadline` seconds when given.
+/// A game that stops with an error keeps its decisions so far (the one that
+/// failed last), so its record replays to the same error.
 fn play_counted(
     game: &Arc<Game>,
     setup: &Setup,
@@ -92,6 +97,7 @@ fn play_counted(
     invariants: bool,
     keep_labels: bool,
     total: Option<&Mutex<Option<Coverage>>>,
+    deadline: Option<f64>,
 ) -> GameResult {
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
@@ -107,10 +113,13 @@ fn play_counted(
         labels: vec![],
         stats: vec![],
     };
-    let started = if total.is_some() {
-        Match::new_with_coverage(game.clone(), setup)
-    } else {
-        Match::new(game.clone(), setup)
+    let clock = super::deadline::Deadline::new(deadline);
+    let started = match &clock {
+        Some(d) => super::deadline::timed(&clock, || {
+            Match::new_interruptible(game.clone(), setup, total.is_some(), d.flag())
+        }),
+        None if total.is_some() => Match::new_with_coverage(game.clone(), setup),
+        None => Match::new(game.clone(), setup),
     };
     let mut m = match started {
         Ok(m) => m,
@@ -129,10 +138,14 @@ fn play_counted(
                         m.state.decisions,
                         b.join("; ")
                     ));
+                    res.decisions = m.state.decisions;
+                    res.labels = labels;
                     return res;
                 }
                 Err(e) => {
+                    res.decisions = m.state.decisions;
                     res.error = Some(e.message);
+                    res.labels = labels;
                     return res;
                 }
                 _ => {}
@@ -146,10 +159,11 @@ fn play_counted(
         if keep_labels {
             labels.push(m.option_label(i));
         }
-        if let Err(e) = m.apply(i) {
+        if let Err(e) = super::deadline::timed(&clock, || m.apply(i)) {
             res.decisions = m.state.decisions;
             res.span = e.span;
             res.error = Some(e.message);
+            res.labels = labels;
             add_coverage(total, &mut m);
             return res;
         }
@@ -241,6 +255,87 @@ struct SeatSummary {
     score_max: i64,
 }
 
+/// The summary's sums so far, games folded in seed order.
+struct Totals {
+    /// Games without errors.
+    ok: u64,
+    errors: usize,
+    /// The first few errors, as printed.
+    first_errors: Vec<String>,
+    decisions_sum: f64,
+    decisions_min: Option<u32>,
+    decisions_max: Option<u32>,
+    wins: Vec<u64>,
+    shared: Vec<u64>,
+    score_sum: Vec<i128>,
+    score_min: Vec<Option<i64>>,
+    score_max: Vec<Option<i64>>,
+    /// Per statistic: the sum over games of its mean over seats (or its
+    /// value), and per seat the sum over games.
+    stat_sum: Vec<f64>,
+    stat_seat_sum: Vec<Vec<f64>>,
+}
+
+impl Totals {
+    fn new(seats: usize, stats: usize) -> Totals {
+        // Float sums start where `Iterator::sum` starts, so the means are
+        // the same to the last bit as when every game was kept.
+        Totals {
+            ok: 0,
+            errors: 0,
+            first_errors: vec![],
+            decisions_sum: -0.0,
+            decisions_min: None,
+            decisions_max: None,
+            wins: vec![0; seats],
+            shared: vec![0; seats],
+            score_sum: vec![0; seats],
+            score_min: vec![None; seats],
+            score_max: vec![None; seats],
+            stat_sum: vec![-0.0; stats],
+            stat_seat_sum: vec![vec![-0.0; seats]; stats],
+        }
+    }
+
+    /// Adds one game; `describe` writes an error's line.
+    fn add(&mut self, r: &GameResult, describe: impl Fn(&GameResult, &str) -> String) {
+        if let Some(e) = &r.error {
+            self.errors += 1;
+            if self.first_errors.len() < 5 {
+                self.first_errors.push(describe(r, e));
+            }
+            return;
+        }
+        self.ok += 1;
+        self.decisions_sum += r.decisions as f64;
+        self.decisions_min = Some(
+            self.decisions_min
+                .map_or(r.decisions, |m| m.min(r.decisions)),
+        );
+        self.decisions_max = Some(
+            self.decisions_max
+                .map_or(r.decisions, |m| m.max(r.decisions)),
+        );
+        for s in 0..self.wins.len() {
+            let v = r.scores[s];
+            self.wins[s] += (r.winners == [s]) as u64;
+            self.shared[s] += (r.winners.len() > 1 && r.winners.contains(&s)) as u64;
+            self.score_sum[s] += v as i128;
+            self.score_min[s] = Some(self.score_min[s].map_or(v, |m| m.min(v)));
+            self.score_max[s] = Some(self.score_max[s].map_or(v, |m| m.max(v)));
+        }
+        for (i, v) in r.stats.iter().enumerate() {
+            self.stat_sum[i] +=
+                v.iter().map(|&x| x as i128).sum::<i128>() as f64 / v.len().max(1) as f64;
+            for (s, sum) in self.stat_seat_sum[i].iter_mut().enumerate() {
+                if let Some(&x) = v.get(s) {
+                    *sum += x as f64;
+                }
+            }
+        }
+    }
+}
+
 pub fn run(a: &Args, io: &mut Io) -> i32 {
     let last = match super::last_seed(a.seed, a.games) {
         Ok(l) => l,
@@ -295,94 +390,105 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     let keep = a.records.is_some();
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
-    let results: Vec<GameResult> = pool.install(|| {
-        (0..a.games)
-            .into_par_iter()
-            .map(|i| {
-                let setup = Setup {
-                    players: a.players,
-                    seed: a.seed + i,
-                    options: options.clone(),
-                    budget: a.step_budget,
-                    log: false,
-                };
-                let r = play_counted(&game, &setup, &kinds, a.invariants, keep, counted);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
     if let Some(dir) = &a.records {
         if let Err(e) = std::fs::create_dir_all(dir) {
             let _ = writeln!(io.err, "error: cannot create {}: {e}", dir.display());
             return 2;
         }
-        for r in &results {
-            let path = dir.join(format!("game-{}.toml", r.seed));
-            let mut rec = super::record::Record::new(
-                &a.file,
-                Some(&path),
-                &game,
-                a.players,
-                r.seed,
-                &a.options,
-                r.labels.clone(),
-            );
-            if r.error.is_none() {
-                rec.scores = Some(r.scores.clone());
-            }
-            if let Err(e) = std::fs::write(&path, rec.to_toml()) {
-                let _ = writeln!(io.err, "error: cannot write {}: {e}", path.display());
-                return 2;
+    }
+    let n = a.players;
+    // Games are played in chunks of a few per thread and folded into the
+    // summary in seed order, so memory grows with the threads, not with the
+    // games, and every sum is taken in the order it always was.
+    let chunk = (pool.current_num_threads() as u64 * 16).max(1);
+    let mut acc = Totals::new(n, game.statistics.len());
+    let mut first = 0;
+    while first < a.games {
+        let end = (first + chunk).min(a.games);
+        let results: Vec<GameResult> = pool.install(|| {
+            (first..end)
+                .into_par_iter()
+                .map(|i| {
+                    let setup = Setup {
+                        players: a.players,
+                        seed: a.seed + i,
+                        options: options.clone(),
+                        budget: a.step_budget,
+                        log: false,
+                    };
+                    let r = play_counted(
+                        &game,
+                        &setup,
+                        &kinds,
+                        a.invariants,
+                        keep,
+                        counted,
+                        a.deadline,
+                    );
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        if let Some(dir) = &a.records {
+            for r in &results {
+                let path = dir.join(format!("game-{}.toml", r.seed));
+                let mut rec = super::record::Record::new(
+                    &a.file,
+                    Some(&path),
+                    &game,
+                    a.players,
+                    r.seed,
+                    &a.options,
+                    r.labels.clone(),
+                );
+                if r.error.is_none() {
+                    rec.scores = Some(r.scores.clone());
+                }
+                if let Err(e) = std::fs::write(&path, rec.to_toml()) {
+                    bar.finish_and_clear();
+                    let _ = writeln!(io.err, "error: cannot write {}: {e}", path.display());
+                    return 2;
+                }
             }
         }
+        // Each error says where the rules were and how to replay that game.
+        let trace = |seed: u64| {
+            let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
+            format!(
+                "regel trace {} --players {n} --seed {seed}{opts}",
+                a.file.display()
+            )
+        };
+        for r in &results {
+            acc.add(r, |r, e| {
+                let at = r
+                    .span
+                    .map(|s| format!("at {}, ", super::replay::location(&sources, s)))
+                    .unwrap_or_default();
+                format!(
+                    "seed {}: {e} ({at}after {} decisions; the whole game: `{}`)",
+                    r.seed,
+                    r.decisions,
+                    trace(r.seed)
+                )
+            });
+        }
+        first = end;
     }
-    let ok: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
-    let n = a.players;
+    bar.finish_and_clear();
     let seats = (0..n)
-        .map(|s| {
-            let scores: Vec<i64> = ok.iter().map(|r| r.scores[s]).collect();
-            SeatSummary {
-                seat: game.seats[s].clone(),
-                wins: ok.iter().filter(|r| r.winners == vec![s]).count() as u64,
-                shared_wins: ok
-                    .iter()
-                    .filter(|r| r.winners.len() > 1 && r.winners.contains(&s))
-                    .count() as u64,
-                score_mean: if scores.is_empty() {
-                    0.0
-                } else {
-                    scores.iter().map(|&v| v as i128).sum::<i128>() as f64 / scores.len() as f64
-                },
-                score_min: scores.iter().copied().min().unwrap_or(0),
-                score_max: scores.iter().copied().max().unwrap_or(0),
-            }
-        })
-        .collect();
-    let lens: Vec<u32> = ok.iter().map(|r| r.decisions).collect();
-    // Each error says where the rules were and how to replay that game.
-    let trace = |seed: u64| {
-        let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
-        format!(
-            "regel trace {} --players {n} --seed {seed}{opts}",
-            a.file.display()
-        )
-    };
-    let errors: Vec<String> = results
-        .iter()
-        .filter_map(|r| {
-            let e = r.error.as_ref()?;
-            let at = r
-                .span
-                .map(|s| format!("at {}, ", super::replay::location(&sources, s)))
-                .unwrap_or_default();
-            Some(format!(
-                "seed {}: {e} ({at}after {} decisions; the whole game: `{}`)",
-                r.seed,
-                r.decisions,
-                trace(r.seed)
-            ))
+        .map(|s| SeatSummary {
+            seat: game.seats[s].clone(),
+            wins: acc.wins[s],
+            shared_wins: acc.shared[s],
+            score_mean: if acc.ok == 0 {
+                0.0
+            } else {
+                acc.score_sum[s] as f64 / acc.ok as f64
+            },
+            score_min: acc.score_min[s].unwrap_or(0),
+            score_max: acc.score_max[s].unwrap_or(0),
         })
         .collect();
     // Every game of one player count runs the same program: its counters and
@@ -401,37 +507,35 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         players: n,
         games: a.games,
         bots: kinds.iter().map(|k| k.name()).collect(),
-        errors: errors.len(),
-        decisions_mean: if lens.is_empty() {
+        errors: acc.errors,
+        decisions_mean: if acc.ok == 0 {
             0.0
         } else {
-            lens.iter().map(|&x| x as f64).sum::<f64>() / lens.len() as f64
+            acc.decisions_sum / acc.ok as f64
         },
-        decisions_min: lens.iter().copied().min().unwrap_or(0),
-        decisions_max: lens.iter().copied().max().unwrap_or(0),
+        decisions_min: acc.decisions_min.unwrap_or(0),
+        decisions_max: acc.decisions_max.unwrap_or(0),
         seats,
-        first_errors: errors.iter().take(5).cloned().collect(),
+        first_errors: acc.first_errors.clone(),
         statistics: game
             .statistics
             .iter()
             .enumerate()
             .map(|(i, st)| {
-                let mean = |f: &dyn Fn(&Vec<i64>) -> f64| {
-                    if ok.is_empty() {
+                let mean = |sum: f64| {
+                    if acc.ok == 0 {
                         0.0
                     } else {
-                        ok.iter().map(|r| f(&r.stats[i])).sum::<f64>() / ok.len() as f64
+                        sum / acc.ok as f64
                     }
                 };
                 StatSummary {
                     name: st.name.clone(),
                     per_player: st.per_player,
-                    mean: mean(&|v| {
-                        v.iter().map(|&x| x as i128).sum::<i128>() as f64 / v.len().max(1) as f64
-                    }),
+                    mean: mean(acc.stat_sum[i]),
                     seats: st
                         .per_player
-                        .then(|| (0..n).map(|s| mean(&|v| v[s] as f64)).collect()),
+                        .then(|| acc.stat_seat_sum[i].iter().map(|&x| mean(x)).collect()),
                 }
             })
             .collect(),

@@ -28,7 +28,7 @@ use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::ir::*;
 use crate::load::Merged;
 
-pub use adhoc::compile_expr;
+pub use adhoc::{compile_expr, compile_exprs};
 pub use index::{Index, Use};
 
 /// A checked game, before the rewrites and code generation (see

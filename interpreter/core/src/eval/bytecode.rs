@@ -334,6 +334,8 @@ impl<'a> Exec<'a> {
                     w!(d, v)
                 }
                 BOp::NodesZoneAgg { d, op: agg, pred } => {
+                    // As the tree evaluator: each node looked at is work.
+                    self.charge(g.board.nodes.len() as u64, span)?;
                     let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds()[pred as usize]);
                     w!(d, v)
                 }
@@ -410,6 +412,7 @@ impl<'a> Exec<'a> {
                     self.st.scratch.push(v)
                 }
                 BOp::PushZPred { pred } => {
+                    self.charge(g.board.nodes.len() as u64, span)?;
                     super::expr::push_nodes_where(g, self.st, &p.preds()[pred as usize])
                 }
                 BOp::PushAttr { attr, v } => {

@@ -62,6 +62,9 @@ pub enum RunErrorKind {
     ProcedureDepth,
     /// The step budget is used up, counted where `at` says.
     Budget { budget: u64, at: Budgeted },
+    /// The host stopped the match (its deadline passed) through the flag of
+    /// `Match::set_interrupt`.
+    Interrupted,
     /// A decision with more options than `limits::MAX_OPTIONS`.
     TooManyOptions { what: Box<str> },
     /// `move` of `none`.
@@ -155,6 +158,7 @@ impl RunErrorKind {
             Budget { budget, .. } => {
                 format!("the step budget of {budget} steps is used up: the rules may loop forever")
             }
+            Interrupted => "stopped by the host: the rules ran past its deadline".into(),
             TooManyOptions { what } => format!(
                 "`{what}` offers more than {} options at once",
                 crate::limits::MAX_OPTIONS
@@ -188,6 +192,7 @@ impl RunErrorKind {
             Budget { at: Budgeted::Expression, .. } => "an expression does too much work (a huge range or collection, or runaway recursion); raise the budget with `--step-budget` if the game needs it".into(),
             Budget { at: Budgeted::Statement, .. } => "check the loop conditions; raise the budget with `--step-budget` if the game is simply long".into(),
             Budget { at: Budgeted::Loop, .. } => "check the loop's condition; it must become false".into(),
+            Interrupted => "the rules do too much work for one decision; give the host a longer deadline (`--deadline`) if the game needs it".into(),
             TooManyOptions { .. } => "narrow the parameters' domains with `where`, or split the decision into steps (`choose` inside the action)".into(),
             MoveShort { .. } => "the rules did not expect this collection to run short; guard the move with a count".into(),
             ChooseEmpty => "guard the choice with `if count(…) > 0`".into(),

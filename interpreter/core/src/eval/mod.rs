@@ -34,14 +34,24 @@ use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 pub use view::{View, Viewer};
 pub use vm::{Frame, FrameKind};
 pub use why::{why_illegal, Why};
 use zones::Zones;
 
-/// The default step budget of one match.
+/// The default step budget of one match. A step is priced by its work (a
+/// statement, a loop test, a call, an element of a collection, a node a
+/// board-wide test looks at, a piece or zone a move shifts), so the budget
+/// bounds time: on the worst constructs known it runs out within about a
+/// second of one core, and no shipped game comes near it.
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
+
+/// How many steps the executors run between two looks at the host's
+/// interrupt flag, when one is set: about a millisecond of work, so a
+/// deadline is met to within that, and the look costs nothing measurable.
+pub const INTERRUPT_EVERY: u64 = 1 << 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
@@ -103,6 +113,15 @@ pub struct State {
     pub status: Status,
     pub steps: u64,
     pub budget: u64,
+    /// The step count at which the executors next look up from their work:
+    /// the budget, or sooner when the host may interrupt the match (see
+    /// [`Match::set_interrupt`]). Zero means "work it out at the next step".
+    #[serde(skip)]
+    pub checkpoint: u64,
+    /// Set by the host (from another thread) to stop the match at its next
+    /// checkpoint: a wall-clock deadline without a clock in the engine.
+    #[serde(skip)]
+    pub interrupt: Option<Arc<AtomicBool>>,
     /// Decisions taken by players, and decisions with a single option taken for them.
     pub decisions: u32,
     pub forced: u32,
@@ -241,13 +260,35 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![], false)
+        Match::start(game, setup, false, vec![], false, None)
     }
 
     /// [`Match::new`], counting how often each `if`, `require` and action
     /// ran or was offered ([`Match::take_coverage`]).
     pub fn new_with_coverage(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![], true)
+        Match::start(game, setup, false, vec![], true, None)
+    }
+
+    /// [`Match::new`] (with coverage counters when `coverage`), stopped by
+    /// the host through `flag` (see [`Match::set_interrupt`]), the setup's
+    /// work included.
+    pub fn new_interruptible(
+        game: Arc<Game>,
+        setup: &Setup,
+        coverage: bool,
+        flag: Arc<AtomicBool>,
+    ) -> Result<Match, RunError> {
+        Match::start(game, setup, false, vec![], coverage, Some(flag))
+    }
+
+    /// Lets the host stop this match from another thread: once `flag` is
+    /// set, the running decision ends with a run-time error
+    /// ([`RunErrorKind::Interrupted`]) within [`INTERRUPT_EVERY`] steps.
+    /// The engine reads no clock; a host with a deadline sets the flag
+    /// from a timer of its own.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.state.interrupt = Some(flag);
+        self.state.checkpoint = 0;
     }
 
     /// Takes the coverage counters (see [`Match::new_with_coverage`]).
@@ -258,13 +299,13 @@ impl Match {
     /// As [`Match::new`], with the results of the first `random(…)` calls
     /// fixed (a scenario's `rolls`).
     pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
-        Match::start(game, setup, false, rolls, false)
+        Match::start(game, setup, false, rolls, false, None)
     }
 
     /// [`Match::new`], keeping the log also as each seat may read it
     /// ([`Match::take_seat_log`]; what `regel play` shows). Implies `log`.
     pub fn new_with_seat_logs(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, true, vec![], false)
+        Match::start(game, setup, true, vec![], false, None)
     }
 
     fn start(
@@ -273,11 +314,12 @@ impl Match {
         seat_logs: bool,
         rolls: Vec<Val>,
         coverage: bool,
+        interrupt: Option<Arc<AtomicBool>>,
     ) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
-                return Match::start(own, setup, seat_logs, rolls, coverage);
+                return Match::start(own, setup, seat_logs, rolls, coverage, interrupt);
             }
         }
         let g = &*game;
@@ -337,6 +379,8 @@ impl Match {
             status: Status::Running,
             steps: 0,
             budget: setup.budget,
+            checkpoint: 0,
+            interrupt,
             decisions: 0,
             forced: 0,
             scratch: Vec::with_capacity(256),
@@ -549,7 +593,7 @@ impl Match {
             Some(i) => self.apply(i),
             None => Err(RunError::new(
                 RunErrorKind::NotLegal {
-                    label: label.into(),
+                    label: crate::diag::echo(label).into(),
                     options: labels.join(", ").into(),
                 },
                 None,

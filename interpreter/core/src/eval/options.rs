@@ -179,7 +179,12 @@ impl Exec<'_> {
                 self.coll(&prm.domain, span)?;
                 (mark, self.st.scratch.len())
             }
-            (s, n) => (s as usize, (s + n) as usize),
+            (s, n) => {
+                // A domain listed once is walked again for every tuple of
+                // the parameters before it: each element visited is work.
+                self.charge(u64::from(n), span)?;
+                (s as usize, (s + n) as usize)
+            }
         };
         for k in start..end {
             let v = self.st.scratch[k];

@@ -81,14 +81,8 @@ impl<'a> Exec<'a> {
                 };
                 pc += 1;
                 self.st.steps += 1;
-                if self.st.steps > self.st.budget {
-                    return Err(RunError::at(
-                        RunErrorKind::Budget {
-                            budget: self.st.budget,
-                            at: Budgeted::Statement,
-                        },
-                        stmt.span,
-                    ));
+                if self.st.steps > self.st.checkpoint {
+                    self.checkpoint(Budgeted::Statement, stmt.span)?;
                 }
                 match &stmt.op {
                     Op::Let(slot, e) => {
@@ -152,14 +146,8 @@ impl<'a> Exec<'a> {
                     unreachable!("a while frame points at its while")
                 };
                 self.st.steps += 1;
-                if self.st.steps > self.st.budget {
-                    return Err(RunError::at(
-                        RunErrorKind::Budget {
-                            budget: self.st.budget,
-                            at: Budgeted::Loop,
-                        },
-                        stmt.span,
-                    ));
+                if self.st.steps > self.st.checkpoint {
+                    self.checkpoint(Budgeted::Loop, stmt.span)?;
                 }
                 if self.eval(cond, stmt.span)? != 0 {
                     self.st.frames.last_mut().unwrap().pc = 0;
@@ -332,7 +320,7 @@ impl<'a> Exec<'a> {
                         if p < 0 {
                             return Err(RunError::at(RunErrorKind::MoveNone, span));
                         }
-                        self.move_piece(p as u32, z, top)?;
+                        self.move_piece(p as u32, z, top, span)?;
                     }
                     MoveWhat::All(c) | MoveWhat::N(_, c) => {
                         let limit = match what {
@@ -362,7 +350,7 @@ impl<'a> Exec<'a> {
                                 mark + k
                             };
                             let p = self.st.scratch[i];
-                            self.move_piece(p as u32, z, top)?;
+                            self.move_piece(p as u32, z, top, span)?;
                         }
                         self.st.scratch.truncate(mark);
                     }
@@ -370,6 +358,8 @@ impl<'a> Exec<'a> {
             }
             Op::Shuffle(zr) => {
                 let z = self.zone_id(zr, span)?;
+                // One draw of the generator per piece.
+                self.charge(self.st.zones.len(z) as u64, span)?;
                 let st = &mut *self.st;
                 let (a, b) = (
                     st.zones.start[z as usize] as usize,
@@ -608,7 +598,11 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    fn move_piece(&mut self, p: u32, z: u32, top: bool) -> R<()> {
+    fn move_piece(&mut self, p: u32, z: u32, top: bool, span: Span) -> R<()> {
+        let work = self.st.zones.move_work(p, z);
+        if work > 0 {
+            self.charge(work, span)?;
+        }
         if self.st.seat_logs {
             // What each reader sees go is followed, and what was in sight
             // until now is named in the moves logged before.

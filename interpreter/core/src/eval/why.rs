@@ -67,8 +67,9 @@ fn no_match(g: &Game, actions: &[u16], label: &str) -> Why {
         .iter()
         .map(|&a| format!("`{}`", g.actions[a as usize].name))
         .collect();
-    let word = label.split_whitespace().next().unwrap_or("");
-    let named = g.actions.iter().position(|a| a.name == word);
+    let word = crate::diag::echo(label.split_whitespace().next().unwrap_or(""));
+    let label = crate::diag::echo(label);
+    let named = g.actions.iter().position(|a| a.name == *word);
     let message = match named {
         Some(a) if actions.contains(&(a as u16)) => {
             format!("no instance of action `{word}` is labelled `{label}`: a parameter value is not in its domain, or the words differ (this decision offers {})", offered.join(", "))

@@ -103,6 +103,21 @@ pub fn compile_expr(
     Ok((g, e, ty, nlocals))
 }
 
+/// [`compile_expr`] for several files with one checker (see
+/// [`check::compile_exprs`]); the error names the first that fails by its
+/// place in `files`.
+pub fn compile_exprs(
+    game: &Game,
+    sources: &Sources,
+    files: &[u32],
+) -> Result<(Game, Vec<(Expr, Ty, u16)>), (usize, Diagnostics)> {
+    let (g, mut v) = check::compile_exprs(game, sources, files)?;
+    for (e, ..) in &mut v {
+        crate::opt::run_expr(e);
+    }
+    Ok((g, v))
+}
+
 /// A merged ruleset with at most one board through the stages after
 /// loading: board, check, rewrites, code generation, tables.
 fn compile_merged(

@@ -193,11 +193,18 @@ impl Exec<'_> {
                     self.st.scratch.push(v);
                 }
             }
-            Coll::NodesWhereZones(p) => push_nodes_where(self.g, self.st, p),
+            Coll::NodesWhereZones(p) => {
+                // Every node is looked at, not only those pushed.
+                self.charge(self.g.board.nodes.len() as u64, span)?;
+                push_nodes_where(self.g, self.st, p)
+            }
             Coll::Reachable(e, inner) => {
                 let n = self.eval(e, span)?;
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
+                // The search marks every node and may follow every arc.
+                let b = &self.g.board;
+                self.charge((b.nodes.len() + b.edges.len()) as u64, span)?;
                 reachable(&self.g.board, n, &mut self.st.scratch, mark);
             }
             Coll::NodesWithAttr(i, e) => {

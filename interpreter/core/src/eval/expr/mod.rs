@@ -46,15 +46,38 @@ impl<'a> Exec<'a> {
     #[inline]
     pub fn charge(&mut self, n: u64, span: Span) -> R<()> {
         self.st.steps += n;
-        if self.st.steps > self.st.budget {
+        if self.st.steps > self.st.checkpoint {
+            return self.checkpoint(Budgeted::Expression, span);
+        }
+        Ok(())
+    }
+
+    /// Where the step count passed `checkpoint`: the budget is used up, or
+    /// the host's interrupt flag is read and the next checkpoint set. Off
+    /// the hot path: without a flag the checkpoint is the budget itself.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn checkpoint(&mut self, at: Budgeted, span: Span) -> R<()> {
+        let st = &mut *self.st;
+        if st.steps > st.budget {
             return Err(RunError::at(
                 RunErrorKind::Budget {
-                    budget: self.st.budget,
-                    at: Budgeted::Expression,
+                    budget: st.budget,
+                    at,
                 },
                 span,
             ));
         }
+        st.checkpoint = match &st.interrupt {
+            Some(flag) => {
+                if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(RunError::at(RunErrorKind::Interrupted, span));
+                }
+                st.budget
+                    .min(st.steps.saturating_add(super::INTERRUPT_EVERY))
+            }
+            None => st.budget,
+        };
         Ok(())
     }
 
@@ -270,7 +293,11 @@ impl<'a> Exec<'a> {
                 within,
                 fallback,
             } => self.node_by_key(*key, vals, within, fallback, span)?,
-            Expr::NodesZoneAgg(op, p) => nodes_zone_agg(self.g, self.st, *op, p),
+            Expr::NodesZoneAgg(op, p) => {
+                // A test of every node's zones: each node looked at is work.
+                self.charge(self.g.board.nodes.len() as u64, span)?;
+                nodes_zone_agg(self.g, self.st, *op, p)
+            }
             Expr::Agg {
                 op,
                 coll,
