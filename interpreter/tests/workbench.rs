@@ -1022,3 +1022,66 @@ fn compare_compares_the_statistics_both_sides_declare() {
         r.out
     );
 }
+
+/// Every `.rules` file under a folder of shipped games, sorted.
+fn shipped(dir: &str) -> Vec<String> {
+    let mut v = vec![];
+    for d in std::fs::read_dir(path(dir)).unwrap() {
+        let d = d.unwrap().path();
+        if d.is_dir() {
+            for f in std::fs::read_dir(&d).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "rules") {
+                    v.push(f.display().to_string());
+                }
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Issue 26: the shipped house rule broke Hansa's bank at 4 players. Every
+/// shipped ruleset, variant and example, at every player count it allows,
+/// plays a few seeded random games with its invariants checked after every
+/// decision (a modest number each, to keep CI's cost small; the soak tests
+/// play more of the base games).
+#[test]
+fn simulate_of_every_shipped_ruleset_and_variant_holds_its_invariants() {
+    let files: Vec<String> = shipped("rulesets")
+        .into_iter()
+        .chain(shipped("examples"))
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("house-thrifty.rules")));
+    for f in &files {
+        let mut sources = regel::diag::Sources::default();
+        let (g, _) = regel::pipeline::compile(
+            &mut sources,
+            &regel::cli::read_file,
+            Path::new(f),
+            &regel::opt::Passes::all(),
+        )
+        .unwrap_or_else(|d| panic!("{f}: {d:?}"));
+        for n in g.min_players..=g.max_players {
+            let r = cli(&[
+                "simulate",
+                f,
+                "--players",
+                &n.to_string(),
+                "--games",
+                "12",
+                "--seed",
+                "7",
+                "--format",
+                "json",
+            ]);
+            let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+            assert_eq!(
+                (r.code, &j["errors"]),
+                (0, &serde_json::json!(0)),
+                "{f} at {n} players: {}",
+                j["first_errors"]
+            );
+        }
+    }
+}

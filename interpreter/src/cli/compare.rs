@@ -483,13 +483,7 @@ fn report(
     errors: Vec<String>,
     stopped: &'static str,
 ) -> Out {
-    let name = |g: &crate::ir::Game| {
-        if g.variants.is_empty() {
-            g.name.clone()
-        } else {
-            format!("{} ({})", g.name, g.variants.join(" <- "))
-        }
-    };
+    let name = super::game_title;
     Out {
         base: format!("{} [{}]", a.base.display(), name(gb)),
         variant: format!("{} [{}]", a.variant.display(), name(gv)),

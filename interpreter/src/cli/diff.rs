@@ -113,13 +113,7 @@ fn diff(base: &Path, variant: &Path, io: &mut Io) -> Option<Out> {
     };
     let mb = merged(base)?;
     let mv = merged(variant)?;
-    let name = |g: &crate::ir::Game| {
-        if g.variants.is_empty() {
-            g.name.clone()
-        } else {
-            format!("{} ({})", g.name, g.variants.join(" <- "))
-        }
-    };
+    let name = super::game_title;
     Some(Out {
         base: format!("{} [{}]", base.display(), name(&gb)),
         variant: format!("{} [{}]", variant.display(), name(&gv)),
