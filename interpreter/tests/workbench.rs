@@ -166,7 +166,9 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
 #[test]
 fn compare_pairs_games_and_reports_intervals() {
     // A ruleset against itself: every pair of games is the same game, every
-    // difference exactly zero, so the first batch is precise enough.
+    // difference exactly zero. Zero spread is not precision (issue 26): it
+    // plays on until a difference of more than 3 points (or a change in more
+    // than 3 % of games) would have been seen, here after five batches.
     let r = cli(&[
         "compare",
         &path(AHUP),
@@ -183,10 +185,18 @@ fn compare_pairs_games_and_reports_intervals() {
     assert_eq!(r.code, 0, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(j["stopped"], "precise");
-    assert_eq!(j["pairs"], 30);
+    assert_eq!(j["pairs"], 150);
     for m in j["measures"].as_array().unwrap() {
         assert_eq!(m["difference"]["mean"], 0.0, "{m}");
-        assert_eq!(m["difference"]["half"], 0.0, "{m}");
+        assert_eq!(
+            (&m["higher"], &m["lower"], &m["pairs"]),
+            (&0.into(), &0.into(), &150.into()),
+            "{m}"
+        );
+        let unseen = m["unseen"].as_f64().unwrap();
+        assert!(unseen > 0.02 && unseen <= 0.03, "{m}");
+        assert!(m["difference"]["low"].as_f64().unwrap() <= 0.0, "{m}");
+        assert!(m["difference"]["high"].as_f64().unwrap() >= 0.0, "{m}");
         assert_eq!(m["clear"], false);
     }
     // Open tiles against the base: the budget stops it; rates stay rates.
@@ -268,6 +278,57 @@ fn compare_pairs_games_and_reports_intervals() {
         "{}",
         r.out
     );
+}
+
+const HASP: &str = "rulesets/hasp/hasp.rules";
+const HASP_CARRY: &str = "interpreter/tests/compare/hasp-carry.rules";
+
+/// Issue 26: a house rule whose branch almost never fires (on a tie in card
+/// points the pot carries over, HASP-8.2; two-player sides rarely tie). The
+/// old report stopped after 100 pairs calling zero spread precise, and at
+/// 2,000 pairs starred `+0.0 ± 0.0`. Now nothing is starred at the default
+/// budget's stop, what was not seen is said, and a clear difference is
+/// written with the decimals that show it is not zero.
+#[test]
+fn compare_is_honest_about_a_difference_that_is_rare_or_unseen() {
+    let r = cli(&["compare", &path(HASP), &path(HASP_CARRY), "--players", "2"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.out.contains(" *\n"), "{}", r.out);
+    assert!(!r.out.contains("± 0.0"), "{}", r.out);
+    assert!(
+        r.out.contains("ties: no difference seen in 500 pairs; a difference of more than 0.8 points would have been seen"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("no clear difference: the winner's margin is 0.04 points wider (95 %: +0.01 to +0.07; base 7.0, variant 7.1; 500 pairs, only 10 of them differ)"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("Holm's correction for the 7 measures"),
+        "{}",
+        r.out
+    );
+    let r = cli(&[
+        "compare",
+        &path(HASP),
+        &path(HASP_CARRY),
+        "--players",
+        "2",
+        "--games",
+        "2000",
+        "--batch",
+        "2000",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let starred: Vec<&str> = r.out.lines().filter(|l| l.ends_with(" *")).collect();
+    assert!(!starred.is_empty(), "{}", r.out);
+    for l in starred {
+        // Every starred difference shows digits that are not zero.
+        let diff = l.split_whitespace().rev().nth(3).unwrap();
+        assert!(diff.chars().any(|c| ('1'..='9').contains(&c)), "{l}");
+    }
 }
 
 #[test]
