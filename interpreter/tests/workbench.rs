@@ -55,14 +55,15 @@ const HOUSE: &str = "rulesets/hansa/house-thrifty.rules";
 
 #[test]
 fn diff_names_the_changed_constant_and_options() {
+    // Exit 1 when the rulesets differ, as diff(1) does (issue 26).
     let r = cli(&["diff", &path(HANSA), &path(HOUSE)]);
-    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.code, 1, "{}", r.err);
     assert!(r.out.contains("const `keep_talers`: 3 → 5"), "{}", r.out);
     // The variant's own summary says what it changes.
     assert!(r.out.contains("`summary`: summary \""), "{}", r.out);
     assert!(
         r.out
-            .contains("2 difference(s): 2 in the rules, 0 on the board"),
+            .contains("3 difference(s): 3 in the rules, 0 on the board"),
         "{}",
         r.out
     );
@@ -73,7 +74,7 @@ fn diff_names_the_changed_constant_and_options() {
         "--format",
         "json",
     ]);
-    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.code, 1, "{}", r.err);
     let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
     let changes: Vec<(String, String, String)> = j["rules"]
         .as_array()
@@ -115,15 +116,14 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
     )
     .unwrap();
     let r = cli(&["diff", &path(HANSA), &v.display().to_string()]);
-    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.code, 1, "{}", r.err);
     assert!(
         !r.out.contains("end_phase"),
         "layout is no change: {}",
         r.out
     );
     assert!(
-        r.out.contains("phase `phase_income`: ")
-            && r.out.contains(" statement(s) → 1 statement(s)"),
+        r.out.contains("phase `phase_income` changed\n"),
         "{}",
         r.out
     );
@@ -143,6 +143,7 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
         r.out
     );
     let r = cli(&["diff", &path(HANSA), &path(HANSA)]);
+    assert_eq!(r.code, 0, "the same rules: {}", r.err);
     assert!(
         r.out.contains("no difference in the rules or on the board"),
         "{}",
@@ -159,8 +160,44 @@ fn diff_quotes_the_statements_of_a_changed_body_and_ignores_layout() {
         &path(HANSA),
         &d.join("missing.rules").display().to_string(),
     ]);
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2, "an error, as diff(1) exits");
     assert!(r.err.contains("cannot read"), "{}", r.err);
+}
+
+/// Issue 26: a change in one branch of a phase is shown in that branch,
+/// under the statements that lead to it, not as the whole `if` cut short.
+#[test]
+fn diff_shows_a_change_in_one_branch_where_it_is() {
+    let r = cli(&["diff", &path(HASP), &path(HASP_CARRY)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    let carry = path(HASP_CARRY);
+    let want = format!(
+        "phase `score_round` changed
+    + let before = carry  ({carry} line 19)
+    in the `else` of `if aon != no_bet`  (base line 301, {carry} line 20):
+      in the `else` of `if num_players == 3`  (base line 324, {carry} line 43):
+        in `if leaders == num_players`  (base line 340, {carry} line 59):
+          - log \"tie on card points: {{announcer}} announced the trump, so his side loses\"  (base line 342)
+          - for p in players where not same_side(it, announcer) {{ award(p) }}  (base line 343)
+          + log \"tie on card points: nobody scores, {{pot}} carried over\"  ({carry} line 61)
+          + carry += pot  ({carry} line 62)
+    + if carry == before {{ carry = 0 }}  ({carry} line 69)
+"
+    );
+    assert!(r.out.contains(&want), "{}", r.out);
+    assert!(!r.out.contains("statement(s)"), "{}", r.out);
+    assert!(r.out.contains("var `carry` added"), "{}", r.out);
+    let r = cli(&["diff", &path(HASP), &path(HASP_CARRY), "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    let j: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let phase = j["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "score_round")
+        .unwrap();
+    assert_eq!(phase["change"], "changed");
+    assert_eq!(phase["details"].as_array().unwrap().len(), 9, "{phase}");
 }
 
 #[test]
@@ -1130,7 +1167,7 @@ fn simulate_of_every_shipped_ruleset_and_variant_holds_its_invariants() {
                 "--players",
                 &n.to_string(),
                 "--games",
-                "12",
+                "6",
                 "--seed",
                 "7",
                 "--format",
