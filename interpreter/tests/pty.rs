@@ -435,9 +435,12 @@ fn the_readme_commands_finish_in_a_terminal() {
         s.set_expect_timeout(Some(LIMIT));
         let (out, code) = converse(s, &["white> ", "north> ", "grey> "], "1");
         // `check` of a broken file fails on purpose; everything else succeeds.
-        // `replay --against` exits 1 when the rulesets part, which is what
-        // the README's example shows.
-        let expected = if args.starts_with("check tests/errors/") || args.contains("--against") {
+        // `replay --against` exits 1 when the rulesets part, and `diff` (as
+        // diff(1) does) when they differ, which is what the README's examples show.
+        let expected = if args.starts_with("check tests/errors/")
+            || args.contains("--against")
+            || args.starts_with("diff ")
+        {
             1
         } else {
             0

@@ -31,5 +31,6 @@ pub mod load;
 pub mod ops;
 pub mod opt;
 pub mod pipeline;
+pub mod stats;
 pub mod syntax;
 pub mod tables;

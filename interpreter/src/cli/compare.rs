@@ -2,7 +2,9 @@
 //! of each side has the same seed and the same bots with the same seeds —
 //! and, for each measure, the difference the variant makes with a 95 %
 //! confidence interval and a plain sentence. It plays in batches until every
-//! interval is narrow enough or the game budget is spent.
+//! interval is narrow enough or the game budget is spent. The statistics
+//! themselves (which interval for which measure, p-values, Holm's correction
+//! over the measures) live in the core's `stats` module, free of IO.
 //!
 //! Pairing removes the luck both sides share (the same shuffles where the
 //! rules draw alike, the same bots), so a difference needs fewer games than
@@ -12,6 +14,7 @@ use super::simulate::{play_bots, seat_kinds, GameResult};
 use super::{load_game, parse_options, Format, Io};
 use crate::bot::SeatKind;
 use crate::eval::Setup;
+use crate::stats::{self, Estimate, Kind, Paired};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -48,50 +51,37 @@ enum Unit {
 struct Measure {
     name: String,
     unit: Unit,
+    /// Whether each game gives 0 or 1 (a proportion) or any number.
+    kind: Kind,
     /// "games last {} longer" / "shorter": the subject and the two directions.
     say: (String, &'static str, &'static str),
     base: Vec<f64>,
     variant: Vec<f64>,
 }
 
-/// The mean and the half-width of its 95 % confidence interval.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Estimate {
-    pub mean: f64,
-    pub half: f64,
-}
-
-fn estimate(x: &[f64]) -> Estimate {
-    let n = x.len() as f64;
-    if x.is_empty() {
-        return Estimate {
-            mean: 0.0,
-            half: f64::INFINITY,
-        };
-    }
-    let mean = x.iter().sum::<f64>() / n;
-    if x.len() < 2 {
-        return Estimate {
-            mean,
-            half: f64::INFINITY,
-        };
-    }
-    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
-    Estimate {
-        mean,
-        half: 1.96 * (var / n).sqrt(),
-    }
-}
-
 #[derive(Serialize)]
 struct MeasureOut {
     measure: String,
     unit: Unit,
+    /// Which interval was used (the unit and `unseen` say the rest).
+    #[serde(skip)]
+    kind: Kind,
     base: Estimate,
     variant: Estimate,
     difference: Estimate,
-    /// The interval excludes zero.
+    /// The pairs compared, and those where the variant's value is higher or lower.
+    pairs: usize,
+    higher: usize,
+    lower: usize,
+    /// The p-value of "no difference", and after Holm's correction over all measures.
+    p: f64,
+    p_holm: f64,
+    /// Holm's p-value is below 5 %.
     clear: bool,
+    /// When no pair differs: the smallest difference (a rate, or a share of
+    /// pairs for other measures) that would have been seen 95 % of the time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unseen: Option<f64>,
     sentence: String,
 }
 
@@ -165,6 +155,7 @@ fn stat_measures(
     let m = |name: String, subject: String| Measure {
         name,
         unit: Unit::Number,
+        kind: Kind::Mean,
         say: (subject, "higher", "lower"),
         base: vec![],
         variant: vec![],
@@ -217,6 +208,13 @@ fn measures(seats: &[String]) -> Vec<Measure> {
     let m = |name: &str, unit, subject: &str, up, down| Measure {
         name: name.into(),
         unit,
+        // A rate is a yes or no per game, but for the first player's
+        // advantage, a difference of two rates in every game.
+        kind: if unit == Unit::Rate && name != "first-player advantage" {
+            Kind::Proportion
+        } else {
+            Kind::Mean
+        },
         say: (subject.into(), up, down),
         base: vec![],
         variant: vec![],
@@ -270,51 +268,122 @@ fn measures(seats: &[String]) -> Vec<Measure> {
     v
 }
 
-/// "the first player wins 6.2 ± 1.9 points more often (base 31.0 %, variant 37.2 %)".
-fn sentence(m: &Measure, b: Estimate, v: Estimate, d: Estimate) -> String {
-    let (k, unit) = match m.unit {
-        Unit::Rate => (100.0, "points"),
-        Unit::Decisions => (1.0, "decisions"),
-        Unit::Points => (1.0, "points"),
-        Unit::Number => (1.0, ""),
+/// How a measure's numbers are written: scale, unit word, decimals.
+fn style(u: Unit) -> (f64, &'static str, usize) {
+    match u {
+        Unit::Rate => (100.0, " points", 1),
+        Unit::Decisions => (1.0, " decisions", 1),
+        Unit::Points => (1.0, " points", 1),
+        // A declared statistic may count small things (a fraction of a stall
+        // per game): it gets two decimals.
+        Unit::Number => (1.0, "", 2),
+    }
+}
+
+/// The decimals to show a difference with: more than usual when its interval
+/// excludes zero but its nearer end would round to zero, so that no clear
+/// difference is ever written as 0.0.
+fn decimals(d: Estimate, k: f64, dp: usize) -> usize {
+    let near = if d.low > 0.0 {
+        d.low * k
+    } else if d.high < 0.0 {
+        -d.high * k
+    } else {
+        return dp;
     };
-    // A declared statistic may count small things (a fraction of a stall per
-    // game): it gets two decimals.
-    let dp = if m.unit == Unit::Number { 2 } else { 1 };
+    let mut dp = dp;
+    while dp < 6 && near < 0.5 * 10f64.powi(-(dp as i32)) {
+        dp += 1;
+    }
+    dp
+}
+
+/// A number with `dp` decimals (and a sign, if `sign`), never "-0.0": a
+/// value that rounds to zero is written as zero.
+fn num(x: f64, dp: usize, sign: bool) -> String {
+    let t = if sign {
+        format!("{x:+.dp$}")
+    } else {
+        format!("{x:.dp$}")
+    };
+    if t.starts_with('-') && t[1..].chars().all(|c| c == '0' || c == '.') {
+        if sign {
+            format!("+{}", &t[1..])
+        } else {
+            t[1..].to_string()
+        }
+    } else {
+        t
+    }
+}
+
+/// "the first player wins 6.2 points more often (95 %: +2.3 to +10.1; base
+/// 31.0 %, variant 37.2 %; 300 pairs)", or what was and was not seen when no
+/// pair differs.
+fn sentence(m: &Measure, b: Estimate, v: Estimate, d: &Paired, clear: bool) -> String {
+    let (k, unit, dp) = style(m.unit);
+    let n = d.pairs;
+    if let Some(x) = d.unseen {
+        return match m.kind {
+            Kind::Proportion => format!(
+                "{}: no difference seen in {n} pairs; a difference of more than {:.1} points would have been seen",
+                m.name,
+                x * 100.0
+            ),
+            Kind::Mean => format!(
+                "{}: no difference seen in {n} pairs; a change in more than {:.1} % of games would have been seen",
+                m.name,
+                x * 100.0
+            ),
+        };
+    }
     let show = |x: f64| {
         if m.unit == Unit::Rate {
-            format!("{:.1} %", x * 100.0)
+            format!("{} %", num(x * 100.0, 1, false))
         } else {
-            format!("{x:.dp$}")
+            num(x, dp, false)
         }
     };
-    let dir = if d.mean >= 0.0 { m.say.1 } else { m.say.2 };
-    let unit = if unit.is_empty() {
-        String::new()
+    let e = d.difference;
+    let dp = decimals(e, k, dp);
+    let dir = if e.mean >= 0.0 { m.say.1 } else { m.say.2 };
+    let few = if d.differing() == 1 {
+        ", only 1 of them differs".to_string()
+    } else if d.differing() < 20 {
+        format!(", only {} of them differ", d.differing())
     } else {
-        format!(" {unit}")
+        String::new()
     };
     let core = format!(
-        "{} {:.dp$} ± {:.dp$}{unit} {dir} (base {}, variant {})",
+        "{} {}{unit} {dir} (95 %: {} to {}; base {}, variant {}; {n} pairs{few})",
         m.say.0,
-        (d.mean * k).abs(),
-        d.half * k,
+        num((e.mean * k).abs(), dp, false),
+        num(e.low * k, dp, true),
+        num(e.high * k, dp, true),
         show(b.mean),
         show(v.mean)
     );
-    if d.mean.abs() > d.half {
+    if clear {
         core
     } else {
         format!("no clear difference: {core}")
     }
 }
 
-/// Whether a measure's interval is narrow enough: rates to `precision`
-/// percentage points, counts to `precision` per cent of the base's mean.
-fn narrow(m: &Measure, d: Estimate, b: Estimate, precision: f64) -> bool {
-    match m.unit {
-        Unit::Rate => d.half * 100.0 <= precision,
-        _ => d.half <= precision / 100.0 * b.mean.abs().max(1.0),
+/// Whether a measure is known well enough to stop: a rate's interval within
+/// `precision` percentage points; a count's within `precision` per cent of
+/// the base's mean. Zero spread is no precision: a count that no pair (or
+/// fewer than ten) changes is settled only when the share of games it could
+/// change unseen is below `precision` per cent, and a rate's interval is
+/// never narrower than what its pairs can show.
+fn narrow(m: &Measure, d: &Paired, b: Estimate, precision: f64) -> bool {
+    if m.kind == Kind::Proportion || m.unit == Unit::Rate && d.differing() >= 10 {
+        return d.difference.half() * 100.0 <= precision;
+    }
+    match d.unseen {
+        Some(x) => x * 100.0 <= precision,
+        None if d.differing() < 10 => stats::wilson(d.differing(), d.pairs).1 * 100.0 <= precision,
+        None => d.difference.half() <= precision / 100.0 * b.mean.abs().max(1.0),
     }
 }
 
@@ -436,13 +505,17 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         let widest = ms
             .iter()
             .filter(|m| m.unit == Unit::Rate)
-            .map(|m| diff_of(m).half * 100.0)
+            .map(|m| diff_of(m).difference.half() * 100.0)
             .fold(0.0, f64::max);
         bar.set_message(format!("widest interval ±{widest:.1} points"));
-        if ms
-            .iter()
-            .all(|m| narrow(m, diff_of(m), estimate(&m.base), a.precision))
-        {
+        if ms.iter().all(|m| {
+            narrow(
+                m,
+                &diff_of(m),
+                stats::one_side(m.kind, &m.base),
+                a.precision,
+            )
+        }) {
             stopped = "precise";
             break;
         }
@@ -467,9 +540,8 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     }
 }
 
-fn diff_of(m: &Measure) -> Estimate {
-    let d: Vec<f64> = m.variant.iter().zip(&m.base).map(|(v, b)| v - b).collect();
-    estimate(&d)
+fn diff_of(m: &Measure) -> Paired {
+    stats::paired(m.kind, &m.base, &m.variant)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -483,13 +555,9 @@ fn report(
     errors: Vec<String>,
     stopped: &'static str,
 ) -> Out {
-    let name = |g: &crate::ir::Game| {
-        if g.variants.is_empty() {
-            g.name.clone()
-        } else {
-            format!("{} ({})", g.name, g.variants.join(" <- "))
-        }
-    };
+    let name = super::game_title;
+    let diffs: Vec<Paired> = ms.iter().map(diff_of).collect();
+    let holm = stats::holm(&diffs.iter().map(|d| d.p).collect::<Vec<_>>());
     Out {
         base: format!("{} [{}]", a.base.display(), name(gb)),
         variant: format!("{} [{}]", a.variant.display(), name(gv)),
@@ -503,16 +571,29 @@ fn report(
         unmatched_statistics: vec![],
         measures: ms
             .iter()
-            .map(|m| {
-                let (b, v, d) = (estimate(&m.base), estimate(&m.variant), diff_of(m));
+            .zip(&diffs)
+            .zip(holm)
+            .map(|((m, d), p_holm)| {
+                let (b, v) = (
+                    stats::one_side(m.kind, &m.base),
+                    stats::one_side(m.kind, &m.variant),
+                );
+                let clear = p_holm < stats::ALPHA;
                 MeasureOut {
                     measure: m.name.clone(),
                     unit: m.unit,
+                    kind: m.kind,
                     base: b,
                     variant: v,
-                    difference: d,
-                    clear: d.mean.abs() > d.half,
-                    sentence: sentence(m, b, v, d),
+                    difference: d.difference,
+                    pairs: d.pairs,
+                    higher: d.higher,
+                    lower: d.lower,
+                    p: d.p,
+                    p_holm,
+                    clear,
+                    unseen: d.unseen,
+                    sentence: sentence(m, b, v, d, clear),
                 }
             })
             .collect(),
@@ -546,29 +627,53 @@ fn print_text(o: &Out, io: &mut Io) {
     );
     let _ = writeln!(
         io.out,
-        "\n{:<26} {:>16} {:>16} {:>18}",
-        "measure (95 % intervals)", "base", "variant", "difference"
+        "\n{:<26} {:>20} {:>20} {:>28} {:>12}",
+        "measure (95 % intervals)", "base", "variant", "difference", "pairs differ"
     );
     for m in &o.measures {
-        let f = |e: Estimate, sign: bool| match m.unit {
-            Unit::Rate if sign => format!("{:+.1} ± {:.1} pt", e.mean * 100.0, e.half * 100.0),
-            Unit::Rate => format!("{:.1} ± {:.1} %", e.mean * 100.0, e.half * 100.0),
-            Unit::Number if sign => format!("{:+.2} ± {:.2}", e.mean, e.half),
-            Unit::Number => format!("{:.2} ± {:.2}", e.mean, e.half),
-            _ if sign => format!("{:+.1} ± {:.1}", e.mean, e.half),
-            _ => format!("{:.1} ± {:.1}", e.mean, e.half),
+        let (k, _, dp) = style(m.unit);
+        let pc = if m.unit == Unit::Rate { " %" } else { "" };
+        let side = |e: Estimate| {
+            format!(
+                "{}{pc} [{}, {}]",
+                num(e.mean * k, dp, false),
+                num(e.low * k, dp, false),
+                num(e.high * k, dp, false)
+            )
+        };
+        let diff = match m.unseen {
+            Some(x) if m.kind == Kind::Proportion => {
+                format!("none seen (< {:.1} pt)", x * 100.0)
+            }
+            Some(x) => format!("none seen (< {:.1} % of games)", x * 100.0),
+            None => {
+                let e = m.difference;
+                let dp = decimals(e, k, dp);
+                let pt = if m.unit == Unit::Rate { " pt" } else { "" };
+                format!(
+                    "{}{pt} [{}, {}]",
+                    num(e.mean * k, dp, true),
+                    num(e.low * k, dp, true),
+                    num(e.high * k, dp, true)
+                )
+            }
         };
         let mark = if m.clear { " *" } else { "" };
         let _ = writeln!(
             io.out,
-            "{:<26} {:>16} {:>16} {:>18}{mark}",
+            "{:<26} {:>20} {:>20} {:>28} {:>12}{mark}",
             m.measure,
-            f(m.base, false),
-            f(m.variant, false),
-            f(m.difference, true)
+            side(m.base),
+            side(m.variant),
+            diff,
+            format!("{}/{}", m.higher + m.lower, m.pairs)
         );
     }
-    let _ = writeln!(io.out, "(* the interval of the difference excludes zero)");
+    let _ = writeln!(
+        io.out,
+        "(* clear at the 5 % level after Holm's correction for the {} measures compared; each interval alone is 95 %)",
+        o.measures.len()
+    );
     for s in &o.unmatched_statistics {
         let _ = writeln!(io.out, "statistic {s}: not compared");
     }

@@ -6,11 +6,17 @@
 //! Items are matched by their kind and name (the key `override` uses) after
 //! variants are merged, and compared as syntax trees without their spans, so
 //! layout and comments never count as a change. A changed body is described
-//! by the statements that differ, quoted from the sources.
+//! by the statements that differ, quoted from the sources with their lines,
+//! nested as deep as the change: a statement whose condition and shape are
+//! unchanged but whose branch or body differs is named as the place of the
+//! change, and the comparison goes on inside it.
+//!
+//! The exit code is that of diff(1): 0 when the rulesets are the same, 1 when
+//! they differ, 2 when either cannot be read or checked.
 
 use super::{load_game, read_file, Format, Io};
 use crate::ast::visit::{self, by_mut::Visit as _};
-use crate::ast::{Block, Item, ItemKind, Stmt};
+use crate::ast::{Block, Item, ItemKind, Stmt, StmtKind};
 use crate::board::Board;
 use crate::diag::{Sources, Span};
 use crate::load;
@@ -45,7 +51,12 @@ struct Out {
 
 pub fn run(base: &Path, variant: &Path, format: Format, io: &mut Io) -> i32 {
     let Some(d) = diff(base, variant, io) else {
-        return 1;
+        return 2;
+    };
+    let code = if d.rules.is_empty() && d.board.is_empty() {
+        0
+    } else {
+        1
     };
     match format {
         Format::Json => {
@@ -77,7 +88,7 @@ pub fn run(base: &Path, variant: &Path, format: Format, io: &mut Io) -> i32 {
             }
         }
     }
-    0
+    code
 }
 
 /// A change as one line of text.
@@ -113,13 +124,7 @@ fn diff(base: &Path, variant: &Path, io: &mut Io) -> Option<Out> {
     };
     let mb = merged(base)?;
     let mv = merged(variant)?;
-    let name = |g: &crate::ir::Game| {
-        if g.variants.is_empty() {
-            g.name.clone()
-        } else {
-            format!("{} ({})", g.name, g.variants.join(" <- "))
-        }
-    };
+    let name = super::game_title;
     Some(Out {
         base: format!("{} [{}]", base.display(), name(&gb)),
         variant: format!("{} [{}]", variant.display(), name(&gv)),
@@ -217,9 +222,7 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
                 };
                 match (body(&b.kind), body(&v.kind)) {
                     (Some(bb), Some(vb)) if head_shape(&b.kind) == head_shape(&v.kind) => {
-                        c.from = Some(format!("{} statement(s)", bb.stmts.len()));
-                        c.to = Some(format!("{} statement(s)", vb.stmts.len()));
-                        c.details = statements(sources, bb, vb);
+                        statements(sources, bb, vb, 0, &mut c.details);
                     }
                     _ => {
                         c.from = Some(quote(sources, value_span(b)));
@@ -258,38 +261,147 @@ fn head_shape(k: &ItemKind) -> Value {
     v
 }
 
-/// The statements of two bodies that differ: after the common start and end,
-/// what the base has and what the variant has instead.
-fn statements(sources: &Sources, a: &Block, b: &Block) -> Vec<String> {
+/// The blocks a statement holds, by position (an absent `else` is `None`),
+/// and what each is called when the change lies inside it.
+fn blocks(s: &Stmt) -> Vec<(Option<&Block>, &'static str)> {
+    match &s.kind {
+        StmtKind::If { then, els, .. } => {
+            vec![(Some(then), "in"), (els.as_ref(), "in the `else` of")]
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![(Some(body), "in")],
+        StmtKind::Act { els, .. } => vec![(els.as_ref(), "in the `else` of")],
+        _ => vec![],
+    }
+}
+
+/// A statement without the statements of its blocks: equal for two
+/// statements with the same condition (or loop, or `act`) and the same
+/// blocks present.
+fn stmt_head(s: &Stmt) -> Value {
+    let mut s = s.clone();
+    let clear = |b: &mut Block| b.stmts.clear();
+    match &mut s.kind {
+        StmtKind::If { then, els, .. } => {
+            clear(then);
+            els.as_mut().map(clear);
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => clear(body),
+        StmtKind::Act { els, .. } => {
+            els.as_mut().map(clear);
+        }
+        _ => return Value::Null,
+    }
+    stmt_shape(&s)
+}
+
+/// A statement's first line up to its block: `if leaders == 2`.
+fn head_text(sources: &Sources, s: &Stmt) -> String {
+    let q = quote(sources, s.span);
+    q.split('{').next().unwrap_or("").trim().to_string()
+}
+
+/// The position of a span: `base line 12` or `house.rules line 14`.
+fn at(sources: &Sources, s: Span, base: bool) -> String {
+    let (l, _) = sources.line_col(s.file, s.start);
+    if base {
+        format!("base line {l}")
+    } else {
+        format!("{} line {l}", sources.get(s.file).name)
+    }
+}
+
+/// The statements of two blocks that differ, written to `out` indented by
+/// `depth`: statements equal on both sides are matched first (a longest
+/// common subsequence); between them, a base statement and a variant
+/// statement with the same head (an `if` with the same condition, a loop over
+/// the same collection) are compared inside, and everything else is shown
+/// as removed (`-`) or added (`+`).
+fn statements(sources: &Sources, a: &Block, b: &Block, depth: usize, out: &mut Vec<String>) {
     let (sa, sb): (Vec<Value>, Vec<Value>) = (
         a.stmts.iter().map(stmt_shape).collect(),
         b.stmts.iter().map(stmt_shape).collect(),
     );
-    let mut pre = 0;
-    while pre < sa.len() && pre < sb.len() && sa[pre] == sb[pre] {
-        pre += 1;
+    let (n, m) = (sa.len(), sb.len());
+    // lcs[i][j]: the longest common subsequence of sa[i..] and sb[j..].
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if sa[i] == sb[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
     }
-    let mut suf = 0;
-    while suf < sa.len() - pre
-        && suf < sb.len() - pre
-        && sa[sa.len() - 1 - suf] == sb[sb.len() - 1 - suf]
-    {
-        suf += 1;
+    let (mut i, mut j) = (0, 0);
+    let (mut gi, mut gj) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && sa[i] == sb[j] {
+            gap(sources, &a.stmts[gi..i], &b.stmts[gj..j], depth, out);
+            i += 1;
+            j += 1;
+            (gi, gj) = (i, j);
+        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            j += 1;
+        } else {
+            i += 1;
+        }
     }
-    let mut out = vec![];
-    for s in &a.stmts[pre..a.stmts.len() - suf] {
-        let (l, _) = sources.line_col(s.span.file, s.span.start);
-        out.push(format!("- {}  (base line {l})", quote(sources, s.span)));
-    }
-    for s in &b.stmts[pre..b.stmts.len() - suf] {
-        let (l, _) = sources.line_col(s.span.file, s.span.start);
+    gap(sources, &a.stmts[gi..], &b.stmts[gj..], depth, out);
+}
+
+/// A run of base statements replaced by a run of variant statements.
+fn gap(sources: &Sources, a: &[Stmt], b: &[Stmt], depth: usize, out: &mut Vec<String>) {
+    let pad = "  ".repeat(depth);
+    let minus = |s: &Stmt, out: &mut Vec<String>| {
         out.push(format!(
-            "+ {}  ({} line {l})",
+            "{pad}- {}  ({})",
             quote(sources, s.span),
-            sources.get(s.span.file).name
+            at(sources, s.span, true)
         ));
+    };
+    let plus = |s: &Stmt, out: &mut Vec<String>| {
+        out.push(format!(
+            "{pad}+ {}  ({})",
+            quote(sources, s.span),
+            at(sources, s.span, false)
+        ));
+    };
+    let mut j = 0;
+    for x in a {
+        let twin = (!blocks(x).is_empty())
+            .then(|| b[j..].iter().position(|y| stmt_head(x) == stmt_head(y)))
+            .flatten();
+        let Some(k) = twin else {
+            minus(x, out);
+            continue;
+        };
+        for y in &b[j..j + k] {
+            plus(y, out);
+        }
+        let y = &b[j + k];
+        j += k + 1;
+        for ((bx, what), (by, _)) in blocks(x).into_iter().zip(blocks(y)) {
+            if let (Some(bx), Some(by)) = (bx, by) {
+                let (ex, ey): (Vec<Value>, Vec<Value>) = (
+                    bx.stmts.iter().map(stmt_shape).collect(),
+                    by.stmts.iter().map(stmt_shape).collect(),
+                );
+                if ex != ey {
+                    out.push(format!(
+                        "{pad}{what} `{}`  ({}, {}):",
+                        head_text(sources, x),
+                        at(sources, x.span, true),
+                        at(sources, y.span, false)
+                    ));
+                    statements(sources, bx, by, depth + 1, out);
+                }
+            }
+        }
     }
-    out
+    for y in &b[j..] {
+        plus(y, out);
+    }
 }
 
 /// The board's nodes, edges, attribute values and component sets.

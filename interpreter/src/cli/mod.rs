@@ -506,6 +506,16 @@ pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
 
 /// Loads and checks a ruleset, printing diagnostics on failure. The ruleset
 /// reads files only under the run's root (see [`files`]).
+/// A game's name with the variants applied to it, as headers show it:
+/// `Hansa (house rule: thrifty merchants)`.
+pub(crate) fn game_title(g: &Game) -> String {
+    if g.variants.is_empty() {
+        g.name.clone()
+    } else {
+        format!("{} ({})", g.name, g.variants.join(" <- "))
+    }
+}
+
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     let mut sources = Sources::default();
     let read = files::confined(files::root_for(file, io.root.as_deref()));

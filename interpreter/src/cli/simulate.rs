@@ -559,7 +559,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(
                 io.out,
                 "{} — {} games, {} players, seeds {}..{}",
-                game.name, a.games, n, a.seed, last
+                super::game_title(&game),
+                a.games,
+                n,
+                a.seed,
+                last
             );
             if kinds.iter().any(|k| *k != SeatKind::Random) {
                 let who: Vec<String> = (0..n)
