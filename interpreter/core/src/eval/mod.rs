@@ -357,7 +357,7 @@ impl Match {
             })
             .collect();
         let zones = Zones::new(g.nzones as usize, &initial);
-        let (zcount, zbits) = zindex::build(&g, &zones);
+        let (zcount, zbits) = zindex::build(g, &zones);
         let state = State {
             nplayers: n as u8,
             vars: vec![0; g.nvars as usize],

@@ -103,6 +103,10 @@ pub fn compile_expr(
     Ok((g, e, ty, nlocals))
 }
 
+/// Expressions compiled by [`compile_exprs`]: each with its type and the
+/// locals it needs.
+pub type CompiledExprs = Vec<(Expr, Ty, u16)>;
+
 /// [`compile_expr`] for several files with one checker (see
 /// [`check::compile_exprs`]); the error names the first that fails by its
 /// place in `files`.
@@ -110,7 +114,7 @@ pub fn compile_exprs(
     game: &Game,
     sources: &Sources,
     files: &[u32],
-) -> Result<(Game, Vec<(Expr, Ty, u16)>), (usize, Diagnostics)> {
+) -> Result<(Game, CompiledExprs), (usize, Diagnostics)> {
     let (g, mut v) = check::compile_exprs(game, sources, files)?;
     for (e, ..) in &mut v {
         crate::opt::run_expr(e);
