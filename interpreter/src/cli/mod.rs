@@ -504,10 +504,8 @@ pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
         })
 }
 
-/// Loads and checks a ruleset, printing diagnostics on failure. The ruleset
-/// reads files only under the run's root (see [`files`]).
 /// A game's name with the variants applied to it, as headers show it:
-/// `Hansa (house rule: thrifty merchants)`.
+/// `Base game (house rule: a variant's name)`.
 pub(crate) fn game_title(g: &Game) -> String {
     if g.variants.is_empty() {
         g.name.clone()
@@ -516,6 +514,8 @@ pub(crate) fn game_title(g: &Game) -> String {
     }
 }
 
+/// Loads and checks a ruleset, printing diagnostics on failure. The ruleset
+/// reads files only under the run's root (see [`files`]).
 pub fn load_game(file: &Path, io: &mut Io) -> Option<(Arc<Game>, Sources)> {
     let mut sources = Sources::default();
     let read = files::confined(files::root_for(file, io.root.as_deref()));
