@@ -590,8 +590,25 @@ pub fn table(v: &View, seats: &[String], me: Option<usize>) -> String {
 /// their last word (`stall 1 at: r1c1 …`). A game's commonest moves are
 /// rarely the long enumerations, and they should not be on page two.
 pub fn option_order(labels: &[String]) -> Vec<usize> {
-    let key = |l: &str| l.rsplit_once(' ').map(|(a, _)| a.to_string());
     let (mut singles, mut grouped) = (vec![], vec![]);
+    for run in option_runs(labels) {
+        if run.len() >= 3 {
+            &mut grouped
+        } else {
+            &mut singles
+        }
+        .extend(run);
+    }
+    singles.extend(grouped);
+    singles
+}
+
+/// The runs of neighbouring options that share everything but their last
+/// word (an option of one word is a run of its own): a run of three or more
+/// is shown as a group.
+fn option_runs(labels: &[String]) -> Vec<std::ops::Range<usize>> {
+    let key = |l: &str| l.rsplit_once(' ').map(|(a, _)| a.to_string());
+    let mut runs = vec![];
     let mut i = 0;
     while i < labels.len() {
         let k = key(&labels[i]);
@@ -601,23 +618,16 @@ pub fn option_order(labels: &[String]) -> Vec<usize> {
                 j += 1;
             }
         }
-        if j - i >= 3 {
-            &mut grouped
-        } else {
-            &mut singles
-        }
-        .extend(i..j);
+        runs.push(i..j);
         i = j;
     }
-    singles.extend(grouped);
-    singles
+    runs
 }
 
 /// The options as lines: labels that differ only in their last word are one
 /// group (`stall 1 at: 1) r1c1  2) r1c2 …`); single options share lines.
 pub fn options(labels: &[String]) -> Vec<String> {
     let w = labels.len().to_string().len();
-    let key = |l: &str| l.rsplit_once(' ').map(|(a, _)| a.to_string());
     let mut lines = vec![];
     let mut singles: Vec<String> = vec![];
     let flush = |singles: &mut Vec<String>, lines: &mut Vec<String>| {
@@ -626,18 +636,14 @@ pub fn options(labels: &[String]) -> Vec<String> {
             singles.clear();
         }
     };
-    let mut i = 0;
-    while i < labels.len() {
-        let k = key(&labels[i]);
-        let mut j = i + 1;
-        if k.is_some() {
-            while j < labels.len() && key(&labels[j]) == k {
-                j += 1;
-            }
-        }
+    for run in option_runs(labels) {
+        let (i, j) = (run.start, run.end);
         if j - i >= 3 {
             flush(&mut singles, &mut lines);
-            let k = k.unwrap_or_default();
+            let k = labels[i]
+                .rsplit_once(' ')
+                .map(|(a, _)| a)
+                .unwrap_or_default();
             let cells: Vec<String> = (i..j)
                 .map(|x| {
                     format!(
@@ -653,7 +659,6 @@ pub fn options(labels: &[String]) -> Vec<String> {
                 singles.push(format!("{:>w$}) {}", x + 1, label));
             }
         }
-        i = j;
     }
     flush(&mut singles, &mut lines);
     lines
