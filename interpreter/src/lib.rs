@@ -11,8 +11,8 @@
 #![forbid(unsafe_code)]
 
 pub use regel_core::{
-    ast, board, bot, check, codegen, diag, eval, ir, limits, load, ops, opt, pipeline, syntax,
-    tables,
+    ast, board, bot, check, codegen, diag, draw, eval, ir, limits, load, ops, opt, pipeline,
+    syntax, tables,
 };
 
 pub mod cli;
