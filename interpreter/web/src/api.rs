@@ -9,7 +9,6 @@ use crate::session::{self, Session};
 use regel_core::bot::SeatKind;
 use regel_core::diag::{self, Sources};
 use regel_core::ir::Game;
-use regel_core::syntax::keywords::KEYWORDS;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -67,8 +66,6 @@ enum Request {
     },
     /// The run's summary, as `regel simulate --format json` writes it.
     Summary,
-    /// The language's keywords, for highlighting.
-    Keywords,
 }
 
 /// The checked game, with its sources (for run-time error places).
@@ -195,9 +192,6 @@ fn answer(e: &mut Engine, r: Request) -> Result<Value, String> {
             let s = measure::summary(&c.game, run.players, &run.kinds, &run.results);
             serde_json::to_value(s).map_err(|e| e.to_string())
         }
-        Request::Keywords => Ok(json!({
-            "keywords": KEYWORDS.iter().map(|k| k.word).collect::<Vec<_>>()
-        })),
     }
 }
 
