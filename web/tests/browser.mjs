@@ -53,6 +53,8 @@ async function edit(find, replace) {
 // one, else the first option's button; returns the decisions taken.
 async function playByClicking(maxClicks) {
   for (let k = 0; k < maxClicks; k++) {
+    // A bot's turn: wait for it to move (a person's options, or the end).
+    await page.waitForFunction(() => document.body.dataset.over === 'yes' || document.querySelector('#options button'));
     const over = await page.evaluate(() => document.body.dataset.over);
     if (over === 'yes') return k;
     const before = await page.evaluate(() => document.getElementById('turn').textContent);
@@ -118,6 +120,31 @@ await test('a whole game of tic-tac-toe by clicking, with an undo', async () => 
   console.log(`     ${n} clicks: ${end}`);
   assert.match(end, /game over/);
   await shot('05-tic-tac-toe-over');
+});
+
+await test('a record downloaded and loaded again gives the same position', async () => {
+  const before = await page.textContent('#turn');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  const file = path.join(shots, 'tic-tac-toe-record.toml');
+  await download.saveAs(file);
+  const text = fs.readFileSync(file, 'utf8');
+  assert.match(text, /^decisions = \[/m);
+  await page.click('#new');
+  await page.waitForFunction((b) => document.getElementById('turn').textContent !== b, before);
+  await page.setInputFiles('#load', file);
+  await page.waitForFunction((b) => document.getElementById('turn').textContent === b, before);
+});
+
+await test('a bot at a seat: tic-tac-toe against the random bot', async () => {
+  await page.selectOption('#seats select >> nth=1', 'random');
+  await page.click('#new');
+  await page.waitForSelector('#board rect.place');
+  const n = await playByClicking(10);
+  const end = await page.textContent('#turn');
+  console.log(`     ${n} clicks: ${end}`);
+  assert.match(end, /game over/);
+  const log = await page.$$eval('#log li', (l) => l.length);
+  assert.ok(log > 0, 'the per-seat log has lines');
 });
 
 await test('a whole game of Auf Heller und Pfennig by clicking', async () => {
