@@ -9,6 +9,7 @@ import { serve } from './serve.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const shots = path.join(here, 'shots');
+fs.rmSync(shots, { recursive: true, force: true });
 fs.mkdirSync(shots, { recursive: true });
 const server = await serve(path.resolve(here, '../dist'));
 const url = `http://127.0.0.1:${server.address().port}/`;
