@@ -219,6 +219,7 @@ function viewer() {
   return +v;
 }
 async function step(req) {
+  if (req.cmd !== 'bot' && req.cmd !== 'show' && req.cmd !== 'apply') generation++;
   const r = await ask({ ...req, viewer: viewer() });
   if (r.error) {
     $('turn').textContent = `stopped: ${r.error}`;
@@ -230,11 +231,16 @@ async function step(req) {
     shown = await ask({ cmd: 'show', viewer: r.pending[0] });
   }
   drawPlay();
-  if (shown.pending && shown.pending[2]) setTimeout(() => step({ cmd: 'bot' }), 30);
+  // A bot's turn: it moves after the page has drawn, unless a new game,
+  // a record or an undo came in between (`generation` changed).
+  const g = generation;
+  if (shown.pending && shown.pending[2]) setTimeout(() => g === generation && shown.pending?.[2] && step({ cmd: 'bot' }), 30);
 }
+let generation = 0;
 $('new').onclick = () => step({ cmd: 'new', players: +$('players').value, seed: +$('seed').value, seats: seatKinds() });
 $('undo').onclick = async () => {
   if (!shown) return;
+  generation++;
   let r = await ask({ cmd: 'undo', viewer: viewer() });
   // Back to the last decision a person took: bots' moves after it go too.
   while (!r.error && r.pending && r.pending[2] && r.decisions > 0) r = await ask({ cmd: 'undo', viewer: viewer() });
