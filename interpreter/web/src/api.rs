@@ -4,8 +4,9 @@
 //! json` writes them.
 
 use crate::files::Files;
-use crate::measure::{self, GameResult};
+use crate::measure;
 use crate::session::{self, Session};
+use regel_core::bot::seeded::GameResult;
 use regel_core::bot::SeatKind;
 use regel_core::diag::{self, Sources};
 use regel_core::ir::Game;
@@ -181,15 +182,14 @@ fn answer(e: &mut Engine, r: Request) -> Result<Value, String> {
                 let s = seed
                     .checked_add(i)
                     .ok_or("the seeds pass the largest seed")?;
-                run.results
-                    .push(measure::play(&c.game, &c.sources, players, s, &kinds));
+                run.results.push(measure::play(&c.game, players, s, &kinds));
             }
             Ok(json!({ "done": run.results.len() }))
         }
         Request::Summary => {
             let c = e.checked.as_ref().ok_or("no ruleset has been checked")?;
             let run = e.run.as_ref().ok_or("no games have been simulated")?;
-            let s = measure::summary(&c.game, run.players, &run.kinds, &run.results);
+            let s = measure::summary(&c.game, &c.sources, run.players, &run.kinds, &run.results);
             serde_json::to_value(s).map_err(|e| e.to_string())
         }
     }

@@ -3,34 +3,17 @@
 //! writes: the same games (seed `seed + i`, bots seeded as the CLI seeds
 //! them) and the same figures, which `tests/run`'s web section compares.
 
-use crate::session::bot_seed;
-use regel_core::bot::{SeatKind, Table};
+use regel_core::bot::seeded::{play_bots, GameResult};
+use regel_core::bot::SeatKind;
 use regel_core::diag::Sources;
-use regel_core::eval::{Match, Setup};
+use regel_core::eval::Setup;
 use regel_core::ir::Game;
 use serde::Serialize;
 use std::sync::Arc;
 
-/// The outcome of one game.
-#[derive(Clone, Serialize)]
-pub struct GameResult {
-    pub seed: u64,
-    pub decisions: u32,
-    pub scores: Vec<i64>,
-    pub winners: Vec<usize>,
-    pub error: Option<String>,
-    #[serde(skip)]
-    stats: Vec<Vec<i64>>,
-}
-
-/// Plays the game of seed `seed` between the bots `kinds`, as `regel simulate` does.
-pub fn play(
-    game: &Arc<Game>,
-    sources: &Sources,
-    players: usize,
-    seed: u64,
-    kinds: &[SeatKind],
-) -> GameResult {
+/// Plays the game of seed `seed` between the bots `kinds`: `regel
+/// simulate`'s own function, with its budget and no options.
+pub fn play(game: &Arc<Game>, players: usize, seed: u64, kinds: &[SeatKind]) -> GameResult {
     let setup = Setup {
         players,
         seed,
@@ -38,53 +21,7 @@ pub fn play(
         budget: regel_core::eval::DEFAULT_BUDGET,
         log: false,
     };
-    let mut bots = Table::new(kinds, bot_seed(seed));
-    let mut res = GameResult {
-        seed,
-        decisions: 0,
-        scores: vec![],
-        winners: vec![],
-        error: None,
-        stats: vec![],
-    };
-    let fail = |e: regel_core::eval::RunError| {
-        let at = e
-            .span
-            .map(|s| {
-                let (l, c) = sources.line_col(s.file, s.start);
-                format!("at {}:{l}:{c}, ", sources.get(s.file).name)
-            })
-            .unwrap_or_default();
-        Some(format!("{} ({at}", e.message))
-    };
-    let mut m = match Match::new(game.clone(), &setup) {
-        Ok(m) => m,
-        Err(e) => {
-            res.error = fail(e);
-            return res;
-        }
-    };
-    while let Some((seat, _)) = m.pending() {
-        let i = bots.choose(seat, &m);
-        if let Err(e) = m.apply(i) {
-            res.decisions = m.state.decisions;
-            res.error = fail(e);
-            return res;
-        }
-    }
-    res.decisions = m.state.decisions;
-    match m.standings() {
-        Ok(st) => {
-            res.scores = st.iter().map(|s| s.score).collect();
-            res.winners = (0..st.len()).filter(|&i| st[i].winner).collect();
-        }
-        Err(e) => res.error = fail(e),
-    }
-    match m.statistics() {
-        Ok(s) => res.stats = s,
-        Err(e) => res.error = res.error.take().or(fail(e)),
-    }
-    res
+    play_bots(game, &setup, kinds, false, false)
 }
 
 #[derive(Serialize)]
@@ -125,7 +62,13 @@ struct StatSummary {
 }
 
 /// The summary of `results`, with the formulas of `regel simulate`.
-pub fn summary(game: &Game, n: usize, kinds: &[SeatKind], results: &[GameResult]) -> Summary {
+pub fn summary(
+    game: &Game,
+    sources: &Sources,
+    n: usize,
+    kinds: &[SeatKind],
+    results: &[GameResult],
+) -> Summary {
     let ok: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
     let seats = (0..n)
         .map(|s| {
@@ -152,8 +95,15 @@ pub fn summary(game: &Game, n: usize, kinds: &[SeatKind], results: &[GameResult]
         .iter()
         .filter_map(|r| {
             let e = r.error.as_ref()?;
+            let at = r
+                .span
+                .map(|s| {
+                    let (l, c) = sources.line_col(s.file, s.start);
+                    format!("at {}:{l}:{c}, ", sources.get(s.file).name)
+                })
+                .unwrap_or_default();
             Some(format!(
-                "seed {}: {e}after {} decisions)",
+                "seed {}: {e} ({at}after {} decisions)",
                 r.seed, r.decisions
             ))
         })

@@ -3,6 +3,7 @@
 //! places they name, the per-seat log, the standings at the end. Undo plays
 //! the match again from its seed without its last decision.
 
+use regel_core::bot::seeded::bot_seed;
 use regel_core::bot::{SeatKind, Table};
 use regel_core::draw;
 use regel_core::eval::view::with_names;
@@ -62,11 +63,6 @@ pub fn kinds(names: &[String], players: usize) -> Result<Vec<SeatKind>, String> 
         .collect::<Result<Vec<_>, _>>()?;
     k.resize(players, SeatKind::Human);
     Ok(k)
-}
-
-/// The seed of the bots' own generator, as `regel simulate` and `regel play` seed it.
-pub fn bot_seed(seed: u64) -> u64 {
-    seed ^ 0x9e37_79b9_7f4a_7c15
 }
 
 impl Session {
