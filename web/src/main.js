@@ -223,6 +223,11 @@ async function step(req) {
   const r = await ask({ ...req, viewer: viewer() });
   if (r.error) {
     $('turn').textContent = `stopped: ${r.error}`;
+    // A game that could not start leaves no board of the one before.
+    if (req.cmd === 'new' || req.cmd === 'replay') {
+      shown = null;
+      for (const id of ['board', 'options', 'log']) $(id).replaceChildren();
+    }
     return status(r.error);
   }
   shown = r;
