@@ -23,6 +23,7 @@ pub mod bot;
 pub mod check;
 pub mod codegen;
 pub mod diag;
+pub mod draw;
 pub mod eval;
 pub mod fmt;
 pub mod ir;

@@ -16,7 +16,6 @@ mod play;
 pub mod record;
 mod replay;
 pub mod scenario;
-mod scene;
 mod screen;
 pub mod simulate;
 

@@ -9,6 +9,7 @@
 //! [`SMALL`] pixels, so that the picture reads at that width. Every mark has
 //! a dark outline, so that a white or yellow piece shows on white.
 
+use super::esc;
 use crate::eval::present::{Paint, PieceLook, Shown};
 use crate::eval::view::ZoneView;
 use crate::eval::View;
@@ -45,13 +46,6 @@ pub struct Scene<'a> {
     pub edges: Vec<(usize, usize)>,
     pub directed: bool,
     pub cell: Option<f64>,
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The width of `s` in pixels at font size `size` (monospace: 0.6 em).
