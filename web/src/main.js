@@ -104,6 +104,7 @@ function checkSoon(ms = 150) {
   checkTimer = setTimeout(check, ms);
 }
 let checking = 0;
+let lastDiags = []; // the last check's diagnostics of the active file
 async function check() {
   const d = active;
   const n = ++checking;
@@ -111,6 +112,7 @@ async function check() {
   const r = await ask({ cmd: 'check', path: d.path });
   if (n !== checking || d !== active) return;
   if (r.error) return status(r.error);
+  lastDiags = r.diagnostics;
   showDiags(d, r.diagnostics);
   status(r.ok ? `${d.path}: ok${r.diagnostics.length ? ` (${r.diagnostics.length} warning(s))` : ''}` : `${d.path}: ${r.diagnostics.filter((x) => x.severity === 'error').length} problem(s)`);
   document.body.dataset.checked = r.ok ? 'ok' : 'errors';
@@ -339,11 +341,16 @@ $('run').onclick = async () => {
   while (seats.length && seats.length < players) seats.push(seats[seats.length - 1]);
   $('progress').value = 0;
   $('results').textContent = 'running…';
-  const sim = { players, seed: +$('mseed').value, seats: seats.slice(0, players), games: +$('games').value };
+  const coverage = $('coverage').checked;
+  const sim = { players, seed: +$('mseed').value, seats: seats.slice(0, players), games: +$('games').value, coverage };
+  const d = active;
   const r = await ask({ sim }, (p) => ($('progress').value = p));
   if (r.error) return ($('results').textContent = r.error);
   $('progress').value = 1;
   results(r);
+  // The coverage warnings join the check's diagnostics in the editor, until
+  // the next edit checks the file again.
+  if (r.coverage && d === active) showDiags(d, [...lastDiags, ...r.coverage.warnings]);
 };
 function results(r) {
   const rows = r.seats.map((s) => `<tr><td>${esc(s.seat)}</td><td>${s.wins}</td><td>${s.shared_wins}</td><td>${s.score_mean.toFixed(1)}</td><td>${s.score_min}</td><td>${s.score_max}</td></tr>`);
@@ -353,6 +360,7 @@ function results(r) {
     r.first_errors.map((e) => `<p class="err">${esc(e)}</p>`).join('') +
     `<table id="table"><tr><th>seat</th><th>wins</th><th>shared</th><th>mean</th><th>min</th><th>max</th></tr>${rows.join('')}</table>` +
     (r.statistics ?? []).map((s) => `<p>statistic ${esc(s.name)}: mean ${s.mean.toFixed(2)}</p>`).join('') +
+    (r.coverage ? `<p id="covline">${esc(`${r.coverage.line}; ${r.coverage.warnings.length} warning(s) in the editor`)}</p>` : '') +
     histogram('game length (decisions)', r.lengths) +
     r.seats.map((s, i) => histogram(`score of ${s.seat}`, r.scores.map((x) => x[i]))).join('');
 }

@@ -17,12 +17,12 @@ self.onmessage = async (ev) => {
     self.postMessage({ id, res: call(req) });
     return;
   }
-  const { players, seed, seats, games } = sim;
+  const { players, seed, seats, games, coverage } = sim;
   const batch = 25;
   const started = performance.now();
   for (let from = 0; from < games; from += batch) {
     const count = Math.min(batch, games - from);
-    const r = call({ cmd: 'simulate', players, seed, seats, from, count });
+    const r = call({ cmd: 'simulate', players, seed, seats, from, count, coverage });
     if (r.error) {
       self.postMessage({ id, res: r });
       return;

@@ -177,6 +177,30 @@ await test('simulate 1,000 games of Auf Heller und Pfennig and read the table', 
   await page.click('#panes button[data-pane="play"]');
 });
 
+await test('coverage: the branches 200 games never ran are warnings in the editor', async () => {
+  await page.click('#panes button[data-pane="measure"]');
+  await page.fill('#games', '200');
+  await page.check('#coverage');
+  await page.evaluate(() => (document.getElementById('results').textContent = ''));
+  await page.click('#run');
+  await page.waitForSelector('#covline', { timeout: 120000 });
+  const line = await page.textContent('#covline');
+  console.log(`     ${line}`);
+  assert.match(line, /^coverage: 3 of 3 actions offered, 3 taken; \d+ of \d+ branches ran/);
+  // `regel simulate --coverage` says the same of these games: the open-ended
+  // variant's branch (line 83) never runs without its option.
+  const warn = page.locator('#diags li.warning', { hasText: 'W0105' }).filter({ hasText: ':83:5 the body of this `if` never ran' });
+  await warn.first().waitFor({ timeout: 1000 });
+  await warn.first().click();
+  await page.waitForSelector('.cm-lintRange-warning', { timeout: 1000 });
+  await shot('08b-coverage');
+  await page.uncheck('#coverage');
+  // An edit checks the file again, and the warnings of the run go.
+  await edit('game "', 'game "');
+  await page.waitForFunction(() => !document.querySelector('#diags li.warning'), null, { timeout: 2000 });
+  await page.click('#panes button[data-pane="play"]');
+});
+
 await test('a shared link gives the same text', async () => {
   await edit('game "', 'game "');
   const mine = await page.evaluate(() => window.playground.active().text() + '\n# a house rule\n');

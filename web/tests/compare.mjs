@@ -2,7 +2,8 @@
 // variant and example, and every case of the error corpus, `regel check
 // --format json` and the wasm's check give the same diagnostics (codes,
 // messages, spans, hints); for every ruleset that checks, the same seeded
-// games (`regel simulate --seed 7 --games 5`) give the same summary.
+// games (`regel simulate --seed 7 --games 5 --coverage`) give the same summary,
+// coverage warnings included.
 // Run from anywhere after `cargo build --release` and `web/build.sh`;
 // REGEL names another binary.
 import { load } from '../engine.mjs';
@@ -28,6 +29,7 @@ call({ cmd: 'put', files });
 // answers differently by design.
 const fileSystemCases = /board-file-missing|device-file|outside-root|missing-base/;
 
+const untraced = (e) => e.replace(/; the whole game: `regel trace [^`]*`\)$/, ')');
 function cli(args) {
   try {
     return execFileSync(regel, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,13 +56,17 @@ for (const p of [...shipped, ...corpus].sort()) {
     compared++;
     if (!got.ok || !shipped.includes(p)) continue;
     const players = String(got.game.min_players);
-    const sum = JSON.parse(cli(['simulate', p, '--games', '5', '--seed', '7', '--players', players, '--threads', '1', '--format', 'json']));
-    call({ cmd: 'simulate', players: +players, seed: 7, seats: [], from: 0, count: 5 });
+    const sum = JSON.parse(cli(['simulate', p, '--games', '5', '--seed', '7', '--players', players, '--threads', '1', '--coverage', '--format', 'json']));
+    call({ cmd: 'simulate', players: +players, seed: 7, seats: [], from: 0, count: 5, coverage: true });
     const mine = call({ cmd: 'summary' });
     for (const k of ['players', 'games', 'bots', 'errors', 'decisions_mean', 'decisions_min', 'decisions_max', 'seats']) {
       assert.deepEqual(mine[k], sum[k], `${k}`);
     }
     assert.deepEqual(mine.statistics ?? [], sum.statistics ?? [], 'statistics');
+    // The same errors after the same decisions (the CLI adds how to trace the game).
+    assert.deepEqual(mine.first_errors.map(untraced), sum.first_errors.map(untraced), 'first_errors');
+    const { line, ...counted } = mine.coverage;
+    assert.deepEqual(counted, sum.coverage, 'coverage');
     games++;
   } catch (e) {
     failed++;

@@ -22,6 +22,7 @@ pub mod board;
 pub mod bot;
 pub mod check;
 pub mod codegen;
+pub mod coverage;
 pub mod diag;
 pub mod draw;
 pub mod eval;

@@ -4,7 +4,6 @@
 
 mod check_cmd;
 mod compare;
-pub mod coverage;
 mod deadline;
 mod debug;
 mod diff;

@@ -108,7 +108,7 @@ struct StatSummary {
 #[derive(Serialize)]
 struct CoverageSummary<'a> {
     #[serde(flatten)]
-    totals: super::coverage::Totals,
+    totals: crate::coverage::Totals,
     warnings: Vec<crate::diag::JsonDiagnostic<'a>>,
 }
 
@@ -361,7 +361,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     // Every game of one player count runs the same program: its counters and
     // spans are those of the program for that count.
     let covered = match total.into_inner().ok().flatten() {
-        Some(c) if a.coverage => Some(super::coverage::report(
+        Some(c) if a.coverage => Some(crate::coverage::report(
             &game.for_players(n),
             &c,
             &sources,
@@ -473,7 +473,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 let _ = writeln!(io.out, "statistic {}: mean {:.2}{seats}", st.name, st.mean);
             }
             if let Some((diags, t)) = &covered {
-                let _ = writeln!(io.out, "{}", super::coverage::totals_line(t));
+                let _ = writeln!(io.out, "{}", crate::coverage::totals_line(t));
                 let _ = write!(
                     io.out,
                     "{}",

@@ -9,6 +9,7 @@ use crate::session::{self, Session};
 use regel_core::bot::seeded::GameResult;
 use regel_core::bot::SeatKind;
 use regel_core::diag::{self, Sources};
+use regel_core::eval::Coverage;
 use regel_core::ir::Game;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -64,6 +65,9 @@ enum Request {
         seats: Vec<String>,
         from: u64,
         count: u64,
+        /// Count what the rules exercised (`regel simulate --coverage`).
+        #[serde(default)]
+        coverage: bool,
     },
     /// The run's summary, as `regel simulate --format json` writes it.
     Summary,
@@ -79,6 +83,8 @@ struct Run {
     players: usize,
     kinds: Vec<SeatKind>,
     results: Vec<GameResult>,
+    /// The games' coverage counters added up, when the run counts them.
+    coverage: Option<Coverage>,
 }
 
 #[derive(Default)]
@@ -157,6 +163,7 @@ fn answer(e: &mut Engine, r: Request) -> Result<Value, String> {
             seats,
             from,
             count,
+            coverage,
         } => {
             let c = e.checked.as_ref().ok_or("no ruleset has been checked")?;
             if players < c.game.min_players || players > c.game.max_players {
@@ -175,6 +182,7 @@ fn answer(e: &mut Engine, r: Request) -> Result<Value, String> {
                     players,
                     kinds: kinds.clone(),
                     results: vec![],
+                    coverage: None,
                 });
             }
             let run = e.run.as_mut().ok_or("no run")?;
@@ -182,14 +190,28 @@ fn answer(e: &mut Engine, r: Request) -> Result<Value, String> {
                 let s = seed
                     .checked_add(i)
                     .ok_or("the seeds pass the largest seed")?;
-                run.results.push(measure::play(&c.game, players, s, &kinds));
+                let mut r = measure::play(&c.game, players, s, &kinds, coverage);
+                if let Some(counted) = r.coverage.take() {
+                    match &mut run.coverage {
+                        Some(total) => total.add(&counted),
+                        None => run.coverage = Some(*counted),
+                    }
+                }
+                run.results.push(r);
             }
             Ok(json!({ "done": run.results.len() }))
         }
         Request::Summary => {
             let c = e.checked.as_ref().ok_or("no ruleset has been checked")?;
             let run = e.run.as_ref().ok_or("no games have been simulated")?;
-            let s = measure::summary(&c.game, &c.sources, run.players, &run.kinds, &run.results);
+            let s = measure::summary(
+                &c.game,
+                &c.sources,
+                run.players,
+                &run.kinds,
+                &run.results,
+                run.coverage.as_ref(),
+            );
             serde_json::to_value(s).map_err(|e| e.to_string())
         }
     }

@@ -3,17 +3,29 @@
 //! writes: the same games (seed `seed + i`, bots seeded as the CLI seeds
 //! them) and the same figures, which `tests/run`'s web section compares.
 
-use regel_core::bot::seeded::{play_bots, GameResult};
+use regel_core::bot::seeded::{play_counted, GameResult};
 use regel_core::bot::SeatKind;
-use regel_core::diag::Sources;
+use regel_core::coverage::Totals;
+use regel_core::diag::{self, Sources};
+use regel_core::eval::Coverage;
 use regel_core::eval::Setup;
 use regel_core::ir::Game;
 use serde::Serialize;
 use std::sync::Arc;
 
 /// Plays the game of seed `seed` between the bots `kinds`: `regel
-/// simulate`'s own function, with its budget and no options.
-pub fn play(game: &Arc<Game>, players: usize, seed: u64, kinds: &[SeatKind]) -> GameResult {
+/// simulate`'s own function, with its budget, no options and the declared
+/// invariants checked after every decision (as `regel simulate` checks them
+/// unless told not to: their work counts against the budget, so a game that
+/// runs out of it ends where the CLI's ends), and with the match's coverage
+/// counters (in [`GameResult::coverage`]) when asked.
+pub fn play(
+    game: &Arc<Game>,
+    players: usize,
+    seed: u64,
+    kinds: &[SeatKind],
+    coverage: bool,
+) -> GameResult {
     let setup = Setup {
         players,
         seed,
@@ -21,7 +33,7 @@ pub fn play(game: &Arc<Game>, players: usize, seed: u64, kinds: &[SeatKind]) -> 
         budget: regel_core::eval::DEFAULT_BUDGET,
         log: false,
     };
-    play_bots(game, &setup, kinds, false, false)
+    play_counted(game, &setup, kinds, true, false, coverage, None)
 }
 
 #[derive(Serialize)]
@@ -37,9 +49,23 @@ pub struct Summary {
     first_errors: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     statistics: Vec<StatSummary>,
+    /// What the games never exercised, as `regel simulate --coverage
+    /// --format json` writes it, when the run counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage: Option<CoverageSummary>,
     /// Each game's length and scores, for the page's histograms.
     lengths: Vec<u32>,
     scores: Vec<Vec<i64>>,
+}
+
+#[derive(Serialize)]
+struct CoverageSummary {
+    #[serde(flatten)]
+    totals: Totals,
+    /// The warnings, as `regel check --format json` writes diagnostics.
+    warnings: Vec<serde_json::Value>,
+    /// The totals as `regel simulate --coverage` prints them.
+    line: String,
 }
 
 #[derive(Serialize)]
@@ -68,6 +94,7 @@ pub fn summary(
     n: usize,
     kinds: &[SeatKind],
     results: &[GameResult],
+    coverage: Option<&Coverage>,
 ) -> Summary {
     let ok: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
     let seats = (0..n)
@@ -144,6 +171,18 @@ pub fn summary(
                     .then(|| (0..n).map(|s| mean_of(i, &|v| v[s] as f64)).collect()),
             })
             .collect(),
+        coverage: coverage.map(|c| {
+            let (warnings, totals) =
+                regel_core::coverage::report(game, c, sources, results.len() as u64);
+            CoverageSummary {
+                line: regel_core::coverage::totals_line(&totals),
+                totals,
+                warnings: warnings
+                    .iter()
+                    .filter_map(|d| serde_json::to_value(diag::to_json(sources, d)).ok())
+                    .collect(),
+            }
+        }),
         lengths: lens,
         scores: ok.iter().map(|r| r.scores.clone()).collect(),
     }
