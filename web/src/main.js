@@ -266,15 +266,31 @@ function drawPlay() {
       : `${s.pending[1]} to decide${s.pending[2] ? ' (bot)' : ''} — decision ${s.decisions + 1}`;
   document.body.dataset.over = s.over ? 'yes' : 'no';
   $('board').innerHTML = s.svg;
-  const buttons = s.pending && !s.pending[2]
-    ? s.options.map((o, i) => {
+  // One button per option, by index; laid out as the engine groups them:
+  // the options that stand alone first, then a row per group (its shared
+  // words, then a button per last word), as the terminal's screen does.
+  const buttons = [];
+  const rows = [];
+  const singles = document.createElement('div');
+  if (s.pending && !s.pending[2]) {
+    for (const g of s.groups) {
+      const row = g.head === null ? singles : document.createElement('div');
+      if (g.head !== null) {
+        row.className = 'group';
+        row.append(Object.assign(document.createElement('span'), { textContent: g.head }));
+        rows.push(row);
+      }
+      for (const [i, text] of g.items) {
         const b = document.createElement('button');
-        b.textContent = o.label;
+        b.textContent = text;
+        b.title = s.options[i].label;
         b.onclick = () => step({ cmd: 'apply', index: i });
-        return b;
-      })
-    : [];
-  $('options').replaceChildren(...buttons);
+        buttons[i] = b;
+        row.append(b);
+      }
+    }
+  }
+  $('options').replaceChildren(...(singles.childElementCount ? [singles] : []), ...rows);
   // Places an option names take it when clicked (or point at the options that name them).
   const byPlace = new Map();
   if (buttons.length) s.options.forEach((o, i) => o.places.forEach((p) => byPlace.set(p, [...(byPlace.get(p) ?? []), i])));

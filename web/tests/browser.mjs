@@ -153,6 +153,15 @@ await test('a whole game of Auf Heller und Pfennig by clicking', async () => {
   await checkedOk();
   await page.click('#new');
   await page.waitForSelector('#options button');
+  // AHUP-5.1: draw, or place a stall or the private tile on a free cell. The
+  // options that stand alone come first; the 30 cells of each kind of
+  // placement are one row headed by the words they share.
+  const first = await page.textContent('#options button >> nth=0');
+  const heads = await page.$$eval('#options .group span', (s) => s.map((x) => x.textContent));
+  const row = await page.$$eval('#options .group >> nth=0 >> button', (b) => b.length);
+  assert.equal(first, 'draw');
+  assert.ok(heads.includes('stall 1 at') && heads.includes('private at'), JSON.stringify(heads));
+  assert.equal(row, 30);
   await shot('06-ahup-start');
   const n = await playByClicking(400);
   const end = await page.textContent('#turn');

@@ -219,7 +219,7 @@ fn ask(
     let n = labels.len();
     // Shown with the single options (the frequent ones) before the long
     // groups; the number typed is the one shown.
-    let order = screen::option_order(&shown);
+    let order = crate::draw::option_order(&shown);
     let in_order: Vec<String> = order.iter().map(|&i| shown[i].clone()).collect();
     let lines = screen::options(&in_order);
     let mut page = 0;

@@ -38,6 +38,10 @@ pub struct Shown {
     /// The seat to decide, its name and whether a bot sits there.
     pending: Option<(usize, String, bool)>,
     options: Vec<OptionShown>,
+    /// The options as the page lays them out, in the order of the terminal's
+    /// play screen (`draw::option_order`): those that stand alone first,
+    /// then each run of three or more that differ only in their last word.
+    groups: Vec<OptionGroup>,
     svg: String,
     log: Vec<String>,
     standings: Vec<(String, i64, usize, bool)>,
@@ -53,6 +57,44 @@ struct OptionShown {
     /// The display names of the board's places the option names, so that a
     /// click on a place can take it.
     places: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct OptionGroup {
+    /// The words a group's options share (`stall 1 at`); none for an option
+    /// that stands alone.
+    head: Option<String>,
+    /// Each option's index and the words its button shows: its last word in
+    /// a group, else its whole label.
+    items: Vec<(usize, String)>,
+}
+
+/// Lays out the options labelled `labels` (see [`Shown::groups`]).
+fn groups(labels: &[String]) -> Vec<OptionGroup> {
+    let (mut singles, mut grouped) = (vec![], vec![]);
+    for run in draw::option_runs(labels) {
+        if run.len() >= 3 {
+            let head = labels[run.start]
+                .rsplit_once(' ')
+                .map(|(h, _)| h.to_string());
+            let items = run
+                .map(|i| {
+                    let last = labels[i]
+                        .rsplit_once(' ')
+                        .map_or(&labels[i][..], |(_, w)| w);
+                    (i, last.to_string())
+                })
+                .collect();
+            grouped.push(OptionGroup { head, items });
+        } else {
+            singles.extend(run.map(|i| OptionGroup {
+                head: None,
+                items: vec![(i, labels[i].clone())],
+            }));
+        }
+    }
+    singles.extend(grouped);
+    singles
 }
 
 /// Bot and human seats as the page names them: `human`, `random`, `mcts`, `mcts:ITER`.
@@ -188,6 +230,10 @@ impl Session {
             }
             None => vec![],
         };
+        let labels: Vec<String> = options
+            .iter()
+            .map(|o: &OptionShown| o.label.clone())
+            .collect();
         let view = with_names(|| self.m.view(viewer));
         let title = draw::title(
             &self.game,
@@ -217,6 +263,7 @@ impl Session {
             over: self.m.is_over(),
             pending,
             options,
+            groups: groups(&labels),
             svg,
             log: self.log[viewer.unwrap_or(self.players)].clone(),
             standings,

@@ -14,8 +14,11 @@
 //!
 //! Two pictures: the scene (`scene.rs`, entry [`scene_svg`]: the board as
 //! shapes with the ruleset's presentation) and the plain one (`plain.rs`,
-//! entries [`plain_svg`] and [`plain_dot`]: boxes of text).
+//! entries [`plain_svg`] and [`plain_dot`]: boxes of text). Besides them,
+//! the order and grouping of a decision's options (`options.rs`, entry
+//! [`option_order`]).
 
+mod options;
 mod plain;
 mod scene;
 
@@ -24,6 +27,7 @@ use crate::eval::View;
 use crate::ir::Game;
 use scene::{Place, Scene, COLUMN_START};
 
+pub use options::{option_order, option_runs};
 pub use scene::{SMALL, WIDTH};
 
 /// The plain picture as SVG: boxes of text at the nodes, a panel of the rest.
