@@ -215,6 +215,11 @@ fn zone_row(
     (w, h)
 }
 
+/// The width and height a zone's row would take ([`zone_row`], drawn aside).
+fn measure(z: &ZoneView, colours: &[&'static str], limit: f64) -> (f64, f64) {
+    zone_row(&mut String::new(), z, colours, (0.0, 0.0), None, limit)
+}
+
 fn zone_marks(
     out: &mut String,
     z: &ZoneView,
@@ -446,7 +451,7 @@ pub fn svg(s: &Scene) -> String {
             let (mx, my) = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
             for (r, z) in edge_rows[k].iter().enumerate() {
                 let far = f64::INFINITY;
-                let (w, _) = zone_row(&mut String::new(), z, s.colours, (0.0, 0.0), None, far);
+                let (w, _) = measure(z, s.colours, far);
                 let at = (mx - w / 2.0, my - MARK / 2.0 + r as f64 * (MARK + 3.0));
                 zone_row(&mut body, z, s.colours, at, None, far);
             }
@@ -480,16 +485,7 @@ pub fn svg(s: &Scene) -> String {
                 let k = (c / 50.0).clamp(1.0, 3.0);
                 let sizes: Vec<(f64, f64)> = shown
                     .iter()
-                    .map(|z| {
-                        zone_row(
-                            &mut String::new(),
-                            z,
-                            s.colours,
-                            (0.0, 0.0),
-                            None,
-                            (c - 8.0) / k,
-                        )
-                    })
+                    .map(|z| measure(z, s.colours, (c - 8.0) / k))
                     .collect();
                 let bw = sizes.iter().map(|r| r.0 - 4.0).fold(0.0, f64::max) * k;
                 let bh = (sizes.iter().map(|r| r.1 + 4.0).sum::<f64>() - 4.0).max(0.0) * k;
@@ -511,17 +507,7 @@ pub fn svg(s: &Scene) -> String {
                 // Each row measured by drawing it aside.
                 let w = shown
                     .iter()
-                    .map(|z| {
-                        zone_row(
-                            &mut String::new(),
-                            z,
-                            s.colours,
-                            (0.0, 0.0),
-                            None,
-                            f64::INFINITY,
-                        )
-                        .0
-                    })
+                    .map(|z| measure(z, s.colours, f64::INFINITY).0)
                     .fold(text_w(&p.name, TEXT), f64::max)
                     + 12.0;
                 let h = TEXT + 8.0 + shown.len() as f64 * (MARK + 4.0);
