@@ -28,6 +28,9 @@ pub struct Args {
     pub seats: Vec<String>,
     /// Report the parts of the rules the games never exercised.
     pub coverage: bool,
+    /// Play only this slice of the games and print a partial result for
+    /// `regel merge` instead of the summary (see `shard.rs`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// The outcome of one simulated game.
@@ -242,13 +245,10 @@ struct SeatSummary {
 }
 
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let last = match super::last_seed(a.seed, a.games) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = writeln!(io.err, "error: {e}");
-            return 2;
-        }
-    };
+    if let Err(e) = super::last_seed(a.seed, a.games) {
+        let _ = writeln!(io.err, "error: {e}");
+        return 2;
+    }
     let Some((game, sources)) = load_game(&a.file, io) else {
         return 1;
     };
@@ -284,7 +284,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
-    let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
+    let games = super::shard::games(a.shard, a.games);
+    let bar =
+        ProgressBar::with_draw_target(Some(games.end - games.start), ProgressDrawTarget::stderr());
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
@@ -296,7 +298,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
     let results: Vec<GameResult> = pool.install(|| {
-        (0..a.games)
+        games
             .into_par_iter()
             .map(|i| {
                 let setup = Setup {
@@ -338,6 +340,26 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             }
         }
     }
+    let counters = total.into_inner().ok().flatten();
+    if let Some(shard) = a.shard {
+        return super::shard::write_partial(a, shard, &sources, &results, counters, io);
+    }
+    report(a, &game, &sources, &kinds, &results, counters, io)
+}
+
+/// The summary of a run's games (all of them: one run's, or the merged
+/// shards'), printed in the run's format; the exit code is 1 if any failed.
+pub(super) fn report(
+    a: &Args,
+    game: &Arc<Game>,
+    sources: &crate::diag::Sources,
+    kinds: &[SeatKind],
+    results: &[GameResult],
+    counters: Option<Coverage>,
+    io: &mut Io,
+) -> i32 {
+    // The run was refused before any game if the seeds overflow.
+    let last = a.seed + a.games.saturating_sub(1);
     let ok: Vec<&GameResult> = results.iter().filter(|r| r.error.is_none()).collect();
     let n = a.players;
     let seats = (0..n)
@@ -375,7 +397,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let e = r.error.as_ref()?;
             let at = r
                 .span
-                .map(|s| format!("at {}, ", super::replay::location(&sources, s)))
+                .map(|s| format!("at {}, ", super::replay::location(sources, s)))
                 .unwrap_or_default();
             Some(format!(
                 "seed {}: {e} ({at}after {} decisions; the whole game: `{}`)",
@@ -387,11 +409,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         .collect();
     // Every game of one player count runs the same program: its counters and
     // spans are those of the program for that count.
-    let covered = match total.into_inner().ok().flatten() {
+    let covered = match counters {
         Some(c) if a.coverage => Some(super::coverage::report(
             &game.for_players(n),
             &c,
-            &sources,
+            sources,
             a.games,
         )),
         _ => None,
@@ -439,7 +461,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             totals: totals.clone(),
             warnings: diags
                 .iter()
-                .map(|d| crate::diag::to_json(&sources, d))
+                .map(|d| crate::diag::to_json(sources, d))
                 .collect(),
         }),
     };
@@ -502,7 +524,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 let _ = write!(
                     io.out,
                     "{}",
-                    crate::diag::render(&sources, diags, io.color, 100)
+                    crate::diag::render(sources, diags, io.color, 100)
                 );
             }
         }

@@ -17,7 +17,9 @@
 use crate::ir::Game;
 
 /// The counters of one match, or of many merged with [`Coverage::add`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Serialisable so that the counters of games played apart (shards of a run)
+/// can be added up where they are merged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
     /// Where each block's statements start in `steps`.
     block_at: Vec<u32>,
@@ -83,6 +85,17 @@ impl Coverage {
     }
 
     /// Adds another match's counters (of the same game) to these.
+    /// Whether `o` counts the same program's statements, actions and
+    /// `require`s as these counters (checked before adding counters read back).
+    pub fn same_layout(&self, o: &Coverage) -> bool {
+        self.block_at == o.block_at
+            && self.pre_at == o.pre_at
+            && self.steps.len() == o.steps.len()
+            && self.pre.len() == o.pre.len()
+            && self.offered.len() == o.offered.len()
+            && self.taken.len() == o.taken.len()
+    }
+
     pub fn add(&mut self, o: &Coverage) {
         debug_assert_eq!(self.steps.len(), o.steps.len());
         let sum = |a: &mut [[u64; 2]], b: &[[u64; 2]]| {
