@@ -14,7 +14,7 @@ use crate::diag::{Sources, Span};
 use crate::eval::Coverage;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The version of the partial format; a merge refuses any other.
 const VERSION: u32 = 1;
@@ -178,6 +178,21 @@ pub fn write_partial(
 
 /// `regel merge PARTS…`: the summary of the run the partials are slices of.
 pub fn merge(parts: &[PathBuf], format: Format, io: &mut Io) -> i32 {
+    let mut texts = vec![];
+    for p in parts {
+        match super::files::read_file(p) {
+            Ok(t) => texts.push((p.display().to_string(), t)),
+            Err(e) => {
+                let _ = writeln!(io.err, "error: cannot read {}: {e}", p.display());
+                return 2;
+            }
+        }
+    }
+    merge_texts(&texts, format, io)
+}
+
+/// [`merge`] of partials already read: (name, text) pairs.
+pub fn merge_texts(parts: &[(String, String)], format: Format, io: &mut Io) -> i32 {
     let (run, games, counters) = match read_all(parts) {
         Ok(x) => x,
         Err(e) => {
@@ -252,38 +267,32 @@ pub fn merge(parts: &[PathBuf], format: Format, io: &mut Io) -> i32 {
 /// once and complete; returns the run, its games in seed order and each
 /// shard's counters.
 #[allow(clippy::type_complexity)]
-fn read_all(parts: &[PathBuf]) -> Result<(Run, Vec<Played>, Vec<Coverage>), String> {
-    let mut read: Vec<(PathBuf, Partial)> = vec![];
-    for p in parts {
-        let text =
-            super::files::read_file(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-        let part: Partial = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{} is not a partial result of `regel simulate --shard K/N`: {e}",
-                p.display()
-            )
+fn read_all(parts: &[(String, String)]) -> Result<(Run, Vec<Played>, Vec<Coverage>), String> {
+    let mut read: Vec<(&str, Partial)> = vec![];
+    for (p, text) in parts {
+        let part: Partial = serde_json::from_str(text).map_err(|e| {
+            format!("{p} is not a partial result of `regel simulate --shard K/N`: {e}")
         })?;
         if part.regel_partial != VERSION {
             return Err(format!(
-                "{} is a partial result of format {}; this regel reads format {VERSION}\n  hint: run the shards again with this regel",
-                p.display(),
+                "{p} is a partial result of format {}; this regel reads format {VERSION}\n  hint: run the shards again with this regel",
                 part.regel_partial
             ));
         }
-        read.push((p.clone(), part));
+        read.push((p, part));
     }
     let Some((first, head)) = read.first() else {
         return Err("give the partial results to merge".into());
     };
     let n = head.shard[1];
     let run = head.run.clone();
-    let mut seen: Vec<Option<&Path>> = vec![None; n.min(1 << 20) as usize];
+    let mut seen: Vec<Option<&str>> = vec![None; n.min(1 << 20) as usize];
     for (p, part) in &read {
         if part.run != run {
             return Err(format!(
                 "{} and {} are shards of different runs: {}\n  hint: merge only the shards of one `regel simulate` command line",
-                first.display(),
-                p.display(),
+                first,
+                p,
                 differs(&run, &part.run)
             ));
         }
@@ -291,17 +300,11 @@ fn read_all(parts: &[PathBuf]) -> Result<(Run, Vec<Played>, Vec<Coverage>), Stri
         if m != n || k == 0 || k > n || n as usize > seen.len() {
             return Err(format!(
                 "{} is shard {k}/{m}, {} is shard {}/{n}: every shard must be of the same N",
-                p.display(),
-                first.display(),
-                head.shard[0]
+                p, first, head.shard[0]
             ));
         }
         if let Some(q) = seen[k as usize - 1].replace(p) {
-            return Err(format!(
-                "shard {k}/{n} is given twice ({} and {})",
-                q.display(),
-                p.display()
-            ));
+            return Err(format!("shard {k}/{n} is given twice ({} and {})", q, p));
         }
         let want = games(Some(Shard { k, n }), run.games);
         let seeds: Vec<u64> = part.games.iter().map(|g| g.seed).collect();
@@ -309,7 +312,7 @@ fn read_all(parts: &[PathBuf]) -> Result<(Run, Vec<Played>, Vec<Coverage>), Stri
         if seeds != expected {
             return Err(format!(
                 "{} is shard {k}/{n} but does not hold that shard's games (seeds {}) in order: it is damaged",
-                p.display(),
+                p,
                 match (expected.first(), expected.last()) {
                     (Some(a), Some(b)) => format!("{a}..{b}"),
                     _ => "none".into(),
