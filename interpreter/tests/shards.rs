@@ -46,7 +46,9 @@ fn file(rel: &str) -> String {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("regel-shards-{}-{name}", std::process::id()));
+    // Under the target folder, inside the root the runs may read from.
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("regel-shards-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -77,7 +79,7 @@ fn shards(dir: &Path, sim: &[String], n: u64) -> Vec<String> {
 /// The whole run and the merge of its `n` shards print the same bytes and
 /// exit the same way, in both formats.
 fn same_as_whole(name: &str, sim: &[String], n: u64) -> i32 {
-    let dir = tmp(name);
+    let dir = tmp(&format!("{name}-parts"));
     let parts = shards(&dir, sim, n);
     let mut code = None;
     for format in ["text", "json"] {

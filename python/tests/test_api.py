@@ -45,10 +45,14 @@ def test_random_games_end_through_the_api(path):
                 seat = state.current_player()
                 assert 0 <= seat < players
                 actions = state.legal_actions()
-                labels = state.legal_labels()
-                assert actions == list(range(len(labels))) and len(actions) >= 2
-                assert [state.action_to_string(a) for a in actions] == labels
-                assert state.view(seat) == state.observation_string(seat)
+                assert len(actions) >= 2, "a decision of one option is taken for the player"
+                # Labels and views cost a rendering each: checked on the
+                # first decisions only, so that long games stay quick.
+                if moves < 20:
+                    labels = state.legal_labels()
+                    assert actions == list(range(len(labels)))
+                    assert [state.action_to_string(a) for a in actions] == labels
+                    assert state.view(seat) == state.observation_string(seat)
                 state.apply_action(rng.choice(actions))
                 moves += 1
             assert state.current_player() == regel.TERMINAL
@@ -120,8 +124,13 @@ def test_hidden_information_stays_hidden_per_seat():
 
 def test_options_and_errors():
     plain = regel.load("examples/nim/nim.rules", 2)
-    capped = regel.load("examples/nim/nim.rules", 2, options={"max_take": 2, "misere": True})
-    assert len(capped.new_initial_state(0).legal_actions()) < len(plain.new_initial_state(0).legal_actions())
+    capped = regel.load("examples/nim/nim.rules", 2, options={"max_take": 1, "misere": True})
+    p, c = plain.new_initial_state(0), capped.new_initial_state(0)
+    p.apply("heap 3")
+    c.apply(2)
+    # Taking at most one stick leaves one option, taken for the player.
+    assert p.current_player() == 0 and p.legal_labels()[:2] == ["take 1", "take 2"]
+    assert c.current_player() == 1 and c.legal_labels() == ["heap 1", "heap 2", "heap 3"]
     with pytest.raises(ValueError, match="no option `nope`"):
         regel.load("examples/nim/nim.rules", 2, options={"nope": 1})
     with pytest.raises(ValueError, match="players"):
