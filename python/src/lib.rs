@@ -39,26 +39,16 @@ impl Game {
     #[new]
     #[pyo3(signature = (path, players, options = vec![], root = None, step_budget = None))]
     fn new(
+        py: Python<'_>,
         path: PathBuf,
         players: usize,
         options: Vec<String>,
         root: Option<PathBuf>,
         step_budget: Option<u64>,
     ) -> PyResult<Game> {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let mut input = std::io::empty();
-        let mut io = Io {
-            out: &mut out,
-            err: &mut err,
-            input: &mut input,
-            color: false,
-            root,
-            term: false,
-        };
-        let Some((game, _)) = cli::load_game(&path, &mut io) else {
-            return Err(PyValueError::new_err(
-                String::from_utf8_lossy(&err).into_owned(),
-            ));
+        let (loaded, _, err) = captured(py, root, |io| cli::load_game(&path, io));
+        let Some((game, _)) = loaded else {
+            return Err(PyValueError::new_err(err));
         };
         let options = cli::parse_options(&game, &options).map_err(PyValueError::new_err)?;
         if players < game.min_players || players > game.max_players {
@@ -259,17 +249,17 @@ impl State {
     }
 }
 
-/// Runs `f` with in-memory output, the GIL released meanwhile; returns
-/// (exit code, stdout, stderr).
-fn captured(
+/// Runs `f` with in-memory output, the GIL released meanwhile; returns what
+/// it returned (an exit code, a loaded game), its stdout and its stderr.
+fn captured<T: Send>(
     py: Python<'_>,
     root: Option<PathBuf>,
-    f: impl FnOnce(&mut Io) -> i32 + Send,
-) -> (i32, String, String) {
+    f: impl FnOnce(&mut Io) -> T + Send,
+) -> (T, String, String) {
     py.allow_threads(|| {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let mut input = std::io::empty();
-        let code = f(&mut Io {
+        let done = f(&mut Io {
             out: &mut out,
             err: &mut err,
             input: &mut input,
@@ -278,7 +268,7 @@ fn captured(
             term: false,
         });
         (
-            code,
+            done,
             String::from_utf8_lossy(&out).into_owned(),
             String::from_utf8_lossy(&err).into_owned(),
         )
