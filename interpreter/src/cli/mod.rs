@@ -18,6 +18,7 @@ mod replay;
 pub mod scenario;
 mod scene;
 mod screen;
+pub mod shard;
 pub mod simulate;
 
 use crate::diag::{self, Sources};
@@ -99,6 +100,16 @@ pub enum Cmd {
         /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
         #[arg(long)]
         coverage: bool,
+        /// Play only slice K of N of the games (`--shard 2/8`, contiguous slices of the seeds) and print a partial result as JSON instead of the summary; `regel merge` turns the N partials into the summary of the whole run.
+        #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
+        shard: Option<shard::Shard>,
+    },
+    /// Merge the partial results of `simulate --shard K/N` (one per K, in any order) into exactly the summary the whole run prints; the ruleset is read again from where the shards named it, and must be unchanged.
+    Merge {
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Play in the terminal: humans type an option's label or number (at the prompt also `?` for help, `rules` for the game's summary and each action's help, `view`, `log`, `undo`, `quit`); bots play the other seats.
     ///
@@ -333,6 +344,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             seats,
             coverage,
             deadline,
+            shard,
         } => simulate::run(
             &simulate::Args {
                 file,
@@ -348,9 +360,11 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 seats,
                 coverage,
                 deadline,
+                shard,
             },
             io,
         ),
+        Cmd::Merge { parts, format } => shard::merge(&parts, format, io),
         Cmd::Play {
             file,
             players,
