@@ -259,6 +259,16 @@ fn partials_of_other_runs_are_refused() {
         2,
     );
     refused(&merge(&[a[0].clone(), opt[1].clone()]), "`options` is");
+    // A deadline can end games that the same seeds finish without one.
+    let timed = shards(
+        &dir.join("t"),
+        &nim(&["--seed", "3", "--deadline", "30"]),
+        2,
+    );
+    refused(
+        &merge(&[a[0].clone(), timed[1].clone()]),
+        "`deadline` is null in one and 30.0 in the other",
+    );
     let ttt = shards(
         &dir.join("d"),
         &sim(

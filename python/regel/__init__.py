@@ -82,6 +82,7 @@ def simulate(
     coverage=False,
     threads=None,
     step_budget=None,
+    deadline=None,
     root=None,
 ):
     """`regel simulate`'s output, as text: the summary in `format`, or with
@@ -106,6 +107,8 @@ def simulate(
         args += ["--threads", threads]
     if step_budget is not None:
         args += ["--step-budget", step_budget]
+    if deadline is not None:
+        args += ["--deadline", deadline]
     code, out, err = run(args, root)
     if code not in (0, 1) or not out:
         raise RegelError(code, err)

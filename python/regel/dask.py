@@ -23,7 +23,8 @@ def simulate(client, path, players, games=100, seed=0, shards=None, retries=2, f
     cluster (default: two per worker) and returns the merged summary.
 
     Every keyword argument of `regel.simulate` but `shard` and `format` may be
-    given (options, seats, invariants, coverage, threads, step_budget, root).
+    given (options, seats,
+    invariants, coverage, threads, step_budget, deadline, root).
     """
     if shards is None:
         shards = max(1, 2 * len(client.scheduler_info().get("workers", {})))

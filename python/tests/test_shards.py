@@ -18,6 +18,15 @@ def test_merged_shards_equal_the_whole_run(fmt):
     assert (code, out, err) == (0, whole, "")
 
 
+def test_shards_with_a_deadline_merge_to_the_run_with_it():
+    # A deadline no decision of Nim comes near: the games are the run's.
+    kw = dict(players=2, games=9, seed=1, deadline=30)
+    whole = regel.simulate("examples/nim/nim.rules", **kw)
+    parts = [regel.simulate("examples/nim/nim.rules", shard=(k, 2), **kw) for k in (1, 2)]
+    assert regel.merge(parts) == whole
+    assert json.loads(whole)["games"] == 9
+
+
 def test_a_missing_shard_is_refused():
     parts = [regel.simulate("examples/nim/nim.rules", 2, games=4, shard=(k, 3)) for k in (1, 2)]
     with pytest.raises(regel.RegelError, match="shard 3/3 of the run is missing") as e:
