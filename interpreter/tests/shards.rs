@@ -171,6 +171,63 @@ fn merged_coverage_and_bots_are_the_whole_runs() {
     assert_eq!(same_as_whole("bots", &bots, 2), 0);
 }
 
+fn compare(base: &str, variant: &str, rest: &[&str]) -> Vec<String> {
+    let mut a = args(&["compare", &file(base), &file(variant)]);
+    a.extend(args(rest));
+    a
+}
+
+/// A comparison's shards play every pair of their slices; the merge folds
+/// them in the run's batches and stops where the run stopped: at the budget,
+/// or early once every interval is narrow enough (a ruleset against itself:
+/// no pair differs, and after enough pairs that says enough).
+#[test]
+fn merged_comparisons_print_what_the_whole_comparison_prints() {
+    let tiles = compare(
+        "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+        "rulesets/auf-heller-und-pfennig/open-tiles.rules",
+        &["--players", "2", "--games", "30", "--batch", "7"],
+    );
+    assert_eq!(same_as_whole("compare-budget", &tiles, 4), 0);
+    let same = compare(
+        "examples/nim/nim.rules",
+        "examples/nim/nim.rules",
+        &[
+            "--players",
+            "2",
+            "--games",
+            "1000",
+            "--batch",
+            "40",
+            "--seed",
+            "3",
+        ],
+    );
+    let whole = cli(&same);
+    assert!(
+        whole.out.contains("stopped: every interval"),
+        "{}",
+        whole.out
+    );
+    // Twelve shards of 83 or 84 pairs: the run stops inside the second.
+    assert_eq!(same_as_whole("compare-precise", &same, 12), 0);
+    // A comparison's shards do not merge with a simulation's.
+    let dir = tmp("compare-mixed");
+    let c = shards(&dir.join("c"), &same, 2);
+    let s = shards(
+        &dir.join("s"),
+        &sim(
+            "examples/nim/nim.rules",
+            &["--players", "2", "--games", "1000", "--seed", "3"],
+        ),
+        2,
+    );
+    refused(
+        &merge(&[c[0].clone(), s[1].clone()]),
+        "are shards of different runs",
+    );
+}
+
 /// A run whose games fail keeps its errors, their order and its exit code 1
 /// through the merge (the shards themselves exit 0: their partials are written).
 #[test]

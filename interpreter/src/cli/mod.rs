@@ -104,7 +104,7 @@ pub enum Cmd {
         #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
         shard: Option<shard::Shard>,
     },
-    /// Merge the partial results of `simulate --shard K/N` (one per K, in any order) into exactly the summary the whole run prints; the ruleset is read again from where the shards named it, and must be unchanged.
+    /// Merge the partial results of `simulate --shard K/N` or `compare --shard K/N` (one per K, in any order) into exactly what the whole run prints; the rulesets are read again from where the shards named them, and must be unchanged.
     Merge {
         #[arg(required = true)]
         parts: Vec<PathBuf>,
@@ -188,6 +188,9 @@ pub enum Cmd {
         format: Format,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
+        /// Play only slice K of N of the pairs (`--shard 2/8`), all of them, and print a partial result instead of the report; `regel merge` turns the N partials into the report of the whole run, stopped where it would have stopped.
+        #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
+        shard: Option<shard::Shard>,
     },
     /// Re-run a game record against the current rules and print the final position and scores.
     ///
@@ -409,6 +412,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             threads,
             format,
             step_budget,
+            shard,
         } => compare::run(
             &compare::Args {
                 base,
@@ -423,6 +427,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 threads,
                 format,
                 step_budget,
+                shard,
             },
             io,
         ),
@@ -516,6 +521,29 @@ pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
                 i64::MAX
             )
         })
+}
+
+/// The thread pool of `--threads` (all cores by default) and a progress bar
+/// of `len` items on stderr, drawn with `template`, hidden when stderr is not
+/// a terminal: what `simulate` and `compare` play their games with.
+pub(crate) fn workers(
+    threads: Option<usize>,
+    len: u64,
+    template: &str,
+) -> Result<(rayon::ThreadPool, indicatif::ProgressBar), String> {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Ok((pool, bar))
 }
 
 /// A game's name with the variants applied to it, as headers show it:

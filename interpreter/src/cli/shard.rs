@@ -1,17 +1,20 @@
-//! Runs beyond one machine: `regel simulate --shard K/N` plays the K-th of N
-//! slices of a run's seeds and prints a partial result instead of the
-//! summary; **entry: `merge`** (`regel merge PARTS…`) checks that the partials
-//! are the N slices of one run, of the ruleset as it is now, and prints
-//! exactly what that run would have printed unsharded (text or JSON).
+//! Runs beyond one machine: `regel simulate --shard K/N` (or `compare`) plays
+//! the K-th of N slices of a run's seeds and prints a partial result instead
+//! of the summary; **entry: `merge`** (`regel merge PARTS…`) checks that the
+//! partials are the N slices of one run, of the rulesets as they are now, and
+//! prints exactly what that run would have printed unsharded (text or JSON).
 //!
 //! A partial keeps every game's outcome (not only sums): the merge folds the
 //! games into the summary's totals with the same code, in the same order, as
-//! the unsharded run, so means and their rounding cannot drift. Both sides
-//! stream: a partial is JSON lines (a head naming the run, one line per game
-//! as it is played, an end line with the coverage counters), written as the
-//! games finish and read back one line at a time, so neither a shard nor the
-//! merge holds more than a few games whatever the run's size.
+//! the unsharded run, so means and their rounding cannot drift. A compare's
+//! shard plays every pair of its slice; the merge folds them in the run's
+//! batches and stops where the run would have stopped. A simulation streams
+//! on both sides: a partial is JSON lines (a head naming the run, one line per
+//! game as it is played, an end line with the coverage counters), written as
+//! the games finish and read back one line at a time, so neither a shard nor
+//! the merge holds more than a few games whatever the run's size.
 
+use super::compare;
 use super::simulate::{self, GameResult, Totals};
 use super::{load_game, Format, Io};
 use crate::diag::{Sources, Span};
@@ -76,6 +79,16 @@ struct Run {
     coverage: bool,
     /// A deadline can end games the same seeds finish without one.
     deadline: Option<f64>,
+    /// For `compare`: what else identifies it (the ruleset above is the base).
+    compare: Option<CompareRun>,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+struct CompareRun {
+    variant: String,
+    variant_fingerprint: String,
+    batch: u64,
+    precision: f64,
 }
 
 /// A partial's first line.
@@ -87,11 +100,13 @@ struct Head {
     shard: [u64; 2],
 }
 
-/// Every later line: a game, in seed order, then the end.
+/// Every later line: a game (or for `compare` a pair of games, base and
+/// variant), in seed order, then the end.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Line {
     Game(Played),
+    Pair(Played, Played),
     End(End),
 }
 
@@ -147,7 +162,70 @@ fn run_of(a: &simulate::Args, sources: &Sources) -> Result<Run, String> {
         step_budget: a.step_budget,
         coverage: a.coverage,
         deadline: a.deadline,
+        compare: None,
     })
+}
+
+fn compare_run(a: &compare::Args, sb: &Sources, sv: &Sources) -> Result<Run, String> {
+    // A comparison plays without invariants, coverage or deadline.
+    let base = simulate::Args {
+        file: a.base.clone(),
+        games: a.games,
+        players: a.players,
+        seed: a.seed,
+        options: a.options.clone(),
+        format: a.format,
+        invariants: false,
+        threads: None,
+        records: None,
+        step_budget: a.step_budget,
+        seats: a.seats.clone(),
+        coverage: false,
+        deadline: None,
+        shard: None,
+    };
+    Ok(Run {
+        compare: Some(CompareRun {
+            variant: a.variant.display().to_string(),
+            variant_fingerprint: fingerprint(sv),
+            batch: a.batch,
+            precision: a.precision,
+        }),
+        ..run_of(&base, sb)?
+    })
+}
+
+impl From<&GameResult> for Played {
+    fn from(r: &GameResult) -> Played {
+        Played {
+            seed: r.seed,
+            decisions: r.decisions,
+            scores: r.scores.clone(),
+            winners: r.winners.clone(),
+            teams: r.teams.clone(),
+            ranks: r.ranks.clone(),
+            error: r.error.clone(),
+            span: r.span,
+            stats: r.stats.clone(),
+        }
+    }
+}
+
+impl From<Played> for GameResult {
+    fn from(g: Played) -> GameResult {
+        GameResult {
+            seed: g.seed,
+            decisions: g.decisions,
+            scores: g.scores,
+            winners: g.winners,
+            teams: g.teams,
+            ranks: g.ranks,
+            error: g.error,
+            span: g.span,
+            labels: vec![],
+            stats: g.stats,
+        }
+    }
 }
 
 /// Writes a shard's partial result on `io.out` as its games are played.
@@ -163,7 +241,22 @@ impl Writer {
         sources: &Sources,
         io: &mut Io,
     ) -> Result<Writer, i32> {
-        let head = run_of(a, sources).map(|run| Head {
+        Writer::head(run_of(a, sources), shard, io)
+    }
+
+    /// [`Writer::start`] for `compare`.
+    pub fn start_compare(
+        a: &compare::Args,
+        shard: Shard,
+        sb: &Sources,
+        sv: &Sources,
+        io: &mut Io,
+    ) -> Result<Writer, i32> {
+        Writer::head(compare_run(a, sb, sv), shard, io)
+    }
+
+    fn head(run: Result<Run, String>, shard: Shard, io: &mut Io) -> Result<Writer, i32> {
+        let head = run.map(|run| Head {
             regel_partial: VERSION,
             run,
             shard: [shard.k, shard.n],
@@ -183,20 +276,13 @@ impl Writer {
     /// Writes one game's line.
     pub fn game(&mut self, r: &GameResult, io: &mut Io) {
         self.games += 1;
-        line(
-            &Line::Game(Played {
-                seed: r.seed,
-                decisions: r.decisions,
-                scores: r.scores.clone(),
-                winners: r.winners.clone(),
-                teams: r.teams.clone(),
-                ranks: r.ranks.clone(),
-                error: r.error.clone(),
-                span: r.span,
-                stats: r.stats.clone(),
-            }),
-            io,
-        );
+        line(&Line::Game(r.into()), io);
+    }
+
+    /// Writes one pair's line (`compare`).
+    pub fn pair(&mut self, b: &GameResult, v: &GameResult, io: &mut Io) {
+        self.games += 1;
+        line(&Line::Pair(b.into(), v.into()), io);
     }
 
     /// Writes the end line; 0 (the games' errors are in the partial, and
@@ -254,30 +340,47 @@ struct Part<'r> {
 }
 
 /// [`merge`] of partials open for reading: the heads are read and checked
-/// first, then each shard's games are folded in, shard by shard.
+/// first, then the games are folded in, shard by shard.
 fn merge_from(parts: Vec<(String, Box<dyn BufRead + '_>)>, format: Format, io: &mut Io) -> i32 {
-    let fail = |e: String, io: &mut Io| {
-        let _ = writeln!(io.err, "error: {e}");
-        2
-    };
-    let mut parts = match read_heads(parts) {
-        Ok(p) => p,
-        Err(e) => return fail(e, io),
-    };
-    let run = parts[0].head.run.clone();
-    if let Err(e) = super::last_seed(run.seed, run.games) {
-        return fail(e, io);
+    let done = read_heads(parts).and_then(|mut parts| {
+        let run = parts[0].head.run.clone();
+        super::last_seed(run.seed, run.games)?;
+        match &run.compare {
+            None => merge_simulate(&mut parts, &run, format, io),
+            Some(c) => merge_compare(&mut parts, &run, c, format, io),
+        }
+    });
+    match done {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            2
+        }
     }
+}
+
+/// Checks that the ruleset named `name` is still what the shards played.
+fn unchanged(name: &str, sources: &Sources, played: &str) -> Result<(), String> {
+    if fingerprint(sources) == played {
+        return Ok(());
+    }
+    Err(format!(
+        "{name} is not the ruleset the shards played: its files (or its board's, or its base's) have changed since\n  hint: run the shards again with the ruleset as it is now"
+    ))
+}
+
+/// The summary of a simulation's shards; Ok is the exit code.
+fn merge_simulate(
+    parts: &mut [Part],
+    run: &Run,
+    format: Format,
+    io: &mut Io,
+) -> Result<i32, String> {
     let file = PathBuf::from(&run.ruleset);
     let Some((game, sources)) = load_game(&file, io) else {
-        return 1;
+        return Ok(1);
     };
-    if fingerprint(&sources) != run.fingerprint {
-        return fail(format!(
-            "{} is not the ruleset the shards played: its files (or its board's, or its base's) have changed since\n  hint: run the shards again with the ruleset as it is now",
-            run.ruleset
-        ), io);
-    }
+    unchanged(&run.ruleset, &sources, &run.fingerprint)?;
     let a = simulate::Args {
         file,
         games: run.games,
@@ -294,19 +397,95 @@ fn merge_from(parts: Vec<(String, Box<dyn BufRead + '_>)>, format: Format, io: &
         deadline: run.deadline,
         shard: None,
     };
-    let kinds = match simulate::seat_kinds(&a.seats, a.players) {
-        Ok(k) => k,
-        Err(e) => return fail(e, io),
-    };
+    let kinds = simulate::seat_kinds(&a.seats, a.players)?;
     let program = game.for_players(run.players);
+    let empty = Coverage::new(&program);
     let mut acc = Totals::new(run.players, game.statistics.len());
     let mut counters: Option<Coverage> = None;
-    for part in &mut parts {
-        if let Err(e) = fold(part, &run, &a, &sources, &program, &mut acc, &mut counters) {
-            return fail(e, io);
+    for part in parts {
+        let c = read_part(part, run, |line| {
+            let Line::Game(g) = line else {
+                return Err(());
+            };
+            let r = GameResult::from(g);
+            fits(&r, &program, run.players, &sources).map_err(|_| ())?;
+            acc.add(&r, &a, &sources);
+            Ok(false)
+        })?;
+        if let Some(c) = c {
+            if !c.same_layout(&empty) {
+                return Err(format!(
+                    "{}'s coverage counters do not fit the ruleset: it is damaged",
+                    part.name
+                ));
+            }
+            match &mut counters {
+                Some(t) => t.add(&c),
+                None => counters = Some(c),
+            }
         }
     }
-    simulate::report(&a, &game, &sources, &kinds, &acc, counters, io)
+    Ok(simulate::report(
+        &a, &game, &sources, &kinds, &acc, counters, io,
+    ))
+}
+
+/// The report of a comparison's shards: the pairs folded in the run's
+/// batches, up to where the run would have stopped; Ok is the exit code.
+fn merge_compare(
+    parts: &mut [Part],
+    run: &Run,
+    c: &CompareRun,
+    format: Format,
+    io: &mut Io,
+) -> Result<i32, String> {
+    let a = compare::Args {
+        base: PathBuf::from(&run.ruleset),
+        variant: PathBuf::from(&c.variant),
+        players: run.players,
+        seed: run.seed,
+        games: run.games,
+        batch: c.batch,
+        precision: c.precision,
+        seats: run.bots.clone(),
+        options: run.options.clone(),
+        threads: None,
+        format,
+        step_budget: run.step_budget,
+        shard: None,
+    };
+    let s = match compare::sides(&a, io) {
+        Ok(s) => s,
+        Err(code) => return Ok(code),
+    };
+    unchanged(&run.ruleset, &s.sb, &run.fingerprint)?;
+    unchanged(&c.variant, &s.sv, &c.variant_fingerprint)?;
+    let (pb, pv) = (s.gb.for_players(run.players), s.gv.for_players(run.players));
+    let mut tally = compare::Tally::new(&a, &s);
+    let mut batch = vec![];
+    let mut read = 0u64;
+    let mut precise = false;
+    for part in parts {
+        read_part(part, run, |line| {
+            let Line::Pair(b, v) = line else {
+                return Err(());
+            };
+            let (b, v) = (GameResult::from(b), GameResult::from(v));
+            fits(&b, &pb, run.players, &s.sb).map_err(|_| ())?;
+            fits(&v, &pv, run.players, &s.sv).map_err(|_| ())?;
+            batch.push((b, v));
+            read += 1;
+            if batch.len() as u64 == a.batch || read == a.games {
+                precise = tally.batch(&batch, &a);
+                batch.clear();
+            }
+            Ok(precise)
+        })?;
+        if precise {
+            break;
+        }
+    }
+    Ok(tally.print(&a, &s, io))
 }
 
 /// Reads one line of at most [`MAX_FILE_BYTES`] bytes; None at the end.
@@ -390,17 +569,15 @@ fn read_heads<'r>(parts: Vec<(String, Box<dyn BufRead + 'r>)>) -> Result<Vec<Par
     Ok(read)
 }
 
-/// Folds one partial's games into `acc` and its counters into `counters`,
-/// checking that it holds exactly its shard's games, in order, and ends.
-fn fold(
+/// Reads one partial's games (or pairs) in order, handing each to `each`
+/// until it says stop (true); checks that the partial holds exactly its
+/// shard's seeds, in order, and ends, and returns its coverage counters.
+/// `each` refuses a line (Err) that does not fit the run: a damaged partial.
+fn read_part(
     part: &mut Part,
     run: &Run,
-    a: &simulate::Args,
-    sources: &Sources,
-    program: &crate::ir::Game,
-    acc: &mut Totals,
-    counters: &mut Option<Coverage>,
-) -> Result<(), String> {
+    mut each: impl FnMut(Line) -> Result<bool, ()>,
+) -> Result<Option<Coverage>, String> {
     let [k, n] = part.head.shard;
     let want = games(Some(Shard { k, n }), run.games);
     let damaged = || {
@@ -419,45 +596,23 @@ fn fold(
         let Some(text) = next_line(&mut *part.rest, &part.name)? else {
             return Err(damaged());
         };
-        match serde_json::from_str::<Line>(&text).map_err(|_| damaged())? {
-            Line::Game(g) => {
-                if next == want.end || g.seed != run.seed + next {
-                    return Err(damaged());
-                }
-                next += 1;
-                let r = GameResult {
-                    seed: g.seed,
-                    decisions: g.decisions,
-                    scores: g.scores,
-                    winners: g.winners,
-                    teams: g.teams,
-                    ranks: g.ranks,
-                    error: g.error,
-                    span: g.span,
-                    labels: vec![],
-                    stats: g.stats,
-                };
-                fits(&r, program, run.players, sources)?;
-                acc.add(&r, a, sources);
-            }
+        let line = serde_json::from_str::<Line>(&text).map_err(|_| damaged())?;
+        let seeds = match line {
+            Line::Game(ref g) => [g.seed, g.seed],
+            Line::Pair(ref b, ref v) => [b.seed, v.seed],
             Line::End(e) => {
                 if next != want.end || e.games != want.end - want.start {
                     return Err(damaged());
                 }
-                if let Some(c) = e.counters {
-                    if !c.same_layout(&Coverage::new(program)) {
-                        return Err(format!(
-                            "{}'s coverage counters do not fit the ruleset: it is damaged",
-                            part.name
-                        ));
-                    }
-                    match counters {
-                        Some(t) => t.add(&c),
-                        None => *counters = Some(c),
-                    }
-                }
-                return Ok(());
+                return Ok(e.counters);
             }
+        };
+        if next == want.end || seeds != [run.seed + next; 2] {
+            return Err(damaged());
+        }
+        next += 1;
+        if each(line).map_err(|_| damaged())? {
+            return Ok(None);
         }
     }
 }

@@ -8,7 +8,6 @@ use crate::diag::Sources;
 use crate::eval::Coverage;
 use crate::eval::{Match, Setup};
 use crate::ir::Game;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -390,27 +389,19 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
+    // A shard plays its slice of the seeds; a whole run, all of them.
+    let slice = super::shard::games(a.shard, a.games);
+    let (pool, bar) = match super::workers(
+        a.threads,
+        slice.end - slice.start,
+        "{bar:40} {pos}/{len} games ({per_sec}, {eta} left)",
+    ) {
+        Ok(w) => w,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
             return 2;
         }
     };
-    // A shard plays its slice of the seeds; a whole run, all of them.
-    let slice = super::shard::games(a.shard, a.games);
-    let bar =
-        ProgressBar::with_draw_target(Some(slice.end - slice.start), ProgressDrawTarget::stderr());
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let keep = a.records.is_some();
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
