@@ -9,9 +9,10 @@ The game API follows OpenSpiel's shape::
         state.apply_action(random.choice(state.legal_actions()))
     state.returns()
 
-``simulate`` and ``merge`` run the ``regel`` command line in-process, so their
-output is byte for byte what ``regel simulate`` and ``regel merge`` print;
-``regel.dask`` fans a simulation out over a Dask cluster as shards.
+``simulate``, ``compare`` and ``merge`` run the ``regel`` command line
+in-process, so their output is byte for byte what ``regel simulate``,
+``regel compare`` and ``regel merge`` print; ``regel.dask`` fans a
+simulation or a comparison out over a Dask cluster as shards.
 """
 
 from ._regel import TERMINAL, Game, State
@@ -26,6 +27,7 @@ __all__ = [
     "load",
     "run",
     "simulate",
+    "compare",
     "merge",
     "play_random",
 ]
@@ -115,9 +117,52 @@ def simulate(
     return out
 
 
+def compare(
+    base,
+    variant,
+    players,
+    games=2000,
+    seed=0,
+    batch=None,
+    precision=None,
+    options=None,
+    seats=None,
+    shard=None,
+    format="json",
+    threads=None,
+    step_budget=None,
+    root=None,
+):
+    """`regel compare`'s output, as text: the report in `format`, or with
+    `shard=(k, n)` the partial result of slice k of n (every pair of it),
+    for `merge`, which stops where the whole comparison would have stopped.
+    """
+    args = ["compare", str(base), str(variant), "--players", players]
+    args += ["--games", games, "--seed", seed, "--format", format]
+    if batch is not None:
+        args += ["--batch", batch]
+    if precision is not None:
+        args += ["--precision", precision]
+    for o in _option_args(options):
+        args += ["--option", o]
+    for s in seats or []:
+        args += ["--seat", s]
+    if shard is not None:
+        args += ["--shard", f"{shard[0]}/{shard[1]}"]
+    if threads is not None:
+        args += ["--threads", threads]
+    if step_budget is not None:
+        args += ["--step-budget", step_budget]
+    code, out, err = run(args, root)
+    if code not in (0, 1) or not out:
+        raise RegelError(code, err)
+    return out
+
+
 def merge(parts, format="json", root=None):
     """`regel merge` of partial results given as texts (as `simulate(...,
-    shard=...)` returns them): exactly the whole run's summary."""
+    shard=...)` or `compare(..., shard=...)` return them): exactly the whole
+    run's summary or report."""
     named = [(f"part {i + 1}", text) for i, text in enumerate(parts)]
     code, out, err = _merge_texts(named, format, root)
     if code not in (0, 1) or not out:

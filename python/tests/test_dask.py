@@ -1,5 +1,5 @@
-"""`regel.dask.simulate` on a local Dask cluster of two workers equals one
-local run, byte for byte; a worker killed while it runs shards loses no game."""
+"""`regel.dask.simulate` and `regel.dask.compare` on a local Dask cluster
+of two workers equal one local run, byte for byte; a worker killed while it runs shards loses no game."""
 
 import pytest
 
@@ -26,6 +26,12 @@ def test_a_dask_run_equals_a_local_run(client):
     assert regel.dask.simulate(client, "rulesets/hasp/hasp.rules", 4, shards=6, **kw) == local
     text = regel.simulate("examples/yacht/yacht.rules", 2, format="text", **kw)
     assert regel.dask.simulate(client, "examples/yacht/yacht.rules", 2, format="text", **kw) == text
+    # A comparison over the cluster stops where the local one stops.
+    sides = ("examples/nim/nim.rules", "examples/nim/misere.rules")
+    ckw = dict(games=300, batch=50, seed=4)
+    local = regel.compare(*sides, 2, format="text", **ckw)
+    assert "300 pairs" in local or "stopped: every interval" in local
+    assert regel.dask.compare(client, *sides, 2, shards=4, format="text", **ckw) == local
 
 
 def test_a_worker_killed_mid_run_loses_no_game(client):

@@ -39,3 +39,13 @@ def test_a_refused_run_raises():
         regel.simulate("examples/nim/nim.rules", 3, games=1)
     summary = json.loads(regel.simulate("examples/nim/nim.rules", 2, games=2))
     assert summary["games"] == 2
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_merged_compare_shards_equal_the_whole_comparison(fmt):
+    sides = ("rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules",
+             "rulesets/auf-heller-und-pfennig/open-tiles.rules")
+    kw = dict(players=2, games=40, batch=15, seed=1)
+    whole = regel.compare(*sides, format=fmt, **kw)
+    parts = [regel.compare(*sides, shard=(k, 3), **kw) for k in (2, 3, 1)]
+    assert regel.merge(parts, format=fmt) == whole
