@@ -11,8 +11,8 @@
 #![forbid(unsafe_code)]
 
 pub use regel_core::{
-    ast, board, bot, check, codegen, diag, eval, fmt, ir, limits, load, ops, opt, pipeline, stats,
-    syntax, tables,
+    ast, board, bot, check, codegen, coverage, diag, draw, eval, fmt, ir, limits, load, ops, opt,
+    pipeline, stats, syntax, tables,
 };
 
 pub mod cli;

@@ -95,12 +95,8 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
                 None => total = Some(*c),
             }
         }
-        let (warnings, _) = regel::cli::coverage::report(
-            &game.for_players(players),
-            &total.unwrap(),
-            &sources,
-            games,
-        );
+        let (warnings, _) =
+            regel::coverage::report(&game.for_players(players), &total.unwrap(), &sources, games);
         diags.extend(warnings);
         return (sources, diags);
     }

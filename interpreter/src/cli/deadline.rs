@@ -7,6 +7,7 @@
 //! the command arms the timer before each decision and disarms it after, so
 //! a person's thinking time and a bot's search never count.
 
+use crate::bot::seeded::DecisionClock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -70,14 +71,16 @@ impl Deadline {
             thread: Some(thread),
         })
     }
+}
 
+impl DecisionClock for Deadline {
     /// The flag the timer sets (`Match::set_interrupt`).
-    pub fn flag(&self) -> Arc<AtomicBool> {
+    fn flag(&self) -> Arc<AtomicBool> {
         self.flag.clone()
     }
 
     /// A decision starts: its clock starts now.
-    pub fn arm(&self) {
+    fn arm(&self) {
         self.flag.store(false, Ordering::Relaxed);
         self.armed.store(
             self.epoch.elapsed().as_millis() as u64 + 1,
@@ -86,7 +89,7 @@ impl Deadline {
     }
 
     /// The decision has ended.
-    pub fn disarm(&self) {
+    fn disarm(&self) {
         self.armed.store(0, Ordering::Relaxed);
         self.flag.store(false, Ordering::Relaxed);
     }
@@ -99,16 +102,4 @@ impl Drop for Deadline {
             let _ = t.join();
         }
     }
-}
-
-/// Runs `f` (one decision's work) with `d`'s clock armed, if there is one.
-pub fn timed<T>(d: &Option<Deadline>, f: impl FnOnce() -> T) -> T {
-    if let Some(d) = d {
-        d.arm();
-    }
-    let r = f();
-    if let Some(d) = d {
-        d.disarm();
-    }
-    r
 }

@@ -4,7 +4,6 @@
 
 mod check_cmd;
 mod compare;
-pub mod coverage;
 mod deadline;
 mod debug;
 mod diff;
@@ -16,7 +15,6 @@ mod play;
 pub mod record;
 mod replay;
 pub mod scenario;
-mod scene;
 mod screen;
 pub mod shard;
 pub mod simulate;

@@ -13,6 +13,7 @@ use super::replay::{run_diag, standings_text, start, Logs, Started};
 use super::screen;
 use super::simulate::bot_seed;
 use super::Io;
+use crate::bot::seeded::DecisionClock;
 use crate::bot::{SeatKind, Table};
 use crate::diag;
 use std::path::PathBuf;
@@ -218,7 +219,7 @@ fn ask(
     let n = labels.len();
     // Shown with the single options (the frequent ones) before the long
     // groups; the number typed is the one shown.
-    let order = screen::option_order(&shown);
+    let order = crate::draw::option_order(&shown);
     let in_order: Vec<String> = order.iter().map(|&i| shown[i].clone()).collect();
     let lines = screen::options(&in_order);
     let mut page = 0;
@@ -669,7 +670,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         };
         labels.push(m.option_label(i));
         deciders.push(game.seats[seat].clone());
-        if let Err(e) = super::deadline::timed(&deadline, || m.apply(i)) {
+        if let Err(e) =
+            crate::bot::seeded::timed(deadline.as_ref().map(|d| d as &dyn DecisionClock), || {
+                m.apply(i)
+            })
+        {
             let _ = write!(
                 io.err,
                 "{}",

@@ -224,6 +224,7 @@ impl From<Played> for GameResult {
             span: g.span,
             labels: vec![],
             stats: g.stats,
+            coverage: None,
         }
     }
 }

@@ -3,10 +3,10 @@
 //! length, scores and wins per seat.
 
 use super::{load_game, parse_options, Format, Io};
-use crate::bot::{SeatKind, Table};
+use crate::bot::SeatKind;
 use crate::diag::Sources;
 use crate::eval::Coverage;
-use crate::eval::{Match, Setup};
+use crate::eval::Setup;
 use crate::ir::Game;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -35,64 +35,11 @@ pub struct Args {
     pub shard: Option<super::shard::Shard>,
 }
 
-/// The outcome of one simulated game.
-#[derive(Clone, Debug, Serialize)]
-pub struct GameResult {
-    pub seed: u64,
-    pub decisions: u32,
-    pub scores: Vec<i64>,
-    pub winners: Vec<usize>,
-    /// Each seat's team (its own number when the rules declare none).
-    #[serde(skip)]
-    pub teams: Vec<i64>,
-    /// Each seat's rank (1 = best).
-    #[serde(skip)]
-    pub ranks: Vec<usize>,
-    pub error: Option<String>,
-    /// Where the rules were when the run-time error happened.
-    #[serde(skip)]
-    pub span: Option<crate::diag::Span>,
-    #[serde(skip)]
-    pub labels: Vec<String>,
-    /// The declared statistics at the end: per statistic, one value per seat
-    /// (a statistic per player) or one for the game.
-    #[serde(skip)]
-    pub stats: Vec<Vec<i64>>,
-}
+pub use crate::bot::seeded::{bot_seed, play_bots, play_random, GameResult};
 
-/// The seed of the bots' own generator for game seed `seed`: separate from the
-/// match's generator, so the rules' randomness does not depend on the bots.
-pub fn bot_seed(seed: u64) -> u64 {
-    seed ^ 0x9e37_79b9_7f4a_7c15
-}
-
-/// Plays one game with uniform random bots.
-pub fn play_random(
-    game: &Arc<Game>,
-    setup: &Setup,
-    invariants: bool,
-    keep_labels: bool,
-) -> GameResult {
-    play_bots(game, setup, &[], invariants, keep_labels)
-}
-
-/// Plays one game with the bots `kinds` (seats beyond the list are random).
-/// Random seats draw from one generator seeded with [`bot_seed`], so a game
-/// of random bots is the same whatever else sits at the table.
-pub fn play_bots(
-    game: &Arc<Game>,
-    setup: &Setup,
-    kinds: &[SeatKind],
-    invariants: bool,
-    keep_labels: bool,
-) -> GameResult {
-    play_counted(game, setup, kinds, invariants, keep_labels, None, None)
-}
-
-/// [`play_bots`], adding the match's coverage counters to `total` when
-/// given, each decision's work stopped after `deadline` seconds when given.
-/// A game that stops with an error keeps its decisions so far (the one that
-/// failed last), so its record replays to the same error.
+/// A seeded game (`bot::seeded::play_counted`), its match's coverage counters
+/// added to `total` when given, each decision's work stopped after
+/// `deadline` seconds when given.
 fn play_counted(
     game: &Arc<Game>,
     setup: &Setup,
@@ -102,105 +49,25 @@ fn play_counted(
     total: Option<&Mutex<Option<Coverage>>>,
     deadline: Option<f64>,
 ) -> GameResult {
-    let mut bots = Table::new(kinds, bot_seed(setup.seed));
-    let mut labels = vec![];
-    let mut res = GameResult {
-        seed: setup.seed,
-        decisions: 0,
-        scores: vec![],
-        winners: vec![],
-        teams: vec![],
-        ranks: vec![],
-        error: None,
-        span: None,
-        labels: vec![],
-        stats: vec![],
-    };
     let clock = super::deadline::Deadline::new(deadline);
-    let started = match &clock {
-        Some(d) => super::deadline::timed(&clock, || {
-            Match::new_interruptible(game.clone(), setup, total.is_some(), d.flag())
-        }),
-        None if total.is_some() => Match::new_with_coverage(game.clone(), setup),
-        None => Match::new(game.clone(), setup),
-    };
-    let mut m = match started {
-        Ok(m) => m,
-        Err(e) => {
-            res.span = e.span;
-            res.error = Some(e.message);
-            return res;
-        }
-    };
-    loop {
-        if invariants {
-            match m.broken_invariants() {
-                Ok(b) if !b.is_empty() => {
-                    res.error = Some(format!(
-                        "invariant broken after {} decisions: {}",
-                        m.state.decisions,
-                        b.join("; ")
-                    ));
-                    res.decisions = m.state.decisions;
-                    res.labels = labels;
-                    return res;
-                }
-                Err(e) => {
-                    res.decisions = m.state.decisions;
-                    res.error = Some(e.message);
-                    res.labels = labels;
-                    return res;
-                }
-                _ => {}
-            }
-        }
-        let Some((seat, _)) = m.pending() else { break };
-        // The bots search copies of the match: those must not count.
-        let cov = m.take_coverage();
-        let i = bots.choose(seat, &m);
-        m.state.coverage = cov;
-        if keep_labels {
-            labels.push(m.option_label(i));
-        }
-        if let Err(e) = super::deadline::timed(&clock, || m.apply(i)) {
-            res.decisions = m.state.decisions;
-            res.span = e.span;
-            res.error = Some(e.message);
-            res.labels = labels;
-            add_coverage(total, &mut m);
-            return res;
-        }
-    }
-    add_coverage(total, &mut m);
-    res.decisions = m.state.decisions;
-    match m.standings() {
-        Ok(st) => {
-            res.scores = st.iter().map(|s| s.score).collect();
-            res.winners = st
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.winner)
-                .map(|(i, _)| i)
-                .collect();
-            res.teams = st.iter().map(|s| s.team).collect();
-            res.ranks = st.iter().map(|s| s.rank).collect();
-        }
-        Err(e) => res.error = Some(e.message),
-    }
-    match m.statistics() {
-        Ok(s) => res.stats = s,
-        Err(e) => {
-            res.span = e.span;
-            res.error = res.error.take().or(Some(e.message));
-        }
-    }
-    res.labels = labels;
-    res
+    let mut r = crate::bot::seeded::play_counted(
+        game,
+        setup,
+        kinds,
+        invariants,
+        keep_labels,
+        total.is_some(),
+        clock
+            .as_ref()
+            .map(|d| d as &dyn crate::bot::seeded::DecisionClock),
+    );
+    add_coverage(total, r.coverage.take());
+    r
 }
 
 /// Adds a match's coverage counters to the run's total.
-fn add_coverage(total: Option<&Mutex<Option<Coverage>>>, m: &mut Match) {
-    if let (Some(total), Some(c)) = (total, m.take_coverage()) {
+fn add_coverage(total: Option<&Mutex<Option<Coverage>>>, c: Option<Box<Coverage>>) {
+    if let (Some(total), Some(c)) = (total, c) {
         // A poisoned lock means another game panicked; its counts are lost with it.
         if let Ok(mut t) = total.lock() {
             match &mut *t {
@@ -244,7 +111,7 @@ struct StatSummary {
 #[derive(Serialize)]
 struct CoverageSummary<'a> {
     #[serde(flatten)]
-    totals: super::coverage::Totals,
+    totals: crate::coverage::Totals,
     warnings: Vec<crate::diag::JsonDiagnostic<'a>>,
 }
 
@@ -522,7 +389,7 @@ pub(super) fn report(
     // Every game of one player count runs the same program: its counters and
     // spans are those of the program for that count.
     let covered = match counters {
-        Some(c) if a.coverage => Some(super::coverage::report(
+        Some(c) if a.coverage => Some(crate::coverage::report(
             &game.for_players(n),
             &c,
             sources,
@@ -634,7 +501,7 @@ pub(super) fn report(
                 let _ = writeln!(io.out, "statistic {}: mean {:.2}{seats}", st.name, st.mean);
             }
             if let Some((diags, t)) = &covered {
-                let _ = writeln!(io.out, "{}", super::coverage::totals_line(t));
+                let _ = writeln!(io.out, "{}", crate::coverage::totals_line(t));
                 let _ = write!(
                     io.out,
                     "{}",

@@ -9,6 +9,7 @@
 
 pub mod mcts;
 pub mod sample;
+pub mod seeded;
 
 use crate::eval::Match;
 use rand::SeedableRng;

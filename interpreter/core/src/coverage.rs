@@ -1,5 +1,6 @@
-//! `regel simulate --coverage`: the parts of the rules that the simulated
-//! games never exercised, as warnings with source spans. Entry: [`report`].
+//! The coverage report of `regel simulate --coverage` and of the
+//! playground's Measure: the parts of the rules that the simulated games
+//! never exercised, as warnings with source spans. Entry: [`report`].
 //!
 //! The counters come from the matches (`eval/coverage.rs`), keyed by the
 //! compiled program's dense ids. One rule may run as several copies (a

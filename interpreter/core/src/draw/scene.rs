@@ -9,6 +9,7 @@
 //! [`SMALL`] pixels, so that the picture reads at that width. Every mark has
 //! a dark outline, so that a white or yellow piece shows on white.
 
+use super::esc;
 use crate::eval::present::{Paint, PieceLook, Shown};
 use crate::eval::view::ZoneView;
 use crate::eval::View;
@@ -45,13 +46,6 @@ pub struct Scene<'a> {
     pub edges: Vec<(usize, usize)>,
     pub directed: bool,
     pub cell: Option<f64>,
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The width of `s` in pixels at font size `size` (monospace: 0.6 em).
@@ -146,7 +140,19 @@ fn light(fill: &str) -> bool {
     h.len() != 6 || v(0) * 299 + v(2) * 587 + v(4) * 114 > 128_000
 }
 
-/// A mark with its declared text (`draw KIND text = …`) written on it.
+/// The width of a piece's mark of side `d`: wider than `d` when its declared
+/// text would not fit on it, so that text is never smaller than [`SMALL`]
+/// and never runs over the mark's edge.
+fn piece_w(look: &PieceLook, d: f64) -> f64 {
+    if look.text.is_empty() {
+        d
+    } else {
+        d.max(text_w(&look.text, SMALL) + 2.0)
+    }
+}
+
+/// A mark with its declared text (`draw KIND text = …`) written on it; a
+/// text wider than the mark stretches it into a rounded bar ([`piece_w`]).
 fn piece(
     out: &mut String,
     look: &PieceLook,
@@ -162,13 +168,26 @@ fn piece(
     } else {
         look.shape.as_str()
     };
-    mark(out, s, x, y, d, &f, false);
+    let w = piece_w(look, d);
+    if w > d {
+        let round = if matches!(s, "disc" | "circle" | "round" | "trader") {
+            d / 2.0
+        } else {
+            2.0
+        };
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{d:.1}" rx="{round:.1}" fill="{f}" stroke="#222" stroke-width="1.2"/>"##
+        );
+    } else {
+        mark(out, s, x, y, d, &f, false);
+    }
     if !look.text.is_empty() {
         let c = if light(&f) { "#111" } else { "#fff" };
         let _ = writeln!(
             out,
             r#"<text x="{:.1}" y="{:.1}" font-size="{SMALL:.0}" text-anchor="middle" fill="{c}" font-weight="bold">{}</text>"#,
-            x + d / 2.0,
+            x + w / 2.0,
             y + d / 2.0 + SMALL * 0.35,
             esc(&look.text)
         );
@@ -277,10 +296,11 @@ fn zone_marks(
             String::new()
         };
         let plain = !hidden && look.shape.is_empty() && look.colour == Paint::Owner && o < 0;
+        let mark_w = if hidden { MARK } else { piece_w(&look, MARK) };
         let w = if plain {
             text_w(&z.pieces[i], SMALL) + 8.0
         } else {
-            MARK + 2.0
+            mark_w + 2.0
         } + if count.is_empty() {
             0.0
         } else {
@@ -302,7 +322,7 @@ fn zone_marks(
             cx += text_w(t, SMALL) + 8.0;
         } else {
             piece(out, &look, o, colours, cx, cy, MARK);
-            cx += MARK + 2.0;
+            cx += mark_w + 2.0;
         }
         if !count.is_empty() {
             text(out, cx, cy + MARK - 3.0, SMALL, false, &count);
@@ -454,13 +474,32 @@ pub fn svg(s: &Scene) -> String {
                     y - c / 2.0 + SMALL + 1.0,
                     esc(&p.name)
                 );
-                // Pieces grow with the cell: drawn at the origin, then scaled.
+                // Pieces grow with the cell: drawn at the origin, then scaled,
+                // their block centred in the cell below its name (measured
+                // by drawing it aside; each row ends in a gap of 3 or 4 px).
                 let k = (c / 50.0).clamp(1.0, 3.0);
+                let sizes: Vec<(f64, f64)> = shown
+                    .iter()
+                    .map(|z| {
+                        zone_row(
+                            &mut String::new(),
+                            z,
+                            s.colours,
+                            (0.0, 0.0),
+                            None,
+                            (c - 8.0) / k,
+                        )
+                    })
+                    .collect();
+                let bw = sizes.iter().map(|r| r.0 - 4.0).fold(0.0, f64::max) * k;
+                let bh = (sizes.iter().map(|r| r.1 + 4.0).sum::<f64>() - 4.0).max(0.0) * k;
+                let top = y - c / 2.0 + SMALL + 6.0;
+                let room = c - SMALL - 10.0;
                 let _ = writeln!(
                     body,
                     r#"<g transform="translate({:.1} {:.1}) scale({k:.2})">"#,
-                    x - c / 2.0 + 4.0,
-                    y - c / 2.0 + SMALL + 6.0
+                    (x - bw / 2.0).max(x - c / 2.0 + 4.0),
+                    top + ((room - bh) / 2.0).max(0.0)
                 );
                 let mut ry = 0.0;
                 for z in &shown {
