@@ -13,12 +13,14 @@
 use super::simulate::{play_bots, seat_kinds, GameResult};
 use super::{load_game, parse_options, Format, Io};
 use crate::bot::SeatKind;
+use crate::diag::Sources;
 use crate::eval::Setup;
+use crate::ir::Game;
 use crate::stats::{self, Estimate, Kind, Paired};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub struct Args {
     pub base: PathBuf,
@@ -33,6 +35,9 @@ pub struct Args {
     pub threads: Option<usize>,
     pub format: Format,
     pub step_budget: u64,
+    /// Play only this slice of the pairs, all of them, and print a partial
+    /// result for `regel merge` instead of the report (see `shard.rs`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// How a measure is counted: a share of games (shown in percentage points)
@@ -387,30 +392,38 @@ fn narrow(m: &Measure, d: &Paired, b: Estimate, precision: f64) -> bool {
     }
 }
 
-pub fn run(a: &Args, io: &mut Io) -> i32 {
-    if let Err(e) = super::last_seed(a.seed, a.games) {
-        let _ = writeln!(io.err, "error: {e}");
-        return 2;
-    }
-    let Some((gb, _)) = load_game(&a.base, io) else {
-        return 1;
-    };
-    let Some((gv, _)) = load_game(&a.variant, io) else {
-        return 1;
-    };
+/// Both sides of a comparison, loaded, with the arguments checked.
+pub(super) struct Sides {
+    pub gb: Arc<Game>,
+    pub gv: Arc<Game>,
+    pub sb: Sources,
+    pub sv: Sources,
+    ob: Vec<(String, i64)>,
+    ov: Vec<(String, i64)>,
+    kinds: Vec<SeatKind>,
+}
+
+/// Loads both rulesets and checks the arguments against them; Err is the
+/// exit code, its reason written on `io.err`.
+pub(super) fn sides(a: &Args, io: &mut Io) -> Result<Sides, i32> {
     let usage = |io: &mut Io, e: String| {
         let _ = writeln!(io.err, "error: {e}");
         2
     };
+    if let Err(e) = super::last_seed(a.seed, a.games) {
+        return Err(usage(io, e));
+    }
+    let (gb, sb) = load_game(&a.base, io).ok_or(1)?;
+    let (gv, sv) = load_game(&a.variant, io).ok_or(1)?;
     for g in [&gb, &gv] {
         if a.players < g.min_players || a.players > g.max_players {
-            return usage(
+            return Err(usage(
                 io,
                 format!(
                     "{} takes {}..{} players, not {}",
                     g.name, g.min_players, g.max_players, a.players
                 ),
-            );
+            ));
         }
     }
     let (ob, ov) = match (
@@ -418,44 +431,171 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         parse_options(&gv, &a.options),
     ) {
         (Ok(b), Ok(v)) => (b, v),
-        (Err(e), _) | (_, Err(e)) => return usage(io, e),
+        (Err(e), _) | (_, Err(e)) => return Err(usage(io, e)),
     };
-    let kinds = match seat_kinds(&a.seats, a.players) {
-        Ok(k) => k,
-        Err(e) => return usage(io, e),
-    };
+    let kinds = seat_kinds(&a.seats, a.players).map_err(|e| usage(io, e))?;
     if a.games == 0 || a.batch == 0 || a.precision.is_nan() || a.precision <= 0.0 {
-        return usage(
+        return Err(usage(
             io,
             "`--games`, `--batch` and `--precision` must be positive".into(),
+        ));
+    }
+    Ok(Sides {
+        gb,
+        gv,
+        sb,
+        sv,
+        ob,
+        ov,
+        kinds,
+    })
+}
+
+/// The comparison so far: every measure's values over the pairs played, in
+/// seed order, folded a batch at a time (by one run, or by `regel merge`
+/// reading the shards' pairs back in the same batches).
+pub(super) struct Tally {
+    ms: Vec<Measure>,
+    stats: Vec<(usize, usize, bool)>,
+    unmatched: Vec<String>,
+    played: u64,
+    errors: Vec<String>,
+    stopped: &'static str,
+}
+
+impl Tally {
+    pub(super) fn new(a: &Args, s: &Sides) -> Tally {
+        let seats: Vec<String> = s.gb.seats[..a.players].to_vec();
+        let mut ms = measures(&seats);
+        let (stats, unmatched) = paired_stats(&s.gb, &s.gv);
+        ms.extend(stat_measures(&s.gb, &stats, &seats));
+        Tally {
+            ms,
+            stats,
+            unmatched,
+            played: 0,
+            errors: vec![],
+            stopped: "budget",
+        }
+    }
+
+    /// Adds a batch of pairs; true when every interval is now narrow enough
+    /// (the comparison stops there).
+    pub(super) fn batch(&mut self, pairs: &[(GameResult, GameResult)], a: &Args) -> bool {
+        self.played += pairs.len() as u64;
+        for (b, v) in pairs {
+            if let Some(e) = b
+                .error
+                .as_ref()
+                .map(|e| format!("base, seed {}: {e}", b.seed))
+                .or(v
+                    .error
+                    .as_ref()
+                    .map(|e| format!("variant, seed {}: {e}", v.seed)))
+            {
+                self.errors.push(e);
+                continue;
+            }
+            let xs = values(b, a.players)
+                .into_iter()
+                .chain(stat_values(b, &self.stats, false));
+            let ys = values(v, a.players)
+                .into_iter()
+                .chain(stat_values(v, &self.stats, true));
+            for (m, (x, y)) in self.ms.iter_mut().zip(xs.zip(ys)) {
+                m.base.push(x);
+                m.variant.push(y);
+            }
+        }
+        let precise = self.ms.iter().all(|m| {
+            narrow(
+                m,
+                &diff_of(m),
+                stats::one_side(m.kind, &m.base),
+                a.precision,
+            )
+        });
+        if precise {
+            self.stopped = "precise";
+        }
+        precise
+    }
+
+    /// The widest interval of a rate, in points, for the progress bar.
+    fn widest(&self) -> f64 {
+        self.ms
+            .iter()
+            .filter(|m| m.unit == Unit::Rate)
+            .map(|m| diff_of(m).difference.half() * 100.0)
+            .fold(0.0, f64::max)
+    }
+
+    /// Prints the report in `a.format`; the exit code is 1 if a game failed.
+    pub(super) fn print(self, a: &Args, s: &Sides, io: &mut Io) -> i32 {
+        let mut out = report(
+            a,
+            &s.gb,
+            &s.gv,
+            &s.kinds,
+            &self.ms,
+            self.played,
+            self.errors,
+            self.stopped,
         );
+        out.unmatched_statistics = self.unmatched;
+        match a.format {
+            Format::Json => {
+                let _ = writeln!(
+                    io.out,
+                    "{}",
+                    serde_json::to_string_pretty(&out).unwrap_or_default()
+                );
+            }
+            Format::Text => print_text(&out, io),
+        }
+        if out.errors > 0 {
+            1
+        } else {
+            0
+        }
     }
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => return usage(io, e.to_string()),
+}
+
+pub fn run(a: &Args, io: &mut Io) -> i32 {
+    let s = match sides(a, io) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    let seats: Vec<String> = gb.seats[..a.players].to_vec();
-    let mut ms = measures(&seats);
-    let (stats, unmatched) = paired_stats(&gb, &gv);
-    ms.extend(stat_measures(&gb, &stats, &seats));
-    let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} pairs of games ({eta} left at most) {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut played = 0u64;
-    let mut errors: Vec<String> = vec![];
-    let mut stopped = "budget";
-    while played < a.games {
-        let k = a.batch.min(a.games - played);
+    // A shard plays all of its slice of the seeds; a whole run plays from
+    // the first until it is precise enough or the budget is spent.
+    let slice = super::shard::games(a.shard, a.games);
+    let (pool, bar) = match super::workers(
+        a.threads,
+        slice.end - slice.start,
+        "{bar:40} {pos}/{len} pairs of games ({eta} left at most) {msg}",
+    ) {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = writeln!(io.err, "error: {e}");
+            return 2;
+        }
+    };
+    let mut partial = match a.shard {
+        Some(k) => match super::shard::Writer::start_compare(a, k, &s.sb, &s.sv, io) {
+            Ok(w) => Some(w),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    // A shard writes its pairs as they come, a few per thread at a time.
+    let step = match partial {
+        Some(_) => (pool.current_num_threads() as u64 * 16).max(1),
+        None => a.batch,
+    };
+    let mut tally = Tally::new(a, &s);
+    let mut played = slice.start;
+    while played < slice.end {
+        let k = step.min(slice.end - played);
         let pairs: Vec<(GameResult, GameResult)> = pool.install(|| {
             (played..played + k)
                 .into_par_iter()
@@ -469,74 +609,30 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                             budget: a.step_budget,
                             log: false,
                         };
-                        play_bots(g, &setup, &kinds, false, false)
+                        play_bots(g, &setup, &s.kinds, false, false)
                     };
-                    let r = (side(&gb, &ob), side(&gv, &ov));
+                    let r = (side(&s.gb, &s.ob), side(&s.gv, &s.ov));
                     bar.inc(1);
                     r
                 })
                 .collect()
         });
         played += k;
-        for (b, v) in &pairs {
-            if let Some(e) = b
-                .error
-                .as_ref()
-                .map(|e| format!("base, seed {}: {e}", b.seed))
-                .or(v
-                    .error
-                    .as_ref()
-                    .map(|e| format!("variant, seed {}: {e}", v.seed)))
-            {
-                errors.push(e);
-                continue;
+        match &mut partial {
+            Some(w) => pairs.iter().for_each(|(b, v)| w.pair(b, v, io)),
+            None => {
+                let precise = tally.batch(&pairs, a);
+                bar.set_message(format!("widest interval ±{:.1} points", tally.widest()));
+                if precise {
+                    break;
+                }
             }
-            let xs = values(b, a.players)
-                .into_iter()
-                .chain(stat_values(b, &stats, false));
-            let ys = values(v, a.players)
-                .into_iter()
-                .chain(stat_values(v, &stats, true));
-            for (m, (x, y)) in ms.iter_mut().zip(xs.zip(ys)) {
-                m.base.push(x);
-                m.variant.push(y);
-            }
-        }
-        let widest = ms
-            .iter()
-            .filter(|m| m.unit == Unit::Rate)
-            .map(|m| diff_of(m).difference.half() * 100.0)
-            .fold(0.0, f64::max);
-        bar.set_message(format!("widest interval ±{widest:.1} points"));
-        if ms.iter().all(|m| {
-            narrow(
-                m,
-                &diff_of(m),
-                stats::one_side(m.kind, &m.base),
-                a.precision,
-            )
-        }) {
-            stopped = "precise";
-            break;
         }
     }
     bar.finish_and_clear();
-    let mut out = report(a, &gb, &gv, &kinds, &ms, played, errors, stopped);
-    out.unmatched_statistics = unmatched;
-    match a.format {
-        Format::Json => {
-            let _ = writeln!(
-                io.out,
-                "{}",
-                serde_json::to_string_pretty(&out).unwrap_or_default()
-            );
-        }
-        Format::Text => print_text(&out, io),
-    }
-    if out.errors > 0 {
-        1
-    } else {
-        0
+    match partial {
+        Some(w) => w.finish(None, io),
+        None => tally.print(a, &s, io),
     }
 }
 

@@ -22,8 +22,15 @@ use crate::limits::MAX_FILE_BYTES;
 use std::io::{Error, ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
-/// Reads one regular file of at most [`MAX_FILE_BYTES`] bytes as UTF-8.
-pub fn read_file(p: &Path) -> std::io::Result<String> {
+/// Opens one regular file for a reader that streams it (and caps what it
+/// reads at once itself), as `regel merge` reads shards' partial results.
+pub fn open_file(p: &Path) -> std::io::Result<std::fs::File> {
+    regular(p)?;
+    std::fs::File::open(p)
+}
+
+/// The metadata of `p` if it is a regular file.
+fn regular(p: &Path) -> std::io::Result<std::fs::Metadata> {
     let meta = std::fs::metadata(p)?;
     if !meta.is_file() {
         return Err(Error::new(
@@ -31,6 +38,12 @@ pub fn read_file(p: &Path) -> std::io::Result<String> {
             "not a regular file (a folder, a device or a pipe); Regel reads only plain files",
         ));
     }
+    Ok(meta)
+}
+
+/// Reads one regular file of at most [`MAX_FILE_BYTES`] bytes as UTF-8.
+pub fn read_file(p: &Path) -> std::io::Result<String> {
+    let meta = regular(p)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_large(meta.len()));
     }

@@ -16,6 +16,7 @@ pub mod record;
 mod replay;
 pub mod scenario;
 mod screen;
+pub mod shard;
 pub mod simulate;
 
 use crate::diag::{self, Sources};
@@ -97,6 +98,16 @@ pub enum Cmd {
         /// Also list what the games never exercised, as warnings with source spans: actions never offered (W0101) or never taken (W0102), leading `require`s that never failed (W0103) or never held (W0104), `if` bodies and `else`s that never ran (W0105).
         #[arg(long)]
         coverage: bool,
+        /// Play only slice K of N of the games (`--shard 2/8`, contiguous slices of the seeds) and print a partial result as JSON instead of the summary; `regel merge` turns the N partials into the summary of the whole run.
+        #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
+        shard: Option<shard::Shard>,
+    },
+    /// Merge the partial results of `simulate --shard K/N` or `compare --shard K/N` (one per K, in any order) into exactly what the whole run prints; the rulesets are read again from where the shards named them, and must be unchanged.
+    Merge {
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Play in the terminal: humans type an option's label or number (at the prompt also `?` for help, `rules` for the game's summary and each action's help, `view`, `log`, `undo`, `quit`); bots play the other seats.
     ///
@@ -175,6 +186,9 @@ pub enum Cmd {
         format: Format,
         #[arg(long, default_value_t = crate::eval::DEFAULT_BUDGET)]
         step_budget: u64,
+        /// Play only slice K of N of the pairs (`--shard 2/8`), all of them, and print a partial result instead of the report; `regel merge` turns the N partials into the report of the whole run, stopped where it would have stopped.
+        #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
+        shard: Option<shard::Shard>,
     },
     /// Re-run a game record against the current rules and print the final position and scores.
     ///
@@ -331,6 +345,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             seats,
             coverage,
             deadline,
+            shard,
         } => simulate::run(
             &simulate::Args {
                 file,
@@ -346,9 +361,11 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 seats,
                 coverage,
                 deadline,
+                shard,
             },
             io,
         ),
+        Cmd::Merge { parts, format } => shard::merge(&parts, format, io),
         Cmd::Play {
             file,
             players,
@@ -393,6 +410,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             threads,
             format,
             step_budget,
+            shard,
         } => compare::run(
             &compare::Args {
                 base,
@@ -407,6 +425,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 threads,
                 format,
                 step_budget,
+                shard,
             },
             io,
         ),
@@ -500,6 +519,29 @@ pub(crate) fn last_seed(seed: u64, games: u64) -> Result<u64, String> {
                 i64::MAX
             )
         })
+}
+
+/// The thread pool of `--threads` (all cores by default) and a progress bar
+/// of `len` items on stderr, drawn with `template`, hidden when stderr is not
+/// a terminal: what `simulate` and `compare` play their games with.
+pub(crate) fn workers(
+    threads: Option<usize>,
+    len: u64,
+    template: &str,
+) -> Result<(rayon::ThreadPool, indicatif::ProgressBar), String> {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Ok((pool, bar))
 }
 
 /// A game's name with the variants applied to it, as headers show it:

@@ -4,10 +4,10 @@
 
 use super::{load_game, parse_options, Format, Io};
 use crate::bot::SeatKind;
+use crate::diag::Sources;
 use crate::eval::Coverage;
 use crate::eval::Setup;
 use crate::ir::Game;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -30,6 +30,9 @@ pub struct Args {
     pub coverage: bool,
     /// `--deadline`: seconds of wall-clock time one decision's work may take.
     pub deadline: Option<f64>,
+    /// Play only this slice of the games and print a partial result for
+    /// `regel merge` instead of the summary (see `shard.rs`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 pub use crate::bot::seeded::{bot_seed, play_bots, play_random, GameResult};
@@ -122,8 +125,9 @@ struct SeatSummary {
     score_max: i64,
 }
 
-/// The summary's sums so far, games folded in seed order.
-struct Totals {
+/// The summary's sums so far, games folded in seed order (by one run, or by
+/// `regel merge` reading the shards' games back in the same order).
+pub(super) struct Totals {
     /// Games without errors.
     ok: u64,
     errors: usize,
@@ -144,7 +148,7 @@ struct Totals {
 }
 
 impl Totals {
-    fn new(seats: usize, stats: usize) -> Totals {
+    pub(super) fn new(seats: usize, stats: usize) -> Totals {
         // Float sums start where `Iterator::sum` starts, so the means are
         // the same to the last bit as when every game was kept.
         Totals {
@@ -164,12 +168,13 @@ impl Totals {
         }
     }
 
-    /// Adds one game; `describe` writes an error's line.
-    fn add(&mut self, r: &GameResult, describe: impl Fn(&GameResult, &str) -> String) {
+    /// Adds one game of the run `a`; an error's line says where the rules
+    /// were (in `sources`) and how to replay that game.
+    pub(super) fn add(&mut self, r: &GameResult, a: &Args, sources: &Sources) {
         if let Some(e) = &r.error {
             self.errors += 1;
             if self.first_errors.len() < 5 {
-                self.first_errors.push(describe(r, e));
+                self.first_errors.push(describe_error(r, e, a, sources));
             }
             return;
         }
@@ -203,14 +208,29 @@ impl Totals {
     }
 }
 
+/// A failed game's line in the summary: its error, where the rules were and
+/// the command that replays the whole game.
+fn describe_error(r: &GameResult, e: &str, a: &Args, sources: &Sources) -> String {
+    let at = r
+        .span
+        .map(|s| format!("at {}, ", super::replay::location(sources, s)))
+        .unwrap_or_default();
+    let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
+    format!(
+        "seed {}: {e} ({at}after {} decisions; the whole game: `regel trace {} --players {} --seed {}{opts}`)",
+        r.seed,
+        r.decisions,
+        a.file.display(),
+        a.players,
+        r.seed
+    )
+}
+
 pub fn run(a: &Args, io: &mut Io) -> i32 {
-    let last = match super::last_seed(a.seed, a.games) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = writeln!(io.err, "error: {e}");
-            return 2;
-        }
-    };
+    if let Err(e) = super::last_seed(a.seed, a.games) {
+        let _ = writeln!(io.err, "error: {e}");
+        return 2;
+    }
     let Some((game, sources)) = load_game(&a.file, io) else {
         return 1;
     };
@@ -236,24 +256,19 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
+    // A shard plays its slice of the seeds; a whole run, all of them.
+    let slice = super::shard::games(a.shard, a.games);
+    let (pool, bar) = match super::workers(
+        a.threads,
+        slice.end - slice.start,
+        "{bar:40} {pos}/{len} games ({per_sec}, {eta} left)",
+    ) {
+        Ok(w) => w,
         Err(e) => {
             let _ = writeln!(io.err, "error: {e}");
             return 2;
         }
     };
-    let bar = ProgressBar::with_draw_target(Some(a.games), ProgressDrawTarget::stderr());
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let keep = a.records.is_some();
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
@@ -269,9 +284,17 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
     // games, and every sum is taken in the order it always was.
     let chunk = (pool.current_num_threads() as u64 * 16).max(1);
     let mut acc = Totals::new(n, game.statistics.len());
-    let mut first = 0;
-    while first < a.games {
-        let end = (first + chunk).min(a.games);
+    // A shard writes each game's outcome as it comes instead of summing it.
+    let mut partial = match a.shard {
+        Some(k) => match super::shard::Writer::start(a, k, &sources, io) {
+            Ok(w) => Some(w),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    let mut first = slice.start;
+    while first < slice.end {
+        let end = (first + chunk).min(slice.end);
         let results: Vec<GameResult> = pool.install(|| {
             (first..end)
                 .into_par_iter()
@@ -319,31 +342,36 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 }
             }
         }
-        // Each error says where the rules were and how to replay that game.
-        let trace = |seed: u64| {
-            let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
-            format!(
-                "regel trace {} --players {n} --seed {seed}{opts}",
-                a.file.display()
-            )
-        };
         for r in &results {
-            acc.add(r, |r, e| {
-                let at = r
-                    .span
-                    .map(|s| format!("at {}, ", super::replay::location(&sources, s)))
-                    .unwrap_or_default();
-                format!(
-                    "seed {}: {e} ({at}after {} decisions; the whole game: `{}`)",
-                    r.seed,
-                    r.decisions,
-                    trace(r.seed)
-                )
-            });
+            match &mut partial {
+                Some(w) => w.game(r, io),
+                None => acc.add(r, a, &sources),
+            }
         }
         first = end;
     }
     bar.finish_and_clear();
+    let counters = total.into_inner().ok().flatten();
+    match partial {
+        Some(w) => w.finish(counters, io),
+        None => report(a, &game, &sources, &kinds, &acc, counters, io),
+    }
+}
+
+/// The summary of a run's games (all of them: one run's, or the merged
+/// shards'), printed in the run's format; the exit code is 1 if any failed.
+pub(super) fn report(
+    a: &Args,
+    game: &Arc<Game>,
+    sources: &Sources,
+    kinds: &[SeatKind],
+    acc: &Totals,
+    counters: Option<Coverage>,
+    io: &mut Io,
+) -> i32 {
+    let n = a.players;
+    // Both callers refused a run whose seeds overflow.
+    let last = a.seed + a.games.saturating_sub(1);
     let seats = (0..n)
         .map(|s| SeatSummary {
             seat: game.seats[s].clone(),
@@ -360,11 +388,11 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
         .collect();
     // Every game of one player count runs the same program: its counters and
     // spans are those of the program for that count.
-    let covered = match total.into_inner().ok().flatten() {
+    let covered = match counters {
         Some(c) if a.coverage => Some(crate::coverage::report(
             &game.for_players(n),
             &c,
-            &sources,
+            sources,
             a.games,
         )),
         _ => None,
@@ -410,7 +438,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             totals: totals.clone(),
             warnings: diags
                 .iter()
-                .map(|d| crate::diag::to_json(&sources, d))
+                .map(|d| crate::diag::to_json(sources, d))
                 .collect(),
         }),
     };
@@ -426,7 +454,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             let _ = writeln!(
                 io.out,
                 "{} — {} games, {} players, seeds {}..{}",
-                super::game_title(&game),
+                super::game_title(game),
                 a.games,
                 n,
                 a.seed,
@@ -477,7 +505,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                 let _ = write!(
                     io.out,
                     "{}",
-                    crate::diag::render(&sources, diags, io.color, 100)
+                    crate::diag::render(sources, diags, io.color, 100)
                 );
             }
         }

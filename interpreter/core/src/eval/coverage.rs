@@ -17,7 +17,9 @@
 use crate::ir::Game;
 
 /// The counters of one match, or of many merged with [`Coverage::add`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Serialisable so that the counters of games played apart (shards of a run)
+/// can be added up where they are merged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
     /// Where each block's statements start in `steps`.
     block_at: Vec<u32>,
@@ -80,6 +82,17 @@ impl Coverage {
     /// How often leading `require` `k` of action `a` held and failed.
     pub fn pre_counts(&self, a: usize, k: usize) -> [u64; 2] {
         self.pre[self.pre_at[a] as usize + k]
+    }
+
+    /// Whether `o` counts the same program's statements, actions and
+    /// `require`s as these counters (checked before adding counters read back).
+    pub fn same_layout(&self, o: &Coverage) -> bool {
+        self.block_at == o.block_at
+            && self.pre_at == o.pre_at
+            && self.steps.len() == o.steps.len()
+            && self.pre.len() == o.pre.len()
+            && self.offered.len() == o.offered.len()
+            && self.taken.len() == o.taken.len()
     }
 
     /// Adds another match's counters (of the same game) to these.
