@@ -889,6 +889,35 @@ impl Checker {
                 };
                 (Expr::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
+            "longest_path" => {
+                if !self.arity(name, args, 1, span) {
+                    return (Expr::Const(0), Ty::INT);
+                }
+                let (c, et) = self.coll(&args[0]);
+                if !self.assignable(et, Ty::EDGE) {
+                    let found = self.type_name(et);
+                    let hint = if self.assignable(et, Ty::NODE) {
+                        "a trail is made of edges: pass the edges it may use (`edges where …`); for the nodes joined to one node use `reachable(n, C)`"
+                    } else {
+                        "pass the edges a trail may use, e.g. `edges where …`"
+                    };
+                    self.error(
+                        err(
+                            "E0240",
+                            args[0].span,
+                            format!(
+                                "`longest_path` needs a collection of edges, found one of {found}"
+                            ),
+                            format!("a collection of {found}"),
+                        )
+                        .help(hint),
+                    );
+                }
+                (
+                    Expr::Builtin(Builtin::LongestPath, vec![], Some(Box::new(c)), span),
+                    Ty::INT,
+                )
+            }
             "index" => {
                 if !self.arity(name, args, 2, span) {
                     return (Expr::Const(0), Ty::INT);
@@ -969,7 +998,7 @@ impl Checker {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -1196,7 +1225,23 @@ impl Checker {
                 let (x, t) = self.expr(&args[0]);
                 self.expect(t, Ty::NODE, args[0].span);
                 let (c, et) = self.coll(&args[1]);
-                self.expect(et, Ty::NODE, args[1].span);
+                // A collection of edges says which edges a path may use; any
+                // other collection says which nodes it may cross.
+                if et == Ty::EDGE {
+                    return (Coll::ReachableVia(x, Box::new(c)), Ty::NODE);
+                }
+                if !self.assignable(et, Ty::NODE) {
+                    let found = self.type_name(et);
+                    self.error(
+                        err(
+                            "E0240",
+                            args[1].span,
+                            format!("`reachable` needs a collection of nodes or of edges, found one of {found}"),
+                            format!("a collection of {found}"),
+                        )
+                        .help("pass the nodes a path may cross (`nodes where …`) or the edges it may use (`edges where …`)"),
+                    );
+                }
                 (Coll::Reachable(x, Box::new(c)), Ty::NODE)
             }
             ExprKind::Call(name, args)
