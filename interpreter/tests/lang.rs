@@ -280,6 +280,7 @@ play {
     log "then e reaches {x}"
   }
   log "from c: {reach(@c)} route {route()} all {longest_path(edges)} one {longest_path([@de])}"
+  log "cycle {longest_path([@ab1, @bc, @ca])} and apart {longest_path([@de, @ab1, @bc, @ca])}"
 }
 score(p) = route()
 "#;
@@ -310,6 +311,8 @@ fn reachable_and_longest_path_over_edges_on_an_undirected_board() {
     );
     // e-d-c-a-b-a: one of the three edges at a stays unused.
     want.push("from c: 5 route 5 all 5 one 1".into());
+    // A component whose degrees are all even: the trail may start anywhere.
+    want.push("cycle 3 and apart 3".into());
     assert_eq!(lines(&log), want);
 }
 
@@ -325,6 +328,7 @@ fn reachable_and_longest_path_follow_arcs_on_a_directed_board() {
             "then e reaches e",
             // c→a→b→c→d→e; the second arc a→b cannot be reached again.
             "from c: 5 route 5 all 5 one 1",
+            "cycle 3 and apart 3",
         ]
     );
 }

@@ -767,8 +767,20 @@ impl Checker {
     }
 
     fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
+        self.arity_hint(name, args, n, span, None)
+    }
+
+    /// As [`Self::arity`], with a hint for a call that gets it wrong.
+    fn arity_hint(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        n: usize,
+        span: Span,
+        hint: Option<&str>,
+    ) -> bool {
         if args.len() != n {
-            self.error(err(
+            let mut d = err(
                 "E0244",
                 span,
                 format!(
@@ -779,7 +791,11 @@ impl Checker {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
                 "wrong number of arguments",
-            ));
+            );
+            if let Some(h) = hint {
+                d = d.help(h);
+            }
+            self.error(d);
             return false;
         }
         true
@@ -890,25 +906,26 @@ impl Checker {
                 (Expr::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
             "longest_path" => {
-                if !self.arity(name, args, 1, span) {
+                let hint = "a trail may start anywhere: pass only its edges, `longest_path(edges where …)`";
+                if !self.arity_hint(name, args, 1, span, Some(hint)) {
                     return (Expr::Const(0), Ty::INT);
                 }
                 let (c, et) = self.coll(&args[0]);
                 if !self.assignable(et, Ty::EDGE) {
                     let found = self.type_name(et);
                     let hint = if self.assignable(et, Ty::NODE) {
-                        "a trail is made of edges: pass the edges it may use (`edges where …`); for the nodes joined to one node use `reachable(n, C)`"
+                        "a trail is made of edges: pass `edges where …`; the nodes joined to a node `n` are `reachable(n, C)`"
                     } else {
-                        "pass the edges a trail may use, e.g. `edges where …`"
+                        "pass the edges a trail may use: `edges where …`"
                     };
                     self.error(
                         err(
                             "E0240",
                             args[0].span,
                             format!(
-                                "`longest_path` needs a collection of edges, found one of {found}"
+                                "`longest_path` needs a collection of edges, found a collection of `{found}`"
                             ),
-                            format!("a collection of {found}"),
+                            format!("its elements are `{found}`"),
                         )
                         .help(hint),
                     );
@@ -1223,7 +1240,19 @@ impl Checker {
                     return (Coll::List(vec![]), Ty::NODE);
                 }
                 let (x, t) = self.expr(&args[0]);
-                self.expect(t, Ty::NODE, args[0].span);
+                if t == Ty::EDGE {
+                    self.error(
+                        err(
+                            "E0240",
+                            args[0].span,
+                            "`reachable` starts from a node, found an edge",
+                            "this is an edge",
+                        )
+                        .help("start from one of its ends: `e.from` or `e.to`"),
+                    );
+                } else {
+                    self.expect(t, Ty::NODE, args[0].span);
+                }
                 let (c, et) = self.coll(&args[1]);
                 // A collection of edges says which edges a path may use; any
                 // other collection says which nodes it may cross.
@@ -1236,10 +1265,10 @@ impl Checker {
                         err(
                             "E0240",
                             args[1].span,
-                            format!("`reachable` needs a collection of nodes or of edges, found one of {found}"),
-                            format!("a collection of {found}"),
+                            format!("`reachable` needs a collection of nodes or of edges, found a collection of `{found}`"),
+                            format!("its elements are `{found}`"),
                         )
-                        .help("pass the nodes a path may cross (`nodes where …`) or the edges it may use (`edges where …`)"),
+                        .help("pass `nodes where …` (the nodes a path may cross) or `edges where …` (the edges it may use)"),
                     );
                 }
                 (Coll::Reachable(x, Box::new(c)), Ty::NODE)

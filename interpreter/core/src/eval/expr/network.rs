@@ -95,67 +95,90 @@ impl Exec<'_> {
 
     /// The number of edges of the longest trail (a walk that uses no edge
     /// twice; nodes may repeat) within the edges at `scratch[mark..]`,
-    /// which it removes. A depth-first search from every node that has an
-    /// edge of the collection, over every trail: exponential in the worst
-    /// case, so every edge tried counts one step against the budget. Its
+    /// which it removes. A depth-first search over every trail from each
+    /// node that may start a longest one: exponential in the worst case, so
+    /// every edge tried counts one step against the budget. Its marks and
     /// frames (node, next edge to try, edge that led here) lie above the
-    /// edges' marks; it stops early once a trail uses every edge.
+    /// edges; it stops early once a trail uses every edge.
+    ///
+    /// On an undirected board a longest trail of a component with a node of
+    /// odd degree starts at such a node (were an edge at its start unused,
+    /// the trail would be longer; used up, the start has odd degree), and
+    /// in a component whose degrees are all even it may start anywhere. So
+    /// the search starts from the nodes of odd degree, then from one node of
+    /// each component none of those searches reached. A directed board
+    /// starts from every node.
     pub(crate) fn longest_path(&mut self, mark: usize, span: Span) -> R<Val> {
         let g = self.g;
         let b = &g.board;
         let end = self.st.scratch.len();
-        let flags = end;
-        self.st.scratch.resize(end + b.edges.len(), OUT);
+        // scratch[flags + e]: the edge's mark; scratch[seen + v]: whether a
+        // search has reached node v.
+        let (flags, seen) = (end, end + b.edges.len());
+        self.st
+            .scratch
+            .resize(end + b.edges.len() + b.nodes.len(), OUT);
         let total = mark_edges(b, &mut self.st.scratch, mark, end, flags);
         let frames = self.st.scratch.len();
         let mut best = 0;
-        for s in 0..b.nodes.len() as u32 {
-            if best == total {
-                break;
-            }
-            let sc = &self.st.scratch;
-            if !b
-                .out_edges(s)
-                .iter()
-                .any(|&e| sc[flags + e as usize] == FREE)
-            {
-                continue;
-            }
-            self.st.scratch.extend([s as Val, 0, -1]);
-            while self.st.scratch.len() > frames {
-                let top = self.st.scratch.len() - 3;
-                let sc = &mut self.st.scratch;
-                let u = sc[top] as u32;
-                let list = b.out_edges(u);
-                let mut j = sc[top + 1] as usize;
-                while j < list.len() && sc[flags + list[j] as usize] != FREE {
-                    j += 1;
-                }
-                if j == list.len() {
-                    // Every edge from here is tried: step back, freeing the
-                    // edge that led here.
-                    let via = sc[top + 2];
-                    if via >= 0 {
-                        sc[flags + via as usize] = FREE;
-                    }
-                    sc.truncate(top);
-                    continue;
-                }
-                sc[top + 1] = j as Val + 1;
-                let e = list[j];
-                if let Err(err) = self.charge(1, span) {
-                    self.st.scratch.truncate(mark);
-                    return Err(err);
-                }
-                let sc = &mut self.st.scratch;
-                sc[flags + e as usize] = USED;
-                sc.extend([across(b, e, u) as Val, 0, e as Val]);
-                best = best.max((sc.len() - frames) / 3 - 1);
+        for pass in 0..2 {
+            for s in 0..b.nodes.len() as u32 {
                 if best == total {
                     break;
                 }
+                let sc = &mut self.st.scratch;
+                let degree = b
+                    .out_edges(s)
+                    .iter()
+                    .filter(|&&e| sc[flags + e as usize] == FREE)
+                    .count();
+                let start = match (b.directed, pass) {
+                    (true, p) => p == 0,
+                    (false, 0) => degree % 2 == 1,
+                    (false, _) => sc[seen + s as usize] == 0,
+                };
+                if degree == 0 || !start {
+                    continue;
+                }
+                sc[seen + s as usize] = 1;
+                sc.extend([s as Val, 0, -1]);
+                while self.st.scratch.len() > frames {
+                    let top = self.st.scratch.len() - 3;
+                    let sc = &mut self.st.scratch;
+                    let u = sc[top] as u32;
+                    let list = b.out_edges(u);
+                    let mut j = sc[top + 1] as usize;
+                    while j < list.len() && sc[flags + list[j] as usize] != FREE {
+                        j += 1;
+                    }
+                    if j == list.len() {
+                        // Every edge from here is tried: step back, freeing
+                        // the edge that led here.
+                        let via = sc[top + 2];
+                        if via >= 0 {
+                            sc[flags + via as usize] = FREE;
+                        }
+                        sc.truncate(top);
+                        continue;
+                    }
+                    sc[top + 1] = j as Val + 1;
+                    let e = list[j];
+                    if let Err(err) = self.charge(1, span) {
+                        self.st.scratch.truncate(mark);
+                        return Err(err);
+                    }
+                    let sc = &mut self.st.scratch;
+                    let v = across(b, e, u);
+                    sc[flags + e as usize] = USED;
+                    sc[seen + v as usize] = 1;
+                    sc.extend([v as Val, 0, e as Val]);
+                    best = best.max((sc.len() - frames) / 3 - 1);
+                    if best == total {
+                        break;
+                    }
+                }
+                self.st.scratch.truncate(frames);
             }
-            self.st.scratch.truncate(frames);
         }
         self.st.scratch.truncate(mark);
         Ok(best as Val)
