@@ -22,6 +22,7 @@ const EXAMPLES: &[&str] = &[
     "nim/nim.rules",
     "nim/misere.rules",
     "yacht/yacht.rules",
+    "route-builder/route-builder.rules",
 ];
 
 fn load(rel: &str) -> Arc<Game> {
@@ -249,8 +250,8 @@ fn example_scenarios_pass() {
     }
     files.sort();
     assert!(
-        files.len() >= 17,
-        "expected the Breakthrough, Reversi and Yacht scenarios, found {}",
+        files.len() >= 20,
+        "expected the Breakthrough, Reversi, Yacht and Route Builder scenarios, found {}",
         files.len()
     );
     let mut argv: Vec<String> = vec!["regel".into(), "test".into()];

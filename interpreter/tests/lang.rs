@@ -1,6 +1,6 @@
 //! Language features that need a board of their own: piece fields of type
 //! `node` or `edge` filled from the board file, and the network queries
-//! `reachable` and `distance`. Each test serves a rules file and a board
+//! `reachable` (over nodes or edges), `longest_path` and `distance`. Each test serves a rules file and a board
 //! file from memory, plays the match with logging on, and compares the log
 //! with what the rules must compute.
 
@@ -12,6 +12,23 @@ use std::sync::Arc;
 /// Checks `rules` (with `board` as `board.toml` beside it), runs a match of
 /// two players that needs no decision, and returns its log.
 fn run(rules: &str, board: &str) -> Vec<String> {
+    run_with(
+        rules,
+        board,
+        &regel::opt::Passes::all(),
+        regel::eval::DEFAULT_BUDGET,
+    )
+    .unwrap_or_else(|e| panic!("run failed: {e}"))
+}
+
+/// As [`run`], with the rewrites and the step budget given; a run-time
+/// error comes back as its message.
+fn run_with(
+    rules: &str,
+    board: &str,
+    passes: &regel::opt::Passes,
+    budget: u64,
+) -> Result<Vec<String>, String> {
     let dir = PathBuf::from("/memory");
     let (rules_path, board_path) = (dir.join("game.rules"), dir.join("board.toml"));
     let (rules_text, board_text) = (rules.to_string(), board.to_string());
@@ -29,12 +46,7 @@ fn run(rules: &str, board: &str) -> Vec<String> {
         }
     };
     let mut sources = Sources::default();
-    let game = match regel::pipeline::compile(
-        &mut sources,
-        &reader,
-        &rules_path,
-        &regel::opt::Passes::all(),
-    ) {
+    let game = match regel::pipeline::compile(&mut sources, &reader, &rules_path, passes) {
         Ok((g, _)) => Arc::new(g),
         Err(d) => panic!(
             "check failed:\n{}",
@@ -43,9 +55,10 @@ fn run(rules: &str, board: &str) -> Vec<String> {
     };
     let mut setup = Setup::new(2, 1);
     setup.log = true;
-    let m = Match::new(game, &setup).unwrap_or_else(|e| panic!("run failed: {}", e.message));
+    setup.budget = budget;
+    let m = Match::new(game, &setup).map_err(|e| e.message)?;
     assert!(m.is_over(), "the test rules take no decisions");
-    m.state.log.clone()
+    Ok(m.state.log.clone())
 }
 
 /// Five nodes: a - b - c in a line, d - e apart; on a directed board the
@@ -217,4 +230,126 @@ play {
 "#;
     let log = run(rules, &line_board(false));
     assert_eq!(lines(&log), ["0 0 0"]);
+}
+
+/// A triangle a-b-c with two parallel edges between a and b, a tail
+/// c-d-e and a lone node f; on a directed board the arcs run a→b (twice),
+/// b→c, c→a, c→d, d→e.
+fn loop_board(directed: bool) -> String {
+    let mut s = format!("[board]\nname = \"loop\"\ndirected = {directed}\n");
+    for n in ["a", "b", "c", "d", "e", "f"] {
+        s.push_str(&format!("[[node]]\nid = \"{n}\"\n"));
+    }
+    for (id, f, t) in [
+        ("ab1", "a", "b"),
+        ("ab2", "a", "b"),
+        ("bc", "b", "c"),
+        ("ca", "c", "a"),
+        ("cd", "c", "d"),
+        ("de", "d", "e"),
+    ] {
+        s.push_str(&format!(
+            "[[edge]]\nid = \"{id}\"\nfrom = \"{f}\"\nto = \"{t}\"\n"
+        ));
+    }
+    s
+}
+
+/// The edge forms of the network queries, read in a `fn` and in `score`:
+/// `mine` holds every edge but `ab2` and `bc` at first, then all of them.
+const EDGE_NETWORK: &str = r#"
+game "Routes"
+players 2
+board "board.toml"
+var per edge mine: bool = true
+
+fn reach(n: node) -> int = count(reachable(n, edges where mine))
+fn route() -> int = longest_path(edges where mine)
+
+play {
+  @ab2.mine = false
+  @bc.mine = false
+  for x in reachable(@e, edges where mine) {
+    log "e reaches {x}"
+  }
+  log "from a: {reach(@a)} from f: {reach(@f)} route {route()}"
+  log "none: {first(reachable(@a, edges where false))} {reach(@a) - count(reachable(@a, edges where false))} {longest_path(edges where false)}"
+  @ab2.mine = true
+  @bc.mine = true
+  for x in reachable(@e, edges where mine) {
+    log "then e reaches {x}"
+  }
+  log "from c: {reach(@c)} route {route()} all {longest_path(edges)} one {longest_path([@de])}"
+  log "cycle {longest_path([@ab1, @bc, @ca])} and apart {longest_path([@de, @ab1, @bc, @ca])}"
+}
+score(p) = route()
+"#;
+
+/// Both evaluators (the bytecode and the tree, with every rewrite off) give
+/// the same log.
+fn run_both(rules: &str, board: &str) -> Vec<String> {
+    let budget = regel::eval::DEFAULT_BUDGET;
+    let all = run_with(rules, board, &regel::opt::Passes::all(), budget).unwrap();
+    let none = run_with(rules, board, &regel::opt::Passes::none(), budget).unwrap();
+    assert_eq!(all, none, "the rewrites change the log");
+    all
+}
+
+#[test]
+fn reachable_and_longest_path_over_edges_on_an_undirected_board() {
+    let log = run_both(EDGE_NETWORK, &loop_board(false));
+    let mut want: Vec<String> = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|n| format!("e reaches {n}"))
+        .collect();
+    want.push("from a: 5 from f: 1 route 4".into());
+    want.push("none: a 4 0".into());
+    want.extend(
+        ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|n| format!("then e reaches {n}")),
+    );
+    // e-d-c-a-b-a: one of the three edges at a stays unused.
+    want.push("from c: 5 route 5 all 5 one 1".into());
+    // A component whose degrees are all even: the trail may start anywhere.
+    want.push("cycle 3 and apart 3".into());
+    assert_eq!(lines(&log), want);
+}
+
+#[test]
+fn reachable_and_longest_path_follow_arcs_on_a_directed_board() {
+    let log = run_both(EDGE_NETWORK, &loop_board(true));
+    assert_eq!(
+        lines(&log),
+        [
+            "e reaches e",
+            "from a: 2 from f: 1 route 2",
+            "none: a 1 0",
+            "then e reaches e",
+            // c→a→b→c→d→e; the second arc a→b cannot be reached again.
+            "from c: 5 route 5 all 5 one 1",
+            "cycle 3 and apart 3",
+        ]
+    );
+}
+
+/// The longest trail of a complete graph is an exponential search: it ends
+/// with the step budget's error, with or without the rewrites.
+#[test]
+fn longest_path_ends_with_the_budget_error() {
+    let n = 10;
+    let mut board = String::from("[board]\nname = \"complete\"\n");
+    for i in 0..n {
+        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            board.push_str(&format!("[[edge]]\nfrom = \"n{i}\"\nto = \"n{j}\"\n"));
+        }
+    }
+    let rules = "game \"All\"\nplayers 2\nboard \"board.toml\"\nplay {\n  log \"{longest_path(edges)}\"\n}\n";
+    for passes in [regel::opt::Passes::all(), regel::opt::Passes::none()] {
+        let e = run_with(rules, &board, &passes, 200_000).unwrap_err();
+        assert!(e.contains("budget"), "{e}");
+    }
 }

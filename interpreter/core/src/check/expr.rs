@@ -767,8 +767,20 @@ impl Checker {
     }
 
     fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
+        self.arity_hint(name, args, n, span, None)
+    }
+
+    /// As [`Self::arity`], with a hint for a call that gets it wrong.
+    fn arity_hint(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        n: usize,
+        span: Span,
+        hint: Option<&str>,
+    ) -> bool {
         if args.len() != n {
-            self.error(err(
+            let mut d = err(
                 "E0244",
                 span,
                 format!(
@@ -779,7 +791,11 @@ impl Checker {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
                 "wrong number of arguments",
-            ));
+            );
+            if let Some(h) = hint {
+                d = d.help(h);
+            }
+            self.error(d);
             return false;
         }
         true
@@ -889,6 +905,36 @@ impl Checker {
                 };
                 (Expr::Builtin(op, args, Some(Box::new(c)), span), ty)
             }
+            "longest_path" => {
+                let hint = "a trail may start anywhere: pass only its edges, `longest_path(edges where …)`";
+                if !self.arity_hint(name, args, 1, span, Some(hint)) {
+                    return (Expr::Const(0), Ty::INT);
+                }
+                let (c, et) = self.coll(&args[0]);
+                if !self.assignable(et, Ty::EDGE) {
+                    let found = self.type_name(et);
+                    let hint = if self.assignable(et, Ty::NODE) {
+                        "a trail is made of edges: pass `edges where …`; the nodes joined to a node `n` are `reachable(n, C)`"
+                    } else {
+                        "pass the edges a trail may use: `edges where …`"
+                    };
+                    self.error(
+                        err(
+                            "E0240",
+                            args[0].span,
+                            format!(
+                                "`longest_path` needs a collection of edges, found a collection of `{found}`"
+                            ),
+                            format!("its elements are `{found}`"),
+                        )
+                        .help(hint),
+                    );
+                }
+                (
+                    Expr::Builtin(Builtin::LongestPath, vec![], Some(Box::new(c)), span),
+                    Ty::INT,
+                )
+            }
             "index" => {
                 if !self.arity(name, args, 2, span) {
                     return (Expr::Const(0), Ty::INT);
@@ -969,7 +1015,7 @@ impl Checker {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -1194,9 +1240,37 @@ impl Checker {
                     return (Coll::List(vec![]), Ty::NODE);
                 }
                 let (x, t) = self.expr(&args[0]);
-                self.expect(t, Ty::NODE, args[0].span);
+                if t == Ty::EDGE {
+                    self.error(
+                        err(
+                            "E0240",
+                            args[0].span,
+                            "`reachable` starts from a node, found an edge",
+                            "this is an edge",
+                        )
+                        .help("start from one of its ends: `e.from` or `e.to`"),
+                    );
+                } else {
+                    self.expect(t, Ty::NODE, args[0].span);
+                }
                 let (c, et) = self.coll(&args[1]);
-                self.expect(et, Ty::NODE, args[1].span);
+                // A collection of edges says which edges a path may use; any
+                // other collection says which nodes it may cross.
+                if et == Ty::EDGE {
+                    return (Coll::ReachableVia(x, Box::new(c)), Ty::NODE);
+                }
+                if !self.assignable(et, Ty::NODE) {
+                    let found = self.type_name(et);
+                    self.error(
+                        err(
+                            "E0240",
+                            args[1].span,
+                            format!("`reachable` needs a collection of nodes or of edges, found a collection of `{found}`"),
+                            format!("its elements are `{found}`"),
+                        )
+                        .help("pass `nodes where …` (the nodes a path may cross) or `edges where …` (the edges it may use)"),
+                    );
+                }
                 (Coll::Reachable(x, Box::new(c)), Ty::NODE)
             }
             ExprKind::Call(name, args)

@@ -570,6 +570,13 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     w!(d, v)
                 }
+                BOp::ReachVia { n, m, sp } => {
+                    self.reachable_via(r!(n), r!(m) as usize, at!(sp))?;
+                }
+                BOp::LongestPath { d, m, sp } => {
+                    let v = self.longest_path(r!(m) as usize, at!(sp))?;
+                    w!(d, v)
+                }
                 BOp::Ret { s } => return Ok(r!(s)),
             }
         }

@@ -288,6 +288,12 @@ pub enum BOp {
         what: Listed,
         sp: u16,
     },
+    /// Replaces the edges listed above mark `m` with the nodes joined to
+    /// node `n` through them (`reachable(n, E)` of an edge collection).
+    ReachVia { n: Reg, m: Reg, sp: u16 },
+    /// `d` = the longest trail within the edges listed above mark `m`
+    /// (`longest_path(E)`); drops the list.
+    LongestPath { d: Reg, m: Reg, sp: u16 },
     /// The program's value is `s`.
     Ret { s: Reg },
 }
@@ -420,7 +426,8 @@ impl BOp {
             } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
             Contains { d, x, m } => &[*d, *x, *m],
-            Listed { d, m, .. } => &[*d, *m],
+            Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],
+            ReachVia { n, m, .. } => &[*n, *m],
         };
         rs.iter().for_each(|&r| f(r));
     }

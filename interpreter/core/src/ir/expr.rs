@@ -76,6 +76,9 @@ pub enum Builtin {
     IndexOf,
     /// `distance(a, b)`: the fewest edges from node `a` to node `b`, or -1.
     Distance,
+    /// `longest_path(E)`: the number of edges of the longest trail (no edge
+    /// used twice, nodes may repeat) within the edge collection `E`.
+    LongestPath,
 }
 
 #[derive(Clone, Debug)]
@@ -200,6 +203,9 @@ pub enum Coll {
     /// `reachable(n, C)`: the nodes of `C` joined to `n` by a path inside
     /// `C`, in board order.
     Reachable(Expr, Box<Coll>),
+    /// `reachable(n, E)` of an edge collection: the nodes joined to `n` by a
+    /// path using only edges of `E` (`n` itself included), in board order.
+    ReachableVia(Expr, Box<Coll>),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, Expr),
     /// `nodes where P`, where `P` only tests the sizes of the node's own

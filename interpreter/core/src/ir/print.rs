@@ -314,6 +314,9 @@ impl Printer<'_> {
             Coll::Range(a, b) => format!("{}..{}", self.expr(a), self.expr(b)),
             Coll::List(es) => format!("[{}]", self.args(es)),
             Coll::Reachable(e, c) => format!("reachable({}, {})", self.expr(e), self.coll(c)),
+            Coll::ReachableVia(e, c) => {
+                format!("reachable-via({}, {})", self.expr(e), self.coll(c))
+            }
             Coll::NodesWithAttr(i, e) => format!(
                 "nodes-indexed[{} == {}]",
                 self.g.node_attrs[*i as usize].0,

@@ -111,7 +111,8 @@ pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
         | Coll::Map(c, _, e)
         | Coll::Distinct(c, _, e)
         | Coll::Sorted(c, _, e)
-        | Coll::Reachable(e, c) => {
+        | Coll::Reachable(e, c)
+        | Coll::ReachableVia(e, c) => {
             walk_c(c, f);
             walk_e(e, f);
         }

@@ -274,6 +274,7 @@ impl Visit for Shift {
             | Coll::Range(..)
             | Coll::List(_)
             | Coll::Reachable(..)
+            | Coll::ReachableVia(..)
             | Coll::NodesWithAttr(..)
             | Coll::NodesWhereZones(_) => {}
         }

@@ -136,7 +136,8 @@ impl Exec<'_> {
             | Builtin::Count
             | Builtin::SumList
             | Builtin::ListAt
-            | Builtin::IndexOf => {
+            | Builtin::IndexOf
+            | Builtin::LongestPath => {
                 unreachable!("builtins of a collection always carry it")
             }
         })
@@ -191,6 +192,11 @@ impl Exec<'_> {
                         .map(|i| i as Val + 1)
                         .unwrap_or(0)
                 }
+            }
+            Builtin::LongestPath => {
+                let mark = self.st.scratch.len();
+                self.coll(c.expect("collection builtins carry their collection"), span)?;
+                self.longest_path(mark, span)?
             }
             Builtin::ListAt | Builtin::IndexOf => {
                 let x = self.eval(&args[0], span)?;

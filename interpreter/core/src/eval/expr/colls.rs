@@ -1,6 +1,7 @@
 //! Collections and aggregates: listing a collection onto the scratch
 //! stack, membership (`in`), the aggregates (`count`, `sum`, `any`, `all`,
-//! `min`, `max`, `best`, `first`, `last`) and `reachable`.
+//! `min`, `max`, `best`, `first`, `last`) and `reachable`; the searches
+//! over an edge collection live in `network.rs`.
 
 use super::{push_nodes_where, Exec, R};
 use crate::diag::Span;
@@ -206,6 +207,12 @@ impl Exec<'_> {
                 let b = &self.g.board;
                 self.charge((b.nodes.len() + b.edges.len()) as u64, span)?;
                 reachable(&self.g.board, n, &mut self.st.scratch, mark);
+            }
+            Coll::ReachableVia(e, inner) => {
+                let n = self.eval(e, span)?;
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                self.reachable_via(n, mark, span)?;
             }
             Coll::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;

@@ -11,6 +11,7 @@ use crate::ops;
 
 mod builtins;
 mod colls;
+mod network;
 mod zpred;
 
 pub(crate) use zpred::{nodes_zone_agg, push_nodes_where, zpred as zpred_at};

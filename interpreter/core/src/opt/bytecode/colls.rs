@@ -82,6 +82,12 @@ impl<'g> Comp<'g> {
                 let pred = (self.p.preds.len() - 1) as u32;
                 self.emit(BOp::PushZPred { pred });
             }
+            Coll::ReachableVia(e, inner) => {
+                // The edges are listed by bytecode, then searched in place.
+                let n = self.expr(e, sp);
+                self.coll(inner, m, sp);
+                self.emit(BOp::ReachVia { n, m, sp });
+            }
             Coll::NodesWithAttr(attr, e) => {
                 let v = self.expr(e, sp);
                 self.emit(BOp::PushAttr { attr: *attr, v });

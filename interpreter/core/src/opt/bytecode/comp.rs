@@ -449,6 +449,13 @@ impl<'g> Comp<'g> {
                 self.coll(c, m, sp);
                 self.emit(BOp::Listed { d, m, what, sp });
             }
+            Expr::Builtin(Builtin::LongestPath, _, Some(c), span) => {
+                let sp = self.span(*span);
+                let m = self.temp();
+                self.emit(BOp::Mark { d: m });
+                self.coll(c, m, sp);
+                self.emit(BOp::LongestPath { d, m, sp });
+            }
             Expr::NodesZoneAgg(op, p) => {
                 self.p.preds.push(p.clone());
                 let pred = (self.p.preds.len() - 1) as u32;

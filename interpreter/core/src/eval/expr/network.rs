@@ -1,0 +1,186 @@
+//! The searches over a collection of edges: `reachable(n, E)`, the nodes
+//! joined to `n` by edges of `E`, and `longest_path(E)`, the length of the
+//! longest trail within `E`. Both take the collection where it lies on the
+//! scratch stack and keep their marks and stacks above it, so that a call
+//! allocates nothing once the stack has grown; arcs are followed from→to
+//! (an undirected board's edges both ways), as the node form of `reachable`
+//! follows them.
+
+use super::{Exec, R};
+use crate::board::Board;
+use crate::diag::Span;
+use crate::ir::Val;
+
+/// An edge's mark: outside the collection, in it, or in it and used by the
+/// trail being searched.
+const OUT: Val = 0;
+const FREE: Val = 1;
+const USED: Val = 2;
+
+/// The end of edge `e` that a walk standing on `u` reaches through it.
+#[inline]
+fn across(b: &Board, e: u32, u: u32) -> u32 {
+    let info = &b.edges[e as usize];
+    if info.from == u {
+        info.to
+    } else {
+        info.from
+    }
+}
+
+/// Marks, at `scratch[flags + e]`, every edge listed at `scratch[mark..end]`
+/// as `FREE`, ignoring `none`; returns how many distinct edges it marked.
+fn mark_edges(b: &Board, scratch: &mut [Val], mark: usize, end: usize, flags: usize) -> usize {
+    let mut distinct = 0;
+    for i in mark..end {
+        let e = scratch[i];
+        if e >= 0 && (e as usize) < b.edges.len() && scratch[flags + e as usize] == OUT {
+            scratch[flags + e as usize] = FREE;
+            distinct += 1;
+        }
+    }
+    distinct
+}
+
+impl Exec<'_> {
+    /// Replaces the edges at `scratch[mark..]` with the nodes joined to
+    /// `start` by a path using only those edges (`start` itself included;
+    /// nothing when it is `none`), in board order: a breadth-first search
+    /// whose marks and queue lie above the edges.
+    pub(crate) fn reachable_via(&mut self, start: Val, mark: usize, span: Span) -> R<()> {
+        let g = self.g;
+        let b = &g.board;
+        let (nn, ne) = (b.nodes.len(), b.edges.len());
+        // The search marks every node and may follow every edge, as the
+        // node form's does.
+        if let Err(e) = self.charge((nn + ne) as u64, span) {
+            self.st.scratch.truncate(mark);
+            return Err(e);
+        }
+        let sc = &mut self.st.scratch;
+        let end = sc.len();
+        // scratch[edges + e]: whether edge e is in the collection;
+        // scratch[seen + v]: whether node v is reached.
+        let (edges, seen) = (end, end + ne);
+        sc.resize(end + ne + nn, OUT);
+        mark_edges(b, sc, mark, end, edges);
+        if start >= 0 && (start as usize) < nn {
+            sc[seen + start as usize] = 1;
+            let mut head = sc.len();
+            sc.push(start);
+            while head < sc.len() {
+                let u = sc[head] as u32;
+                head += 1;
+                for &e in b.out_edges(u) {
+                    let v = across(b, e, u) as usize;
+                    if sc[edges + e as usize] == FREE && sc[seen + v] == 0 {
+                        sc[seen + v] = 1;
+                        sc.push(v as Val);
+                    }
+                }
+            }
+        }
+        // The answer is written above everything, then moved down to `mark`.
+        let out = sc.len();
+        for v in 0..nn {
+            if sc[seen + v] != 0 {
+                sc.push(v as Val);
+            }
+        }
+        let len = sc.len() - out;
+        sc.copy_within(out.., mark);
+        sc.truncate(mark + len);
+        Ok(())
+    }
+
+    /// The number of edges of the longest trail (a walk that uses no edge
+    /// twice; nodes may repeat) within the edges at `scratch[mark..]`,
+    /// which it removes. A depth-first search over every trail from each
+    /// node that may start a longest one: exponential in the worst case, so
+    /// every edge tried counts one step against the budget. Its marks and
+    /// frames (node, next edge to try, edge that led here) lie above the
+    /// edges; it stops early once a trail uses every edge.
+    ///
+    /// On an undirected board a longest trail of a component with a node of
+    /// odd degree starts at such a node (were an edge at its start unused,
+    /// the trail would be longer; used up, the start has odd degree), and
+    /// in a component whose degrees are all even it may start anywhere. So
+    /// the search starts from the nodes of odd degree, then from one node of
+    /// each component none of those searches reached. A directed board
+    /// starts from every node.
+    pub(crate) fn longest_path(&mut self, mark: usize, span: Span) -> R<Val> {
+        let g = self.g;
+        let b = &g.board;
+        let end = self.st.scratch.len();
+        // scratch[flags + e]: the edge's mark; scratch[seen + v]: whether a
+        // search has reached node v.
+        let (flags, seen) = (end, end + b.edges.len());
+        self.st
+            .scratch
+            .resize(end + b.edges.len() + b.nodes.len(), OUT);
+        let total = mark_edges(b, &mut self.st.scratch, mark, end, flags);
+        let frames = self.st.scratch.len();
+        let mut best = 0;
+        for pass in 0..2 {
+            for s in 0..b.nodes.len() as u32 {
+                if best == total {
+                    break;
+                }
+                let sc = &mut self.st.scratch;
+                let degree = b
+                    .out_edges(s)
+                    .iter()
+                    .filter(|&&e| sc[flags + e as usize] == FREE)
+                    .count();
+                let start = match (b.directed, pass) {
+                    (true, p) => p == 0,
+                    (false, 0) => degree % 2 == 1,
+                    (false, _) => sc[seen + s as usize] == 0,
+                };
+                if degree == 0 || !start {
+                    continue;
+                }
+                sc[seen + s as usize] = 1;
+                sc.extend([s as Val, 0, -1]);
+                while self.st.scratch.len() > frames {
+                    let top = self.st.scratch.len() - 3;
+                    let sc = &mut self.st.scratch;
+                    let u = sc[top] as u32;
+                    let list = b.out_edges(u);
+                    let mut j = sc[top + 1] as usize;
+                    while j < list.len() && sc[flags + list[j] as usize] != FREE {
+                        j += 1;
+                    }
+                    if j == list.len() {
+                        // Every edge from here is tried: step back, freeing
+                        // the edge that led here.
+                        let via = sc[top + 2];
+                        if via >= 0 {
+                            sc[flags + via as usize] = FREE;
+                        }
+                        sc.truncate(top);
+                        continue;
+                    }
+                    sc[top + 1] = j as Val + 1;
+                    let e = list[j];
+                    if let Err(err) = self.charge(1, span) {
+                        self.st.scratch.truncate(mark);
+                        return Err(err);
+                    }
+                    let sc = &mut self.st.scratch;
+                    let v = across(b, e, u);
+                    sc[flags + e as usize] = USED;
+                    sc[seen + v as usize] = 1;
+                    sc.extend([v as Val, 0, e as Val]);
+                    best = best.max((sc.len() - frames) / 3 - 1);
+                    if best == total {
+                        break;
+                    }
+                }
+                self.st.scratch.truncate(frames);
+            }
+        }
+        self.st.scratch.truncate(mark);
+        Ok(best as Val)
+    }
+}
