@@ -383,3 +383,47 @@ fn hansa_teutonica_mid_game_on_both_sides_of_the_board() {
         insta::assert_snapshot!(format!("draw-hansa-teutonica-{players}p-red"), svg);
     }
 }
+
+/// `draw edges colour = claimer, text = length` (Route Builder, RB-3): every
+/// claimed route is drawn thick in its claimer's colour, and as many as the
+/// players' "routes" displays count; every route shows its length.
+#[test]
+fn route_builder_draws_each_claimed_route_in_its_claimers_colour() {
+    let svg = draw(
+        "examples/route-builder/route-builder.rules",
+        3,
+        None,
+        "svg",
+        "route-builder",
+    );
+    readable(&svg, "route-builder");
+    let coloured: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains(r#"stroke-width="6""#))
+        .collect();
+    let counted: usize = svg
+        .split("·  routes ")
+        .skip(1)
+        .map(|t| t.split(|c: char| !c.is_ascii_digit()).next().unwrap())
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert!(counted > 0, "half way through, someone has claimed a route");
+    assert_eq!(coloured.len(), counted, "{coloured:?}");
+    // Seat colours only: red, blue and green (`draw::colours`).
+    for l in &coloured {
+        let c = l
+            .split("stroke=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert!(["#d62728", "#1f77b4", "#2ca02c"].contains(&c), "{c}");
+    }
+    // The map's 26 routes each carry their length on a label.
+    let labels = svg
+        .lines()
+        .filter(|l| l.contains(r##"fill="#ffffff" stroke="#555""##))
+        .count();
+    assert_eq!(labels, 26);
+}

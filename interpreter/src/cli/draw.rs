@@ -191,6 +191,8 @@ fn bare_board(a: &Args, io: &mut Io) -> i32 {
         table: vec![],
         grid: None,
         displays: vec![],
+        node_looks: vec![],
+        edge_looks: vec![],
     };
     let title = vec![
         board.name.clone(),

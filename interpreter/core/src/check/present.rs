@@ -204,8 +204,8 @@ impl Checker {
         }
     }
 
-    /// `draw TARGET PROP = EXPR, …`: a piece kind's look, a zone's slots or a
-    /// display's track.
+    /// `draw TARGET PROP = EXPR, …`: a piece kind's look, a zone's slots, a
+    /// display's track, or the colour and text of the board's nodes or edges.
     fn draw(&mut self, target: &ast::DrawTarget, parts: &[(ast::Ident, ast::Expr)]) {
         let (what, allowed, it): (Drawn, &[&str], Option<Ty>) = match target {
             ast::DrawTarget::Display(text, span) => {
@@ -239,6 +239,18 @@ impl Checker {
                         _ => None,
                     };
                     (Drawn::Zone(z), &["slots", "over"], ty)
+                } else if n.name == "nodes" {
+                    (
+                        Drawn::Nodes,
+                        &["colour", "text"],
+                        Some(Ty::one(Scalar::Node)),
+                    )
+                } else if n.name == "edges" {
+                    (
+                        Drawn::Edges,
+                        &["colour", "text"],
+                        Some(Ty::one(Scalar::Edge)),
+                    )
                 } else {
                     let d = err(
                         "E0286",
@@ -246,7 +258,7 @@ impl Checker {
                         format!("`{}` is not a piece kind, a zone or a display", n.name),
                         "nothing to draw",
                     )
-                    .help("`draw KIND shape = …, colour = …`, `draw ZONE slots = …`, `draw \"DISPLAY\" track = N`");
+                    .help("`draw KIND shape = …, colour = …`, `draw ZONE slots = …`, `draw \"DISPLAY\" track = N`, `draw nodes colour = …`, `draw edges text = …`");
                     self.error(d);
                     return;
                 }
@@ -265,14 +277,14 @@ impl Checker {
                     "E0287",
                     name.span,
                     format!(
-                        "`{}` is not something a {} is drawn with",
+                        "`{}` is not something {} is drawn with",
                         name.name,
                         what.word()
                     ),
                     "unknown property",
                 )
                 .help(format!(
-                    "a {} takes {}",
+                    "{} takes {}",
                     what.word(),
                     allowed
                         .iter()
@@ -329,6 +341,18 @@ impl Checker {
                     text: take("text"),
                     nlocals,
                 })
+            }
+            Drawn::Nodes | Drawn::Edges => {
+                let look = Look {
+                    shape: None,
+                    colour: take("colour"),
+                    text: take("text"),
+                    nlocals,
+                };
+                match what {
+                    Drawn::Nodes => self.g.present.node_look = Some(look),
+                    _ => self.g.present.edge_look = Some(look),
+                }
             }
             Drawn::Zone(z) => {
                 self.g.present.zone_looks[z] = Some(ZoneLook {
@@ -424,14 +448,19 @@ enum Drawn {
     Kind(usize),
     Zone(usize),
     Display(usize),
+    /// The board's nodes, or its edges (`draw nodes …`, `draw edges …`).
+    Nodes,
+    Edges,
 }
 
 impl Drawn {
     fn word(self) -> &'static str {
         match self {
-            Drawn::Kind(_) => "piece kind",
-            Drawn::Zone(_) => "zone",
-            Drawn::Display(_) => "display",
+            Drawn::Kind(_) => "a piece kind",
+            Drawn::Zone(_) => "a zone",
+            Drawn::Display(_) => "a display",
+            Drawn::Nodes => "a node",
+            Drawn::Edges => "an edge",
         }
     }
 }

@@ -92,6 +92,23 @@ fn fill(look: &PieceLook, owner: i8, colours: &[&'static str]) -> String {
     }
 }
 
+/// The colour `draw nodes colour = …` or `draw edges colour = …` gives the
+/// node or edge `i`, if any (`none` gives none).
+fn board_paint(looks: &[PieceLook], i: usize, colours: &[&'static str]) -> Option<String> {
+    looks
+        .get(i)
+        .filter(|l| l.colour != Paint::Owner)
+        .map(|l| fill(l, -1, colours))
+}
+
+/// A node's name with the text `draw nodes text = …` gives it, if any.
+fn node_title(looks: &[PieceLook], i: usize, name: &str) -> String {
+    match looks.get(i).map(|l| l.text.as_str()) {
+        Some(t) if !t.is_empty() => format!("{name} · {t}"),
+        _ => name.to_string(),
+    }
+}
+
 /// One mark (slot or token) of side `d` with its top-left corner at (x, y).
 fn mark(out: &mut String, shape: &str, x: f64, y: f64, d: f64, fill: &str, dash: bool) {
     let stroke = if dash {
@@ -423,8 +440,11 @@ pub fn svg(s: &Scene) -> String {
         }
     }
     if s.cell.is_none() {
-        for &(a, b) in &s.edges {
+        for (k, &(a, b)) in s.edges.iter().enumerate() {
             let (p, mut q) = (at(a), at(b));
+            // A route the rules colour (`draw edges colour = …`) is drawn
+            // thick in that colour, over a dark edge so that pale colours show.
+            let paint = board_paint(&v.edge_looks, k, s.colours);
             if s.directed {
                 // The arrow ends beside the target's box, not under it.
                 let (dx, dy) = (q.0 - p.0, q.1 - p.1);
@@ -432,19 +452,29 @@ pub fn svg(s: &Scene) -> String {
                 let cut = (len / 3.0).min(34.0);
                 q = (q.0 - dx / len * cut, q.1 - dy / len * cut);
             }
-            let _ = writeln!(
-                body,
-                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#8a7f6a" stroke-width="3"{}/>"##,
-                p.0,
-                p.1,
-                q.0,
-                q.1,
-                if s.directed {
-                    r#" marker-end="url(#arrow)""#
-                } else {
-                    ""
-                }
-            );
+            let arrow = if s.directed {
+                r#" marker-end="url(#arrow)""#
+            } else {
+                ""
+            };
+            if let Some(c) = &paint {
+                let _ = writeln!(
+                    body,
+                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222" stroke-width="9"/>"##,
+                    p.0, p.1, q.0, q.1
+                );
+                let _ = writeln!(
+                    body,
+                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="6"{arrow}/>"##,
+                    p.0, p.1, q.0, q.1
+                );
+            } else {
+                let _ = writeln!(
+                    body,
+                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#8a7f6a" stroke-width="3"{arrow}/>"##,
+                    p.0, p.1, q.0, q.1
+                );
+            }
         }
         for (k, &(a, b)) in s.edges.iter().enumerate() {
             let (p, q) = (at(a), at(b));
@@ -454,6 +484,31 @@ pub fn svg(s: &Scene) -> String {
                 let (w, _) = measure(z, s.colours, far);
                 let at = (mx - w / 2.0, my - MARK / 2.0 + r as f64 * (MARK + 3.0));
                 zone_row(&mut body, z, s.colours, at, None, far);
+            }
+            // The edge's text (`draw edges text = …`) on a label at its
+            // middle, below the rows of its zones.
+            if let Some(t) = v
+                .edge_looks
+                .get(k)
+                .map(|l| &l.text)
+                .filter(|t| !t.is_empty())
+            {
+                let tw = text_w(t, SMALL) + 8.0;
+                let ty = my - (SMALL + 6.0) / 2.0 + edge_rows[k].len() as f64 * (MARK + 3.0);
+                let _ = writeln!(
+                    body,
+                    r##"<rect x="{:.1}" y="{ty:.1}" width="{tw:.1}" height="{:.1}" rx="4" fill="#ffffff" stroke="#555"/>"##,
+                    mx - tw / 2.0,
+                    SMALL + 6.0
+                );
+                text(
+                    &mut body,
+                    mx - tw / 2.0 + 4.0,
+                    ty + SMALL + 1.5,
+                    SMALL,
+                    false,
+                    t,
+                );
             }
         }
     }
@@ -466,9 +521,14 @@ pub fn svg(s: &Scene) -> String {
             .collect();
         match s.cell {
             Some(c) => {
+                // A cell the rules colour (`draw nodes colour = …`) is tinted.
+                let tint = match board_paint(&v.node_looks, i, s.colours) {
+                    Some(c) => format!(r#"fill="{c}" fill-opacity="0.35""#),
+                    None => r##"fill="#fbf8ee""##.to_string(),
+                };
                 let _ = writeln!(
                     body,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}" fill="#fbf8ee" stroke="#555"/>"##,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}" {tint} stroke="#555"/>"##,
                     x - c / 2.0,
                     y - c / 2.0
                 );
@@ -477,7 +537,7 @@ pub fn svg(s: &Scene) -> String {
                     r##"<text x="{:.1}" y="{:.1}" font-size="{SMALL:.0}" fill="#555">{}</text>"##,
                     x - c / 2.0 + 3.0,
                     y - c / 2.0 + SMALL + 1.0,
-                    esc(&p.name)
+                    esc(&node_title(&v.node_looks, i, &p.name))
                 );
                 // Pieces grow with the cell: drawn at the origin, then scaled,
                 // their block centred in the cell below its name (measured
@@ -504,16 +564,23 @@ pub fn svg(s: &Scene) -> String {
                 body.push_str("</g>\n");
             }
             None => {
+                let title = node_title(&v.node_looks, i, &p.name);
                 // Each row measured by drawing it aside.
                 let w = shown
                     .iter()
                     .map(|z| measure(z, s.colours, f64::INFINITY).0)
-                    .fold(text_w(&p.name, TEXT), f64::max)
+                    .fold(text_w(&title, TEXT), f64::max)
                     + 12.0;
                 let h = TEXT + 8.0 + shown.len() as f64 * (MARK + 4.0);
+                // A node the rules colour (`draw nodes colour = …`) has a
+                // thick outline of that colour.
+                let outline = match board_paint(&v.node_looks, i, s.colours) {
+                    Some(c) => format!(r#"stroke="{c}" stroke-width="4""#),
+                    None => r##"stroke="#444" stroke-width="1.2""##.to_string(),
+                };
                 let _ = writeln!(
                     body,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="5" fill="#fbf8ee" stroke="#444" stroke-width="1.2"/>"##,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="5" fill="#fbf8ee" {outline}/>"##,
                     x - w / 2.0,
                     y - h / 2.0
                 );
@@ -523,7 +590,7 @@ pub fn svg(s: &Scene) -> String {
                     y - h / 2.0 + TEXT + 2.0,
                     TEXT,
                     true,
-                    &p.name,
+                    &title,
                 );
                 // A display of the game whose value is this node (`ship in`) marks it.
                 let marks = v

@@ -107,19 +107,39 @@ impl<'a> Exec<'a> {
         if !super::view::visible(g, self.st, p, who) {
             return PieceLook::default();
         }
+        self.look(look, p as Val, who)
+    }
+
+    /// The looks of the board's nodes and edges for `who` (`draw nodes …`,
+    /// `draw edges …`), one per node and per edge; empty when the rules
+    /// declare none.
+    pub(crate) fn board_looks(&mut self, who: Viewer) -> (Vec<PieceLook>, Vec<PieceLook>) {
+        let g = self.g;
+        let mut each = |look: &Option<crate::ir::Look>, n: usize| match look {
+            Some(l) => (0..n).map(|i| self.look(l, i as Val, who)).collect(),
+            None => vec![],
+        };
+        let nodes = each(&g.present.node_look, g.board.nodes.len());
+        let edges = each(&g.present.edge_look, g.board.edges.len());
+        (nodes, edges)
+    }
+
+    /// A declared look's properties with `it` bound to `it`, as far as `who`
+    /// may see what they read.
+    fn look(&mut self, look: &crate::ir::Look, p: Val, who: Viewer) -> PieceLook {
         let mut out = PieceLook::default();
         if let Some(s) = &look.shape {
-            if let Some(v) = self.prop(s, look.nlocals, p as Val, who) {
+            if let Some(v) = self.prop(s, look.nlocals, p, who) {
                 out.shape = self.word(s.ty, v);
             }
         }
         if let Some(t) = &look.text {
-            if let Some(v) = self.prop(t, look.nlocals, p as Val, who) {
+            if let Some(v) = self.prop(t, look.nlocals, p, who) {
                 out.text = self.display(t.ty, v, who);
             }
         }
         if let Some(c) = &look.colour {
-            if let Some(v) = self.prop(c, look.nlocals, p as Val, who) {
+            if let Some(v) = self.prop(c, look.nlocals, p, who) {
                 out.colour = match c.ty.scalar {
                     crate::ir::Scalar::Player if v >= 0 => Paint::Seat(v as usize),
                     crate::ir::Scalar::Player => Paint::Owner,

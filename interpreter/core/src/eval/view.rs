@@ -462,6 +462,12 @@ pub struct View {
     /// The declared displays as this viewer reads them (`display "…" = …`).
     #[serde(skip)]
     pub displays: Vec<super::present::Shown>,
+    /// How each node and each edge is drawn (`draw nodes …`, `draw edges
+    /// …`), in board order; empty when the rules declare none.
+    #[serde(skip)]
+    pub node_looks: Vec<super::present::PieceLook>,
+    #[serde(skip)]
+    pub edge_looks: Vec<super::present::PieceLook>,
 }
 
 pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
@@ -548,6 +554,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
     }
     let grid = grid_text(&mut cx, who);
     let displays = cx.displays(who);
+    let (node_looks, edge_looks) = cx.board_looks(who);
     let mut vars = vec![];
     let (mut globals, mut table) = (vec![], vec![]);
     for (vd, d) in g.vars.iter().enumerate().filter(|(_, d)| !d.is_option) {
@@ -605,6 +612,8 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         table,
         grid,
         displays,
+        node_looks,
+        edge_looks,
     }
 }
 

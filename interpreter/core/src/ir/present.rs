@@ -37,6 +37,11 @@ pub struct Presentation {
     pub kind_looks: Vec<Option<Look>>,
     /// Per zone declaration: drawn as ordered slots (`draw ZONE slots = …` or `over = …`).
     pub zone_looks: Vec<Option<ZoneLook>>,
+    /// How the board's nodes and edges themselves are drawn (`draw nodes
+    /// colour = …, text = …`, `draw edges …`): `it` is the node or edge, so
+    /// that a claimed route or an owned city shows its owner's colour.
+    pub node_look: Option<Look>,
+    pub edge_look: Option<Look>,
 }
 
 /// A property of a `draw` declaration: an expression over `it` (local 0)

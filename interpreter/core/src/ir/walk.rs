@@ -216,7 +216,12 @@ pub fn walk_game(g: &mut Game, v: &mut dyn Visit) {
         v.root();
         walk_e(&mut d.expr, v);
     }
-    let looks = g.present.kind_looks.iter_mut().flatten();
+    let board = g
+        .present
+        .node_look
+        .iter_mut()
+        .chain(g.present.edge_look.iter_mut());
+    let looks = g.present.kind_looks.iter_mut().flatten().chain(board);
     for p in looks
         .flat_map(|l| [l.shape.as_mut(), l.colour.as_mut(), l.text.as_mut()])
         .flatten()
