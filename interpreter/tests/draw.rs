@@ -427,3 +427,65 @@ fn route_builder_draws_each_claimed_route_in_its_claimers_colour() {
         .count();
     assert_eq!(labels, 26);
 }
+
+/// `draw nodes colour = …, text = …` on a grid: each cell a player has taken
+/// is framed in that seat's colour (edged dark, so that white shows) and its
+/// name followed by the text; the other cells have no frame.
+#[test]
+fn draw_nodes_tints_the_cells_the_rules_colour() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("draw-nodes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = root().join("maps/tic-tac-toe.toml");
+    let rules = dir.join("taken.rules");
+    std::fs::write(
+        &rules,
+        format!(
+            r#"game "Taken"
+players 2
+seats white, black
+board "{}"
+var per node taker: player = none
+var turns: int = 0
+draw nodes colour = taker, text = if taker == none then "" else "taken"
+action take(c in nodes where taker == none) label "take {{c}}" {{
+  c.taker = actor
+}}
+play {{
+  while turns < 4 {{
+    for p in players {{
+      act p with take
+    }}
+    turns += 1
+  }}
+}}
+score(p) = count(c in nodes where taker == p)
+"#,
+            board.display()
+        ),
+    )
+    .unwrap();
+    let rules = rules.display().to_string();
+    let (rec, n) = record(&rules, 2, "draw-nodes");
+    assert_eq!(n, 8);
+    let args: Vec<String> = ["draw", &rules, "--record", &rec.display().to_string()]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (code, svg, err) = cli(&args);
+    assert_eq!(code, 0, "{err}");
+    readable(&svg, "taken");
+    let frames: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains(r#"fill="none""#) && l.contains(r#"stroke-width="6""#))
+        .collect();
+    // Eight cells taken, four by each seat, in the seats' colours.
+    assert_eq!(frames.len(), 8, "{frames:?}");
+    for c in ["#ffffff", "#000000"] {
+        let k = frames
+            .iter()
+            .filter(|l| l.contains(&format!("stroke=\"{c}\"")))
+            .count();
+        assert_eq!(k, 4, "{c}: {frames:?}");
+    }
+    assert_eq!(svg.matches(" · taken</text>").count(), 8);
+}

@@ -521,17 +521,27 @@ pub fn svg(s: &Scene) -> String {
             .collect();
         match s.cell {
             Some(c) => {
-                // A cell the rules colour (`draw nodes colour = …`) is tinted.
-                let tint = match board_paint(&v.node_looks, i, s.colours) {
-                    Some(c) => format!(r#"fill="{c}" fill-opacity="0.35""#),
-                    None => r##"fill="#fbf8ee""##.to_string(),
-                };
                 let _ = writeln!(
                     body,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}" {tint} stroke="#555"/>"##,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{c:.1}" height="{c:.1}" fill="#fbf8ee" stroke="#555"/>"##,
                     x - c / 2.0,
                     y - c / 2.0
                 );
+                // A cell the rules colour (`draw nodes colour = …`) gets a
+                // frame of that colour inside it, below its name, edged dark so
+                // that white and pale colours show.
+                if let Some(col) = board_paint(&v.node_looks, i, s.colours) {
+                    for (stroke, width) in [("#222", 9.0), (col.as_str(), 6.0)] {
+                        let _ = writeln!(
+                            body,
+                            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="{stroke}" stroke-width="{width}"/>"#,
+                            x - c / 2.0 + 5.0,
+                            y - c / 2.0 + SMALL + 7.0,
+                            c - 10.0,
+                            c - SMALL - 12.0
+                        );
+                    }
+                }
                 let _ = writeln!(
                     body,
                     r##"<text x="{:.1}" y="{:.1}" font-size="{SMALL:.0}" fill="#555">{}</text>"##,
@@ -575,7 +585,16 @@ pub fn svg(s: &Scene) -> String {
                 // A node the rules colour (`draw nodes colour = …`) has a
                 // thick outline of that colour.
                 let outline = match board_paint(&v.node_looks, i, s.colours) {
-                    Some(c) => format!(r#"stroke="{c}" stroke-width="4""#),
+                    Some(c) => {
+                        // Edged dark outside, so that white and pale colours show.
+                        let _ = writeln!(
+                            body,
+                            r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="5" fill="none" stroke="#222" stroke-width="7"/>"##,
+                            x - w / 2.0,
+                            y - h / 2.0
+                        );
+                        format!(r#"stroke="{c}" stroke-width="4""#)
+                    }
                     None => r##"stroke="#444" stroke-width="1.2""##.to_string(),
                 };
                 let _ = writeln!(
