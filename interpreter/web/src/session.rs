@@ -71,9 +71,16 @@ struct OptionGroup {
 
 /// Lays out the options labelled `labels` (see [`Shown::groups`]).
 fn groups(labels: &[String]) -> Vec<OptionGroup> {
-    let (mut singles, mut grouped) = (vec![], vec![]);
-    for run in draw::option_runs(labels) {
-        if run.len() >= 3 {
+    draw::option_layout(labels)
+        .into_iter()
+        .map(|run| {
+            if run.len() == 1 {
+                let i = run.start;
+                return OptionGroup {
+                    head: None,
+                    items: vec![(i, labels[i].clone())],
+                };
+            }
             let head = labels[run.start]
                 .rsplit_once(' ')
                 .map(|(h, _)| h.to_string());
@@ -85,16 +92,9 @@ fn groups(labels: &[String]) -> Vec<OptionGroup> {
                     (i, last.to_string())
                 })
                 .collect();
-            grouped.push(OptionGroup { head, items });
-        } else {
-            singles.extend(run.map(|i| OptionGroup {
-                head: None,
-                items: vec![(i, labels[i].clone())],
-            }));
-        }
-    }
-    singles.extend(grouped);
-    singles
+            OptionGroup { head, items }
+        })
+        .collect()
 }
 
 /// Bot and human seats as the page names them: `human`, `random`, `mcts`, `mcts:ITER`.

@@ -27,7 +27,7 @@ use crate::eval::View;
 use crate::ir::Game;
 use scene::{Place, Scene, COLUMN_START};
 
-pub use options::{option_order, option_runs};
+pub use options::{option_layout, option_order, option_runs};
 pub use scene::{SMALL, WIDTH};
 
 /// The plain picture as SVG: boxes of text at the nodes, a panel of the rest.

@@ -6,14 +6,20 @@
 /// their last word (`stall 1 at: r1c1 …`). A game's commonest moves are
 /// rarely the long enumerations, and they should not be on page two.
 pub fn option_order(labels: &[String]) -> Vec<usize> {
+    option_layout(labels).into_iter().flatten().collect()
+}
+
+/// [`option_order`] as the screen lays it out: each option that stands
+/// alone as a run of one, first, then each group (a run of three or more
+/// from [`option_runs`]).
+pub fn option_layout(labels: &[String]) -> Vec<std::ops::Range<usize>> {
     let (mut singles, mut grouped) = (vec![], vec![]);
     for run in option_runs(labels) {
         if run.len() >= 3 {
-            &mut grouped
+            grouped.push(run);
         } else {
-            &mut singles
+            singles.extend(run.map(|i| i..i + 1));
         }
-        .extend(run);
     }
     singles.extend(grouped);
     singles

@@ -457,21 +457,14 @@ pub fn svg(s: &Scene) -> String {
             } else {
                 ""
             };
-            if let Some(c) = &paint {
+            let strokes = match &paint {
+                Some(c) => vec![("#222", "9", ""), (c.as_str(), "6", arrow)],
+                None => vec![("#8a7f6a", "3", arrow)],
+            };
+            for (colour, width, end) in strokes {
                 let _ = writeln!(
                     body,
-                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222" stroke-width="9"/>"##,
-                    p.0, p.1, q.0, q.1
-                );
-                let _ = writeln!(
-                    body,
-                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{c}" stroke-width="6"{arrow}/>"##,
-                    p.0, p.1, q.0, q.1
-                );
-            } else {
-                let _ = writeln!(
-                    body,
-                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#8a7f6a" stroke-width="3"{arrow}/>"##,
+                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="{width}"{end}/>"#,
                     p.0, p.1, q.0, q.1
                 );
             }
@@ -584,17 +577,18 @@ pub fn svg(s: &Scene) -> String {
                 let h = TEXT + 8.0 + shown.len() as f64 * (MARK + 4.0);
                 // A node the rules colour (`draw nodes colour = …`) has a
                 // thick outline of that colour.
-                let outline = match board_paint(&v.node_looks, i, s.colours) {
-                    Some(c) => {
-                        // Edged dark outside, so that white and pale colours show.
-                        let _ = writeln!(
-                            body,
-                            r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="5" fill="none" stroke="#222" stroke-width="7"/>"##,
-                            x - w / 2.0,
-                            y - h / 2.0
-                        );
-                        format!(r#"stroke="{c}" stroke-width="4""#)
-                    }
+                let paint = board_paint(&v.node_looks, i, s.colours);
+                if paint.is_some() {
+                    // Edged dark outside, so that white and pale colours show.
+                    let _ = writeln!(
+                        body,
+                        r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="5" fill="none" stroke="#222" stroke-width="7"/>"##,
+                        x - w / 2.0,
+                        y - h / 2.0
+                    );
+                }
+                let outline = match &paint {
+                    Some(c) => format!(r#"stroke="{c}" stroke-width="4""#),
                     None => r##"stroke="#444" stroke-width="1.2""##.to_string(),
                 };
                 let _ = writeln!(
