@@ -1,7 +1,8 @@
 //! Folding over the static board: an aggregate over all nodes or edges
 //! whose body reads only the bound element's attributes
 //! (`max(c in nodes: c.col)`) has one value for the board, computed here once
-//! instead of in every match.
+//! instead of in every match; so is the list of nodes or edges an
+//! aggregate walks when a test of their attributes picks them.
 
 use crate::ir::walk::walk_game;
 use crate::ir::*;
@@ -30,6 +31,9 @@ struct Static {
 /// element's attributes (`max(c in nodes: c.row)`) has one value for the
 /// board: it is computed here, once, instead of in every match.
 fn fold_static(e: &mut Expr, t: &Static) {
+    if let Expr::Agg { coll, .. } = e {
+        fold_filter(coll, t);
+    }
     let Expr::Agg {
         op,
         coll,
@@ -72,6 +76,31 @@ fn fold_static(e: &mut Expr, t: &Static) {
         _ => *vals.iter().max().unwrap(),
     };
     *e = Expr::Const(v);
+}
+
+/// The elements an aggregate walks, when they are the nodes or edges that
+/// pass a test of their own attributes (`all(c in nodes where row == col:
+/// …)`, a diagonal): the same for every match, so listed here once. Only an
+/// aggregate's collection is folded: an action's or a `choose`'s domain keeps
+/// its `where`, which `why_illegal` names when it refuses a label.
+fn fold_filter(c: &mut Coll, t: &Static) {
+    let Coll::Filter(inner, slot, cond) = c else {
+        return;
+    };
+    let (n, on_nodes) = match **inner {
+        Coll::Nodes => (t.nnodes, true),
+        Coll::Edges => (t.nedges, false),
+        _ => return,
+    };
+    let mut kept = vec![];
+    for x in 0..n as Val {
+        match static_val(cond, *slot, x, on_nodes, t) {
+            Some(0) => {}
+            Some(_) => kept.push(Expr::Const(x)),
+            None => return,
+        }
+    }
+    *c = Coll::List(kept);
 }
 
 /// The value of `e` with local `slot` bound to node or edge `x`, if `e`

@@ -9,7 +9,7 @@
 //! | `zone_len.rs` | `zone-len`: `count`/`empty` of a plain zone read its length |
 //! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
 //! | `consts.rs` | `consts`: constants folded, calls with constant arguments to copies specialised to them |
-//! | `fold_board.rs` | `fold-board`: aggregates over the static board folded to constants |
+//! | `fold_board.rs` | `fold-board`: aggregates over the static board folded to constants, and the elements an aggregate picks by their attributes listed |
 //! | `zone_pred.rs` | `zone-pred`: node tests of the node's own zone sizes as flat predicates |
 //! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
 //! | `board_index.rs` | `board-index`: node tests of board attributes answered from indexes and key tables |
