@@ -333,10 +333,11 @@ impl<'a> Exec<'a> {
                     refresh!();
                     w!(d, v)
                 }
-                BOp::NodesZoneAgg { d, op: agg, pred } => {
-                    // As the tree evaluator: each node looked at is work.
-                    self.charge(g.board.nodes.len() as u64, span)?;
-                    let v = super::expr::nodes_zone_agg(g, self.st, agg, &p.preds()[pred as usize]);
+                BOp::ZoneAgg { d, op: agg, pred } => {
+                    // As the tree evaluator: each node (edge) looked at is work.
+                    let (on, zp) = &p.preds()[pred as usize];
+                    self.charge(super::zindex::elems(g, *on) as u64, span)?;
+                    let v = super::expr::zone_agg(g, self.st, agg, *on, zp);
                     w!(d, v)
                 }
                 BOp::KeyLookup {
@@ -412,8 +413,9 @@ impl<'a> Exec<'a> {
                     self.st.scratch.push(v)
                 }
                 BOp::PushZPred { pred } => {
-                    self.charge(g.board.nodes.len() as u64, span)?;
-                    super::expr::push_nodes_where(g, self.st, &p.preds()[pred as usize])
+                    let (on, zp) = &p.preds()[pred as usize];
+                    self.charge(super::zindex::elems(g, *on) as u64, span)?;
+                    super::expr::push_where(g, self.st, *on, zp)
                 }
                 BOp::PushAttr { attr, v } => {
                     let v = r!(v);

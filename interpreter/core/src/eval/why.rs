@@ -201,7 +201,8 @@ fn unfiltered<'g>(g: &'g Game, c: &'g Coll) -> &'g Coll {
             None => c,
         },
         Coll::Filter(inner, ..) => unfiltered(g, inner),
-        Coll::NodesWithAttr(..) | Coll::NodesWhereZones(_) => &Coll::Nodes,
+        Coll::NodesWithAttr(..) | Coll::WhereZones(Elems::Nodes, _) => &Coll::Nodes,
+        Coll::WhereZones(Elems::Edges, _) => &Coll::Edges,
         _ => c,
     }
 }

@@ -1,13 +1,14 @@
-//! The zone-predicate index: for each test of a node's own zone sizes that
-//! the rules use (`Game::zindex`, collected by the `zone-pred` pass), the
-//! position keeps how many nodes pass it and the set of those nodes, so that
-//! `count(c in nodes: free(c))`, `any(…)`, `all(…)` and `nodes where
-//! free(it)` read a number or walk a bit set instead of testing every node.
+//! The zone-predicate index: for each test of a node's (or an edge's) own
+//! zone sizes that the rules use (`Game::zindex`, collected by the
+//! `zone-pred` pass), the position keeps how many nodes (edges) pass it and
+//! the set of them, so that `count(c in nodes: free(c))`, `any(…)`, `all(…)`
+//! and `nodes where free(it)` (`edges where room(it)`) read a number or walk
+//! a bit set instead of testing every element.
 //!
 //! The invariant: an index is always equal to the scan it replaces. Zone
 //! sizes change only when a piece moves from one zone to another, and every
 //! such move goes through [`moved`], which tests again the (at most two)
-//! nodes whose zones it touched. Shuffles and the bots' re-dealing of hidden
+//! nodes or edges whose zones it touched. Shuffles and the bots' re-dealing of hidden
 //! pieces keep every size, so they touch no index. [`agrees`] compares every
 //! index with a scan: debug builds do it at every lookup, and
 //! `tests/passes.rs` plays every shipped game and example comparing at every
@@ -18,38 +19,48 @@ use super::zones::Zones;
 use super::State;
 use crate::ir::*;
 
-/// Words of the bit set of one predicate: a bit per node.
+/// Words of the bit set of one predicate: a bit per node or edge, whichever
+/// the board has more of, so that every predicate's set has one width.
 #[inline]
-fn words(n: usize) -> usize {
-    n.div_ceil(64)
+fn words(g: &Game) -> usize {
+    g.board.nodes.len().max(g.board.edges.len()).div_ceil(64)
 }
 
-/// The counts and bit sets of a position, every node tested once.
+/// How many elements a predicate over `on` ranges over.
+#[inline]
+pub(crate) fn elems(g: &Game, on: Elems) -> usize {
+    match on {
+        Elems::Nodes => g.board.nodes.len(),
+        Elems::Edges => g.board.edges.len(),
+    }
+}
+
+/// The counts and bit sets of a position, every node or edge tested once.
 pub(super) fn build(g: &Game, z: &Zones) -> (Vec<u32>, Vec<u64>) {
-    let n = g.board.nodes.len();
-    let w = words(n);
+    let w = words(g);
     let mut counts = vec![0u32; g.zindex.preds.len()];
     let mut bits = vec![0u64; w * g.zindex.preds.len()];
-    for (k, p) in g.zindex.preds.iter().enumerate() {
-        for node in 0..n {
-            if zpred_at(p, z, node as u32) {
+    for (k, (on, p)) in g.zindex.preds.iter().enumerate() {
+        for x in 0..elems(g, *on) {
+            if zpred_at(g, *on, p, z, x as u32) {
                 counts[k] += 1;
-                bits[k * w + node / 64] |= 1 << (node % 64);
+                bits[k * w + x / 64] |= 1 << (x % 64);
             }
         }
     }
     (counts, bits)
 }
 
-/// A piece went from zone `from` to zone `to`: the nodes owning either zone
-/// are tested again for each predicate that reads zones of their kind.
+/// A piece went from zone `from` to zone `to`: the nodes or edges owning
+/// either zone are tested again for each predicate that reads zones of
+/// their kind.
 #[inline]
 pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
     if from == to || st.zcount.is_empty() {
         return;
     }
-    let n = g.board.nodes.len() as u32;
     for &(base, k) in &g.zindex.watch {
+        let n = elems(g, g.zindex.preds[k as usize].0) as u32;
         if from.wrapping_sub(base) < n {
             retest(g, st, k as usize, from - base);
         }
@@ -60,8 +71,9 @@ pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
 }
 
 fn retest(g: &Game, st: &mut State, k: usize, node: u32) {
-    let now = zpred_at(&g.zindex.preds[k], &st.zones, node);
-    let i = k * words(g.board.nodes.len()) + node as usize / 64;
+    let (on, p) = &g.zindex.preds[k];
+    let now = zpred_at(g, *on, p, &st.zones, node);
+    let i = k * words(g) + node as usize / 64;
     let bit = 1u64 << (node % 64);
     if now != (st.zbits[i] & bit != 0) {
         st.zbits[i] ^= bit;
@@ -73,26 +85,26 @@ fn retest(g: &Game, st: &mut State, k: usize, node: u32) {
     }
 }
 
-/// The slot of predicate `p` if this position keeps an index of it.
+/// The slot of predicate `p` over `on` if this position keeps an index of it.
 #[inline]
-pub(crate) fn slot(g: &Game, st: &State, p: &ZPred) -> Option<usize> {
+pub(crate) fn slot(g: &Game, st: &State, on: Elems, p: &ZPred) -> Option<usize> {
     if st.zcount.is_empty() {
         return None;
     }
-    g.zindex.slot(p)
+    g.zindex.slot(on, p)
 }
 
-/// How many nodes pass predicate `k`.
+/// How many nodes (edges) pass predicate `k`.
 #[inline]
 pub(crate) fn count(st: &State, k: usize) -> u32 {
     st.zcount[k]
 }
 
-/// Pushes the nodes that pass predicate `k`, lowest first (the order of a
-/// scan). The count is known, so the stack grows once and each node is one
-/// write.
-pub(crate) fn push_nodes(g: &Game, st: &mut State, k: usize) {
-    let w = words(g.board.nodes.len());
+/// Pushes the nodes (edges) that pass predicate `k`, lowest first (the order
+/// of a scan). The count is known, so the stack grows once and each element
+/// is one write.
+pub(crate) fn push_elems(g: &Game, st: &mut State, k: usize) {
+    let w = words(g);
     let State {
         zbits,
         zcount,
@@ -124,7 +136,7 @@ pub fn agrees(g: &Game, st: &State) -> Result<(), String> {
             .find(|&k| counts[k] != st.zcount[k])
             .unwrap_or(0);
         return Err(format!(
-            "the index of zone test {k} ({:?}) counts {} nodes, a scan {} (sets equal: {})",
+            "the index of zone test {k} ({:?}) counts {} elements, a scan {} (sets equal: {})",
             g.zindex.preds[k],
             st.zcount[k],
             counts[k],

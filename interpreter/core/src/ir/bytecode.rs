@@ -179,8 +179,8 @@ pub enum BOp {
         y: Reg,
         sp: u16,
     },
-    /// `d` = aggregate `op` over all nodes of a zone-size predicate (`preds[pred]`, see `ir::ZPred`).
-    NodesZoneAgg { d: Reg, op: AggOp, pred: u32 },
+    /// `d` = aggregate `op` over all nodes (edges) of a zone-size predicate (`preds[pred]`, see `ir::ZPred`).
+    ZoneAgg { d: Reg, op: AggOp, pred: u32 },
     /// A key lookup (see [`Expr::NodeByKey`]) within all nodes or the
     /// neighbours of node `n`, described by `lookups[at]`.
     KeyLookup {
@@ -214,7 +214,7 @@ pub enum BOp {
     PushRange { a: Reg, b: Reg, sp: u16 },
     /// Pushes the value in `s` (an element of a list literal).
     Push { s: Reg },
-    /// Pushes the nodes that satisfy the zone-size predicate `preds[pred]`.
+    /// Pushes the nodes (edges) that satisfy the zone-size predicate `preds[pred]`.
     PushZPred { pred: u32 },
     /// Pushes the nodes whose attribute `attr` equals `v`, from the attribute index.
     PushAttr { attr: u16, v: Reg },
@@ -307,7 +307,7 @@ pub struct Draft {
     pub spans: Vec<Span>,
     pub trees: Vec<Expr>,
     pub colls: Vec<Coll>,
-    pub preds: Vec<ZPred>,
+    pub preds: Vec<(Elems, ZPred)>,
     /// Call arguments, as runs of registers.
     pub regs: Vec<Reg>,
     /// Key lookups: the programs that compute the values, and the tree to
@@ -352,7 +352,7 @@ pub struct Program {
     spans: Vec<Span>,
     trees: Vec<Expr>,
     colls: Vec<Coll>,
-    preds: Vec<ZPred>,
+    preds: Vec<(Elems, ZPred)>,
     regs: Vec<Reg>,
     lookups: Vec<(Vec<u32>, u32)>,
     source: Expr,
@@ -364,11 +364,9 @@ impl BOp {
     pub fn registers(&self, f: &mut impl FnMut(Reg)) {
         use BOp::*;
         let rs: &[Reg] = match self {
-            Const { d, .. }
-            | Var { d, .. }
-            | Mark { d }
-            | NodesZoneAgg { d, .. }
-            | Tree { d, .. } => &[*d],
+            Const { d, .. } | Var { d, .. } | Mark { d } | ZoneAgg { d, .. } | Tree { d, .. } => {
+                &[*d]
+            }
             Mov { d, s } => &[*d, *s],
             VarAt { d, i, .. } | Zone { d, i, .. } | ZoneLenOf { d, i, .. } => &[*d, *i],
             Field { d, p, .. } | Owner { d, p, .. } | IsKind { d, p, .. } => &[*d, *p],
@@ -514,9 +512,9 @@ impl Program {
         &self.colls
     }
 
-    /// Zone predicates (`BOp::NodesZoneAgg`, `BOp::PushZPred`).
+    /// Zone predicates (`BOp::ZoneAgg`, `BOp::PushZPred`).
     #[inline]
-    pub fn preds(&self) -> &[ZPred] {
+    pub fn preds(&self) -> &[(Elems, ZPred)] {
         &self.preds
     }
 

@@ -156,9 +156,9 @@ pub enum Expr {
     ZoneLen(ZoneRef),
     /// Whether a zone is empty (`empty(z)` of a plain zone).
     ZoneEmpty(ZoneRef),
-    /// `any`, `all` or `count` over all nodes of a test of each node's own
-    /// zones (see [`ZPred`]).
-    NodesZoneAgg(AggOp, ZPred),
+    /// `any`, `all` or `count` over all nodes (or all edges) of a test of
+    /// each one's own zones (see [`ZPred`]).
+    ZoneAgg(AggOp, Elems, ZPred),
     /// `first(C where A == x and B == y …)` where the attributes are a key
     /// of the board (see `opt/board_index.rs`): the node with those values
     /// (`Game::keys[key]`) if it belongs to `within`, else `none`. Should a
@@ -208,9 +208,10 @@ pub enum Coll {
     ReachableVia(Expr, Box<Coll>),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, Expr),
-    /// `nodes where P`, where `P` only tests the sizes of the node's own
-    /// zones (`empty(it.cell) and …`): evaluated without the expression machine.
-    NodesWhereZones(ZPred),
+    /// `nodes where P` (or `edges where P`), where `P` only tests the sizes
+    /// of the element's own zones (`empty(it.cell) and …`), perhaps against
+    /// its own attributes: evaluated without the expression machine.
+    WhereZones(Elems, ZPred),
     /// `C where COND`: the elements of `C` for which the condition holds, the element (`it`) in the slot.
     Filter(Box<Coll>, u16, Expr),
     /// `list(x in C: BODY)`: the body's value for each element (the elements themselves without a body).
@@ -224,32 +225,44 @@ pub enum Coll {
     Code(u32),
 }
 
-/// A test of a node's own zones, for [`Coll::NodesWhereZones`]. Zones are given
-/// by the `base` of their per-node declaration.
+/// What a zone test ([`ZPred`]) ranges over: the board's nodes or its edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elems {
+    Nodes,
+    Edges,
+}
+
+/// A test of a node's (or an edge's) own zones, for [`Coll::WhereZones`].
+/// Zones are given by the `base` of their per-node (per-edge) declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ZPred {
     /// Every zone listed (by base) is empty: the commonest test, a free cell.
     AllEmpty(Vec<u32>),
+    /// `count(zone) OP k`.
     Len(u32, BinOp, Val),
+    /// `count(zone) OP a`, where `a` is the element's own attribute (by its
+    /// index among the node or edge attributes): `count(r.stops) < r.length`.
+    LenAttr(u32, BinOp, u16),
     And(Box<ZPred>, Box<ZPred>),
     Or(Box<ZPred>, Box<ZPred>),
     Not(Box<ZPred>),
 }
 
 /// The zone predicates the executor keeps an index of (`eval/zindex.rs`):
-/// every distinct [`ZPred`] the rules use, and which per-node zones each
-/// reads, so that a piece's move re-tests only the nodes it touched.
+/// every distinct [`ZPred`] the rules use with what it ranges over, and which
+/// per-node (per-edge) zones each reads, so that a piece's move re-tests
+/// only the nodes or edges it touched.
 #[derive(Clone, Debug, Default)]
 pub struct ZPredIndex {
-    pub preds: Vec<ZPred>,
-    /// `(base, k)`: predicate `k` reads the per-node zones at `base`.
+    pub preds: Vec<(Elems, ZPred)>,
+    /// `(base, k)`: predicate `k` reads the per-node (per-edge) zones at `base`.
     pub watch: Vec<(u32, u32)>,
 }
 
 impl ZPredIndex {
-    /// Adds `p` unless an equal predicate is indexed already.
-    pub fn add(&mut self, p: &ZPred) {
-        if self.preds.contains(p) {
+    /// Adds `p` over `on` unless an equal predicate is indexed already.
+    pub fn add(&mut self, on: Elems, p: &ZPred) {
+        if self.preds.iter().any(|(o, q)| *o == on && q == p) {
             return;
         }
         let k = self.preds.len() as u32;
@@ -258,24 +271,24 @@ impl ZPredIndex {
         bases.sort_unstable();
         bases.dedup();
         self.watch.extend(bases.into_iter().map(|b| (b, k)));
-        self.preds.push(p.clone());
+        self.preds.push((on, p.clone()));
     }
 
     /// The index of `p`, if it is indexed. The list is short (one to a
     /// few predicates per game), so a search costs less than a scan of
     /// the board would.
     #[inline]
-    pub fn slot(&self, p: &ZPred) -> Option<usize> {
-        self.preds.iter().position(|q| q == p)
+    pub fn slot(&self, on: Elems, p: &ZPred) -> Option<usize> {
+        self.preds.iter().position(|(o, q)| *o == on && q == p)
     }
 }
 
 impl ZPred {
-    /// The bases of the per-node zones this test reads.
+    /// The bases of the per-node (per-edge) zones this test reads.
     pub fn bases(&self, out: &mut Vec<u32>) {
         match self {
             ZPred::AllEmpty(bs) => out.extend_from_slice(bs),
-            ZPred::Len(b, _, _) => out.push(*b),
+            ZPred::Len(b, _, _) | ZPred::LenAttr(b, _, _) => out.push(*b),
             ZPred::And(a, b) | ZPred::Or(a, b) => {
                 a.bases(out);
                 b.bases(out);

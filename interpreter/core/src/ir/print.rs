@@ -189,7 +189,7 @@ impl Printer<'_> {
         }
     }
 
-    fn zpred(&self, p: &ZPred) -> String {
+    fn zpred(&self, on: Elems, p: &ZPred) -> String {
         let zone = |b: &u32| {
             self.g
                 .zones
@@ -204,9 +204,16 @@ impl Printer<'_> {
                 bs.iter().map(zone).collect::<Vec<_>>().join(", ")
             ),
             ZPred::Len(b, op, k) => format!("count({}) {} {k}", zone(b), binop(*op)),
-            ZPred::And(a, b) => format!("({} and {})", self.zpred(a), self.zpred(b)),
-            ZPred::Or(a, b) => format!("({} or {})", self.zpred(a), self.zpred(b)),
-            ZPred::Not(a) => format!("not {}", self.zpred(a)),
+            ZPred::LenAttr(b, op, a) => {
+                let attrs = match on {
+                    Elems::Nodes => &self.g.node_attrs,
+                    Elems::Edges => &self.g.edge_attrs,
+                };
+                format!("count({}) {} {}", zone(b), binop(*op), attrs[*a as usize].0)
+            }
+            ZPred::And(a, b) => format!("({} and {})", self.zpred(on, a), self.zpred(on, b)),
+            ZPred::Or(a, b) => format!("({} or {})", self.zpred(on, a), self.zpred(on, b)),
+            ZPred::Not(a) => format!("not {}", self.zpred(on, a)),
         }
     }
 
@@ -291,7 +298,9 @@ impl Printer<'_> {
                     self.coll(within)
                 )
             }
-            Expr::NodesZoneAgg(op, p) => format!("{}-nodes[{}]", agg(*op), self.zpred(p)),
+            Expr::ZoneAgg(op, on, p) => {
+                format!("{}-{}[{}]", agg(*op), elems(*on), self.zpred(*on, p))
+            }
         }
     }
 
@@ -322,7 +331,7 @@ impl Printer<'_> {
                 self.g.node_attrs[*i as usize].0,
                 self.expr(e)
             ),
-            Coll::NodesWhereZones(p) => format!("nodes-where[{}]", self.zpred(p)),
+            Coll::WhereZones(on, p) => format!("{}-where[{}]", elems(*on), self.zpred(*on, p)),
             Coll::Filter(c, s, e) => format!("({} where l{s}: {})", self.coll(c), self.expr(e)),
             Coll::Map(c, s, e) => format!("map(l{s} in {}: {})", self.coll(c), self.expr(e)),
             Coll::Distinct(c, s, e) => {
@@ -486,4 +495,12 @@ fn agg(op: AggOp) -> &'static str {
 
 fn binop(op: BinOp) -> &'static str {
     op.symbol()
+}
+
+/// What a zone test ranges over, as `regel ir` names it.
+fn elems(on: Elems) -> &'static str {
+    match on {
+        Elems::Nodes => "nodes",
+        Elems::Edges => "edges",
+    }
 }

@@ -22,7 +22,7 @@ impl<F: FnMut(&mut Expr)> Visit for F {
 /// Applies `f` to every expression node below and including `e`, children first.
 pub fn walk_e(e: &mut Expr, f: &mut dyn Visit) {
     match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::NodesZoneAgg(..) | Expr::Code(_) => {}
+        Expr::Const(_) | Expr::Local(_) | Expr::ZoneAgg(..) | Expr::Code(_) => {}
         Expr::Var(_, i) => {
             if let Some(i) = i {
                 walk_e(i, f)
@@ -94,7 +94,7 @@ pub fn walk_z(z: &mut ZoneRef, f: &mut dyn Visit) {
 pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
     match c {
         Coll::Zone(z) => walk_z(z, f),
-        Coll::Players | Coll::Nodes | Coll::Edges | Coll::NodesWhereZones(_) | Coll::Code(_) => {}
+        Coll::Players | Coll::Nodes | Coll::Edges | Coll::WhereZones(..) | Coll::Code(_) => {}
         Coll::PlayersFrom(e)
         | Coll::Opponents(e)
         | Coll::Successors(e)

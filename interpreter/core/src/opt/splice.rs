@@ -245,7 +245,7 @@ impl Visit for Shift {
             | Expr::Pos2(..)
             | Expr::ZoneLen(_)
             | Expr::ZoneEmpty(_)
-            | Expr::NodesZoneAgg(..)
+            | Expr::ZoneAgg(..)
             | Expr::NodeByKey { .. } => {}
             // Bytecode is the last pass, after splicing: its registers are
             // fixed slots of a frame and are never renumbered.
@@ -276,7 +276,7 @@ impl Visit for Shift {
             | Coll::Reachable(..)
             | Coll::ReachableVia(..)
             | Coll::NodesWithAttr(..)
-            | Coll::NodesWhereZones(_) => {}
+            | Coll::WhereZones(..) => {}
         }
     }
 }

@@ -1,8 +1,19 @@
-//! Zone predicates: a filter over all nodes, or an `any`/`all`/`count` over
-//! all nodes, whose test only looks at the sizes of the node's own zones
-//! (`nodes where free(it)`, the commonest board query) becomes a flat
-//! [`ZPred`] evaluated without the expression machine. Run after inlining,
-//! so that `free(it)` has been unfolded.
+//! Zone predicates: a filter over all nodes (or all edges), or an
+//! `any`/`all`/`count` over them, whose test only looks at the sizes of the
+//! element's own zones, perhaps against its own attributes (`nodes where
+//! free(it)`, the commonest board query; `edges where open(it)`) becomes a
+//! flat [`ZPred`] evaluated without the expression machine. Run after
+//! inlining, so that `free(it)` has been unfolded.
+//!
+//! A test that only *begins* with such a test (`any(r in edges:
+//! full_and_mine(p, r))`, where `full_and_mine` begins with `count(r.stops)
+//! == r.length and …`) walks only the elements that pass it: the leading
+//! zone tests are found through calls to functions that read only their
+//! parameters, and `any(x in r.stops: …)` as a leading test implies that
+//! `r.stops` is not empty. Leading tests of an `any` that do not read the
+//! element (`count(p.hand) >= 2`) are tested once, before the walk.
+//! Only leading tests are moved: a test that follows another may depend on
+//! it to be evaluated without an error, and moving it could skip one.
 
 use crate::ast::BinOp;
 use crate::ir::walk::{walk_e, walk_game, Visit};
@@ -14,10 +25,16 @@ pub(super) fn run(g: &mut Game) {
     // random playout without invariants would keep their index current at
     // every move and never read it.
     let invariants = std::mem::take(&mut g.invariants);
-    let mut v = ZonePreds(Some(ZPredIndex::default()));
+    let fns = g.fns.clone();
+    let sizes = [g.board.nodes.len(), g.board.edges.len()];
+    let mut v = ZonePreds {
+        ix: Some(ZPredIndex::default()),
+        fns: &fns,
+        sizes,
+    };
     walk_game(g, &mut v);
     g.invariants = invariants;
-    g.zindex = v.0.take().unwrap_or_default();
+    g.zindex = v.ix.take().unwrap_or_default();
     for (_, e, _, _) in g.invariants.iter_mut() {
         v.root();
         walk_e(e, &mut v);
@@ -25,54 +42,239 @@ pub(super) fn run(g: &mut Game) {
 }
 
 /// The rewrite, and the index it adds each predicate to (none for invariants).
-struct ZonePreds(Option<ZPredIndex>);
+struct ZonePreds<'g> {
+    ix: Option<ZPredIndex>,
+    /// The functions as the pass found them, to look into calls.
+    fns: &'g [FnDecl],
+    /// How many nodes and edges the board has.
+    sizes: [usize; 2],
+}
 
-impl Visit for ZonePreds {
+impl Visit for ZonePreds<'_> {
     fn expr(&mut self, e: &mut Expr) {
-        specialize_e(e);
-        if let (Expr::NodesZoneAgg(_, p), Some(ix)) = (&*e, &mut self.0) {
-            ix.add(p);
+        if let Some((on, p)) = self.rewrite_e(e) {
+            self.index(on, &p);
         }
     }
     fn coll(&mut self, c: &mut Coll) {
-        specialize(c);
-        if let (Coll::NodesWhereZones(p), Some(ix)) = (&*c, &mut self.0) {
-            ix.add(p);
+        if let Some((on, p)) = self.rewrite_c(c) {
+            self.index(on, &p);
         }
     }
 }
 
-/// `any`/`all`/`count` over all nodes whose test reads only the node's own
-/// zone sizes becomes [`Expr::NodesZoneAgg`].
-fn specialize_e(e: &mut Expr) {
-    let Expr::Agg {
-        op,
-        coll,
-        slot,
-        body: Some(body),
-    } = e
-    else {
-        return;
-    };
-    if !matches!(**coll, Coll::Nodes) || !matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
-        return;
-    }
-    if let Some(p) = zpred(body, *slot) {
-        *e = Expr::NodesZoneAgg(*op, flatten(p));
+/// What a collection of all nodes or all edges ranges over.
+fn elems_of(c: &Coll) -> Option<Elems> {
+    match c {
+        Coll::Nodes => Some(Elems::Nodes),
+        Coll::Edges => Some(Elems::Edges),
+        _ => None,
     }
 }
 
-/// `nodes where P` with `P` a test of the node's own zone sizes becomes a
-/// [`ZPred`] program. Run after inlining, so `free(it)` has been unfolded.
-fn specialize(c: &mut Coll) {
-    let Coll::Filter(inner, slot, cond) = c else {
-        return;
-    };
-    if !matches!(**inner, Coll::Nodes) {
-        return;
+impl ZonePreds<'_> {
+    fn index(&mut self, on: Elems, p: &ZPred) {
+        if let Some(ix) = &mut self.ix {
+            ix.add(on, p);
+        }
     }
-    if let Some(p) = zpred(cond, *slot) {
-        *c = Coll::NodesWhereZones(flatten(p));
+
+    /// `any`/`all`/`count` over all nodes (edges): a whole zone test becomes
+    /// [`Expr::ZoneAgg`]; for `any` and `count`, leading tests that do not
+    /// read the element move before the walk (`any` only) and leading zone
+    /// tests become the walk's collection.
+    fn rewrite_e(&mut self, e: &mut Expr) -> Option<(Elems, ZPred)> {
+        let Expr::Agg {
+            op,
+            coll,
+            slot,
+            body: Some(body),
+        } = e
+        else {
+            return None;
+        };
+        let on = elems_of(coll)?;
+        let slot = *slot;
+        if matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
+            if let Some(p) = zpred(body, slot, on) {
+                let p = flatten(p);
+                *e = Expr::ZoneAgg(*op, on, p.clone());
+                return Some((on, p));
+            }
+        }
+        if !matches!(op, AggOp::Any | AggOp::Count) {
+            return None;
+        }
+        let mut lead = vec![];
+        leading(body, self.fns, &[], 0, &mut lead);
+        // Tests that do not read the element, leading the walk's test: an
+        // `any` over a collection that is never empty is false when one is
+        // false, so they are tested once, before it.
+        let mut hoisted = vec![];
+        if *op == AggOp::Any && self.sizes[on as usize] > 0 {
+            while let Some(Lead::Test(c)) = lead.first() {
+                if !invariant(c, slot) {
+                    break;
+                }
+                hoisted.push(c.clone());
+                lead.remove(0);
+            }
+        }
+        let made = zone_tests(&lead, slot, on).map(flatten);
+        if let Some(p) = &made {
+            **coll = Coll::WhereZones(on, p.clone());
+        }
+        for c in hoisted.into_iter().rev() {
+            let walk = std::mem::replace(e, Expr::Const(0));
+            *e = Expr::Bin(BinOp::And, Box::new(c), Box::new(walk));
+        }
+        made.map(|p| (on, p))
+    }
+
+    /// `nodes where P` (`edges where P`): a whole zone test becomes
+    /// [`Coll::WhereZones`]; leading zone tests become the collection the
+    /// filter walks.
+    fn rewrite_c(&mut self, c: &mut Coll) -> Option<(Elems, ZPred)> {
+        let Coll::Filter(inner, slot, cond) = c else {
+            return None;
+        };
+        let on = elems_of(inner)?;
+        if let Some(p) = zpred(cond, *slot, on) {
+            let p = flatten(p);
+            *c = Coll::WhereZones(on, p.clone());
+            return Some((on, p));
+        }
+        let mut lead = vec![];
+        leading(cond, self.fns, &[], 0, &mut lead);
+        let p = flatten(zone_tests(&lead, *slot, on)?);
+        **inner = Coll::WhereZones(on, p.clone());
+        Some((on, p))
+    }
+}
+
+/// A leading test of a condition: the condition is false when it is.
+enum Lead {
+    /// A conjunct itself (arguments substituted if it came from a call).
+    Test(Expr),
+    /// `not empty(z)`, implied by a conjunct `any(x in z: …)`; nothing
+    /// after it is a leading test.
+    Occupied(ZoneRef),
+}
+
+/// The leading tests of `e` in order, looked for through calls to functions
+/// (with `args` for their parameters when `depth > 0`): the conjuncts of
+/// `e`'s `and`s from the left, as long as each reads only parameters.
+/// Returns whether every conjunct was taken (so that a caller may go on
+/// with the conjunct after a call).
+fn leading(e: &Expr, fns: &[FnDecl], args: &[Expr], depth: u32, out: &mut Vec<Lead>) -> bool {
+    // In a function's body only its parameters can be substituted.
+    let params_only = |x: &Expr| {
+        let mut ok = true;
+        crate::ir::walk::visit_locals(x, &mut |s| ok &= (s as usize) < args.len());
+        depth == 0 || ok
+    };
+    let subst = |x: &Expr| {
+        let mut x = x.clone();
+        if depth > 0 {
+            walk_e(&mut x, &mut |y: &mut Expr| {
+                if let Expr::Local(s) = y {
+                    *y = args[*s as usize].clone();
+                }
+            });
+        }
+        x
+    };
+    match e {
+        Expr::Bin(BinOp::And, a, b) => {
+            leading(a, fns, args, depth, out) && leading(b, fns, args, depth, out)
+        }
+        Expr::Call {
+            func, args: actual, ..
+        } if depth < 4 && actual.iter().all(|a| params_only(a) && simple(a)) => {
+            let actual: Vec<Expr> = actual.iter().map(subst).collect();
+            let f = &fns[*func as usize];
+            leading(&f.body, fns, &actual, depth + 1, out);
+            // The call stays whole in the caller's condition: what follows
+            // it is not a leading test of the function's.
+            false
+        }
+        Expr::Agg {
+            op: AggOp::Any,
+            coll,
+            ..
+        } => {
+            if let Coll::Zone(z) = &**coll {
+                let mut z = z.clone();
+                let mut reads = Expr::Zone(z.clone());
+                if params_only(&reads) {
+                    reads = subst(&reads);
+                    if let Expr::Zone(s) = reads {
+                        z = s;
+                    }
+                    out.push(Lead::Occupied(z));
+                }
+            }
+            false
+        }
+        _ if params_only(e) => {
+            out.push(Lead::Test(subst(e)));
+            true
+        }
+        _ => false,
+    }
+}
+
+fn simple(e: &Expr) -> bool {
+    matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None))
+}
+
+/// Whether a leading test may be evaluated once instead of once per element:
+/// it reads neither the element nor any local bound inside the walk (those
+/// are numbered above the element's slot), and draws nothing at random.
+fn invariant(c: &Expr, slot: u16) -> bool {
+    let mut ok = true;
+    crate::ir::walk::visit_locals(c, &mut |s| ok &= s < slot);
+    let mut copy = c.clone();
+    walk_e(&mut copy, &mut |x: &mut Expr| {
+        if matches!(x, Expr::Builtin(Builtin::Random, ..) | Expr::Call { .. }) {
+            ok = false;
+        }
+    });
+    ok
+}
+
+/// The zone tests among the leading tests, from the first on, as one
+/// predicate: every test up to the first that is not one (tests before a
+/// zone test can fail with an error where it is false, so a zone test is
+/// taken only while every test before it is one too).
+fn zone_tests(lead: &[Lead], slot: u16, on: Elems) -> Option<ZPred> {
+    let mut p: Option<ZPred> = None;
+    for l in lead {
+        let q = match l {
+            Lead::Test(c) => zpred(c, slot, on),
+            Lead::Occupied(z) => {
+                own(z, slot, on).then(|| ZPred::Not(Box::new(ZPred::Len(z.base, BinOp::Eq, 0))))
+            }
+        };
+        let Some(q) = q else {
+            break;
+        };
+        p = Some(match p {
+            None => q,
+            Some(a) => ZPred::And(Box::new(a), Box::new(q)),
+        });
+    }
+    p
+}
+
+/// Whether `z` is the element's own zone (`it.cell` of a node, `it.stops` of
+/// an edge).
+fn own(z: &ZoneRef, slot: u16, on: Elems) -> bool {
+    let at = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
+    match (&z.index, on) {
+        (ZIndex::Node(n), Elems::Nodes) => at(n),
+        (ZIndex::Edge(n), Elems::Edges) => at(n),
+        _ => false,
     }
 }
 
@@ -96,16 +298,22 @@ fn flatten(p: ZPred) -> ZPred {
     }
 }
 
-fn zpred(e: &Expr, slot: u16) -> Option<ZPred> {
-    let own = |z: &ZoneRef| matches!(&z.index, ZIndex::Node(n) if matches!(**n, Expr::Local(s) if s == slot));
+fn zpred(e: &Expr, slot: u16, on: Elems) -> Option<ZPred> {
+    let own = |z: &ZoneRef| own(z, slot, on);
+    let attr = |x: &Expr| match (x, on) {
+        (Expr::NodeAttr(i, a), Elems::Nodes) | (Expr::EdgeAttr(i, a), Elems::Edges) if matches!(**a, Expr::Local(s) if s == slot) => {
+            Some(*i)
+        }
+        _ => None,
+    };
     Some(match e {
         Expr::ZoneEmpty(z) if own(z) => ZPred::Len(z.base, BinOp::Eq, 0),
-        Expr::Not(a) => ZPred::Not(Box::new(zpred(a, slot)?)),
+        Expr::Not(a) => ZPred::Not(Box::new(zpred(a, slot, on)?)),
         Expr::Bin(BinOp::And, a, b) => {
-            ZPred::And(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?))
+            ZPred::And(Box::new(zpred(a, slot, on)?), Box::new(zpred(b, slot, on)?))
         }
         Expr::Bin(BinOp::Or, a, b) => {
-            ZPred::Or(Box::new(zpred(a, slot)?), Box::new(zpred(b, slot)?))
+            ZPred::Or(Box::new(zpred(a, slot, on)?), Box::new(zpred(b, slot, on)?))
         }
         Expr::Bin(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
@@ -113,8 +321,25 @@ fn zpred(e: &Expr, slot: u16) -> Option<ZPred> {
             b,
         ) => match (&**a, &**b) {
             (Expr::ZoneLen(z), Expr::Const(k)) if own(z) => ZPred::Len(z.base, *op, *k),
+            (Expr::ZoneLen(z), x) if own(z) && attr(x).is_some() => {
+                ZPred::LenAttr(z.base, *op, attr(x)?)
+            }
+            (x, Expr::ZoneLen(z)) if own(z) && attr(x).is_some() => {
+                ZPred::LenAttr(z.base, mirror(*op), attr(x)?)
+            }
             _ => return None,
         },
         _ => return None,
     })
+}
+
+/// The comparison with its operands swapped: `a < b` is `b > a`.
+fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
 }

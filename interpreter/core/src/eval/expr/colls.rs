@@ -3,7 +3,7 @@
 //! `min`, `max`, `best`, `first`, `last`) and `reachable`; the searches
 //! over an edge collection live in `network.rs`.
 
-use super::{push_nodes_where, Exec, R};
+use super::{push_where, Exec, R};
 use crate::diag::Span;
 use crate::eval::{RunError, RunErrorKind};
 use crate::ir::*;
@@ -194,10 +194,10 @@ impl Exec<'_> {
                     self.st.scratch.push(v);
                 }
             }
-            Coll::NodesWhereZones(p) => {
-                // Every node is looked at, not only those pushed.
-                self.charge(self.g.board.nodes.len() as u64, span)?;
-                push_nodes_where(self.g, self.st, p)
+            Coll::WhereZones(on, p) => {
+                // Every node (edge) is looked at, not only those pushed.
+                self.charge(crate::eval::zindex::elems(self.g, *on) as u64, span)?;
+                push_where(self.g, self.st, *on, p)
             }
             Coll::Reachable(e, inner) => {
                 let n = self.eval(e, span)?;

@@ -14,7 +14,7 @@ mod colls;
 mod network;
 mod zpred;
 
-pub(crate) use zpred::{nodes_zone_agg, push_nodes_where, zpred as zpred_at};
+pub(crate) use zpred::{push_where, zone_agg, zpred as zpred_at};
 
 /// Errors are boxed so that a result is two words and comes back in registers:
 /// this is the interpreter's hottest return type.
@@ -294,10 +294,10 @@ impl<'a> Exec<'a> {
                 within,
                 fallback,
             } => self.node_by_key(*key, vals, within, fallback, span)?,
-            Expr::NodesZoneAgg(op, p) => {
-                // A test of every node's zones: each node looked at is work.
-                self.charge(self.g.board.nodes.len() as u64, span)?;
-                nodes_zone_agg(self.g, self.st, *op, p)
+            Expr::ZoneAgg(op, on, p) => {
+                // A test of every node's (edge's) zones: each one looked at is work.
+                self.charge(crate::eval::zindex::elems(self.g, *on) as u64, span)?;
+                zone_agg(self.g, self.st, *op, *on, p)
             }
             Expr::Agg {
                 op,

@@ -1,6 +1,6 @@
-//! Node tests of zone sizes (`ir::ZPred`, from `opt/zone_pred.rs`):
-//! evaluated over all nodes without the expression machine, by the tree
-//! evaluator and the bytecode machine alike.
+//! Node (and edge) tests of zone sizes (`ir::ZPred`, from
+//! `opt/zone_pred.rs`): evaluated over all nodes or edges without the
+//! expression machine, by the tree evaluator and the bytecode machine alike.
 
 use crate::eval::zindex;
 use crate::eval::zones::Zones;
@@ -78,8 +78,8 @@ fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
     }
 }
 
-/// Evaluates a node's zone test (see [`ZPred`]).
-pub(crate) fn zpred(p: &ZPred, z: &Zones, n: u32) -> bool {
+/// Evaluates the zone test of node (or edge) `n` (see [`ZPred`]).
+pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, n: u32) -> bool {
     match p {
         ZPred::AllEmpty(bases) => bases.iter().all(|&b| z.len(b + n) == 0),
         ZPred::Len(base, op, k) => {
@@ -88,60 +88,70 @@ pub(crate) fn zpred(p: &ZPred, z: &Zones, n: u32) -> bool {
             let len = z.len(base + n) as Val;
             ops::binary(*op, len, *k).is_ok_and(|v| v != 0)
         }
-        ZPred::And(a, b) => zpred(a, z, n) && zpred(b, z, n),
-        ZPred::Or(a, b) => zpred(a, z, n) || zpred(b, z, n),
-        ZPred::Not(a) => !zpred(a, z, n),
+        ZPred::LenAttr(base, op, a) => {
+            let attrs = match on {
+                Elems::Nodes => &g.node_attrs,
+                Elems::Edges => &g.edge_attrs,
+            };
+            let len = z.len(base + n) as Val;
+            ops::binary(*op, len, attrs[*a as usize].2[n as usize]).is_ok_and(|v| v != 0)
+        }
+        ZPred::And(a, b) => zpred(g, on, a, z, n) && zpred(g, on, b, z, n),
+        ZPred::Or(a, b) => zpred(g, on, a, z, n) || zpred(g, on, b, z, n),
+        ZPred::Not(a) => !zpred(g, on, a, z, n),
     }
 }
 
-/// `any`, `all` or `count` over all nodes of a test of each node's own zones:
-/// read from the position's index (`eval/zindex.rs`) when it keeps one.
-pub(crate) fn nodes_zone_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val {
-    let Some(k) = zindex::slot(g, st, p) else {
-        return scan_agg(g, st, op, p);
+/// `any`, `all` or `count` over all nodes (edges) of a test of each one's
+/// own zones: read from the position's index (`eval/zindex.rs`) when it
+/// keeps one.
+pub(crate) fn zone_agg(g: &Game, st: &State, op: AggOp, on: Elems, p: &ZPred) -> Val {
+    let Some(k) = zindex::slot(g, st, on, p) else {
+        return scan_agg(g, st, op, on, p);
     };
     let c = zindex::count(st, k) as Val;
     let v = match op {
         AggOp::Any => (c > 0) as Val,
-        AggOp::All => (c == g.board.nodes.len() as Val) as Val,
+        AggOp::All => (c == zindex::elems(g, on) as Val) as Val,
         _ => c,
     };
-    debug_assert_eq!(v, scan_agg(g, st, op, p), "an index equals its scan");
+    debug_assert_eq!(v, scan_agg(g, st, op, on, p), "an index equals its scan");
     v
 }
 
-/// [`nodes_zone_agg`] by testing every node.
-fn scan_agg(g: &Game, st: &State, op: AggOp, p: &ZPred) -> Val {
+/// [`zone_agg`] by testing every node (edge).
+fn scan_agg(g: &Game, st: &State, op: AggOp, on: Elems, p: &ZPred) -> Val {
     let z = &st.zones;
-    let n = g.board.nodes.len() as u32;
+    let n = zindex::elems(g, on) as u32;
     if let ZPred::AllEmpty(bases) = p {
         return agg_all_empty(op, bases, &z.start, n as usize);
     }
+    let test = |x: u32| zpred(g, on, p, z, x);
     match op {
-        AggOp::Any => (0..n).any(|node| zpred(p, z, node)) as Val,
-        AggOp::All => (0..n).all(|node| zpred(p, z, node)) as Val,
-        _ => (0..n).filter(|&node| zpred(p, z, node)).count() as Val,
+        AggOp::Any => (0..n).any(test) as Val,
+        AggOp::All => (0..n).all(test) as Val,
+        _ => (0..n).filter(|&x| test(x)).count() as Val,
     }
 }
 
-/// Pushes the nodes that pass a test of their own zones: from the
+/// Pushes the nodes (edges) that pass a test of their own zones: from the
 /// position's index (`eval/zindex.rs`) when it keeps one.
-pub(crate) fn push_nodes_where(g: &Game, st: &mut State, p: &ZPred) {
-    if let Some(k) = zindex::slot(g, st, p) {
+pub(crate) fn push_where(g: &Game, st: &mut State, on: Elems, p: &ZPred) {
+    if let Some(k) = zindex::slot(g, st, on, p) {
         debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
-        zindex::push_nodes(g, st, k);
+        zindex::push_elems(g, st, k);
         return;
     }
-    let n = g.board.nodes.len() as u32;
+    let n = zindex::elems(g, on) as u32;
     if let ZPred::AllEmpty(bases) = p {
         // Free cells, the commonest query of all: read the zone starts in
         // place instead of calling `zpred` per node (measured: 14 % of a
         // game's instructions).
         push_all_empty(bases, &st.zones.start, n as usize, &mut st.scratch);
     } else {
-        for node in 0..n {
-            if zpred(p, &st.zones, node) {
-                st.scratch.push(node as Val);
+        for x in 0..n {
+            if zpred(g, on, p, &st.zones, x) {
+                st.scratch.push(x as Val);
             }
         }
     }

@@ -77,8 +77,8 @@ impl<'g> Comp<'g> {
                     self.next = keep;
                 }
             }
-            Coll::NodesWhereZones(p) => {
-                self.p.preds.push(p.clone());
+            Coll::WhereZones(on, p) => {
+                self.p.preds.push((*on, p.clone()));
                 let pred = (self.p.preds.len() - 1) as u32;
                 self.emit(BOp::PushZPred { pred });
             }

@@ -456,10 +456,10 @@ impl<'g> Comp<'g> {
                 self.coll(c, m, sp);
                 self.emit(BOp::LongestPath { d, m, sp });
             }
-            Expr::NodesZoneAgg(op, p) => {
-                self.p.preds.push(p.clone());
+            Expr::ZoneAgg(op, on, p) => {
+                self.p.preds.push((*on, p.clone()));
                 let pred = (self.p.preds.len() - 1) as u32;
-                self.emit(BOp::NodesZoneAgg { d, op: *op, pred });
+                self.emit(BOp::ZoneAgg { d, op: *op, pred });
             }
             Expr::NodeByKey {
                 key,
