@@ -59,8 +59,8 @@ pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
     if from == to || st.zcount.is_empty() {
         return;
     }
-    for &(base, k) in &g.zindex.watch {
-        let n = elems(g, g.zindex.preds[k as usize].0) as u32;
+    for &(base, k, on) in &g.zindex.watch {
+        let n = elems(g, on) as u32;
         if from.wrapping_sub(base) < n {
             retest(g, st, k as usize, from - base);
         }

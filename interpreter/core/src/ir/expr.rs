@@ -255,8 +255,9 @@ pub enum ZPred {
 #[derive(Clone, Debug, Default)]
 pub struct ZPredIndex {
     pub preds: Vec<(Elems, ZPred)>,
-    /// `(base, k)`: predicate `k` reads the per-node (per-edge) zones at `base`.
-    pub watch: Vec<(u32, u32)>,
+    /// `(base, k, on)`: predicate `k`, over `on`, reads the per-node
+    /// (per-edge) zones at `base`.
+    pub watch: Vec<(u32, u32, Elems)>,
 }
 
 impl ZPredIndex {
@@ -270,7 +271,7 @@ impl ZPredIndex {
         p.bases(&mut bases);
         bases.sort_unstable();
         bases.dedup();
-        self.watch.extend(bases.into_iter().map(|b| (b, k)));
+        self.watch.extend(bases.into_iter().map(|b| (b, k, on)));
         self.preds.push((on, p.clone()));
     }
 

@@ -79,6 +79,7 @@ fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
 }
 
 /// Evaluates the zone test of node (or edge) `n` (see [`ZPred`]).
+#[inline]
 pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, n: u32) -> bool {
     match p {
         ZPred::AllEmpty(bases) => bases.iter().all(|&b| z.len(b + n) == 0),
