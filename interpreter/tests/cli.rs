@@ -946,3 +946,75 @@ fn the_human_sees_its_own_hand_at_the_end() {
     assert!(r.out.contains("trick 1: village-10 wins, south takes it"));
     assert!(!r.out.contains("hidden card wins"));
 }
+
+/// Issue 24, item 7: invariants are checked only where the rules are at
+/// rest. An action that lends a coin, asks how it is returned and returns it
+/// breaks "nothing lent" only in its middle, and no game reports it; a coin
+/// left lent at the end of the action is reported, with one count of
+/// decisions.
+#[test]
+fn invariants_are_checked_only_at_rest_and_reported_with_one_count() {
+    let d = tmp("at-rest");
+    let rules = d.join("lend.rules");
+    let lend = r#"game "Lend"
+players 2
+seats first, second
+var lent: int = 0
+var rounds: int = 0
+var current: player = first
+action lend(k in 1..2) label "lend {k}" {
+  lent = k
+  let n = choose actor from 1..2 label "return {n}"
+  log "returned {n}"
+  lent = 0
+  rounds += 1
+}
+play {
+  while rounds < 6 {
+    act current with lend
+    current = next(current)
+  }
+}
+invariant "nothing lent" lent == 0
+"#;
+    std::fs::write(&rules, lend).unwrap();
+    let r = rules.display().to_string();
+    let args = [
+        "simulate",
+        &r,
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--root",
+        "/",
+    ];
+    let out = cli(&args, "");
+    assert_eq!(out.code, 0, "broken only inside the action: {}", out.out);
+    assert!(
+        out.out.contains("errors: 0") || !out.out.contains("errors"),
+        "{}",
+        out.out
+    );
+    // The coin is kept after the second round: broken at a rest.
+    std::fs::write(
+        &rules,
+        lend.replace("lent = 0", "lent = if rounds >= 1 then 1 else 0"),
+    )
+    .unwrap();
+    let out = cli(&args, "");
+    assert_eq!(out.code, 1, "{}", out.out);
+    let line = out
+        .out
+        .lines()
+        .find(|l| l.contains("seed 0:"))
+        .unwrap_or_else(|| panic!("{}", out.out));
+    // The first action (two decisions: `lend k`, then `return n`) ends
+    // with `lent = 0` (rounds was 0); the second keeps the coin, and the
+    // rest after its two decisions breaks the invariant.
+    assert!(
+        line.starts_with("  seed 0: invariant broken: nothing lent (after 4 decisions;"),
+        "{line}"
+    );
+    assert_eq!(line.matches("decisions").count(), 1, "one count: {line}");
+}

@@ -75,7 +75,7 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Check the declared invariants after every decision (the default; kept for old scripts).
+        /// Check the declared invariants wherever the rules are at rest (the default; kept for old scripts).
         #[arg(long, overrides_with = "no_invariants")]
         invariants: bool,
         /// Do not check the declared invariants (faster).
