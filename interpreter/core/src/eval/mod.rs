@@ -18,6 +18,7 @@ mod options;
 pub mod present;
 mod recall;
 mod statistics;
+pub mod typed;
 pub mod view;
 mod vm;
 mod why;
