@@ -572,7 +572,7 @@ fn moves_lists_the_options_of_the_deciding_seat() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| o.as_str().unwrap())
+        .map(|o| o["label"].as_str().unwrap())
         .collect();
     assert!(
         opts.iter().all(|o| o.starts_with("put ")),
@@ -945,4 +945,368 @@ fn the_human_sees_its_own_hand_at_the_end() {
     assert!(east.contains("hidden card"), "{east}");
     assert!(r.out.contains("trick 1: village-10 wins, south takes it"));
     assert!(!r.out.contains("hidden card wins"));
+}
+
+/// Issue 24, item 7: invariants are checked only where the rules are at
+/// rest. An action that lends a coin, asks how it is returned and returns it
+/// breaks "nothing lent" only in its middle, and no game reports it; a coin
+/// left lent at the end of the action is reported, with one count of
+/// decisions.
+#[test]
+fn invariants_are_checked_only_at_rest_and_reported_with_one_count() {
+    let d = tmp("at-rest");
+    let rules = d.join("lend.rules");
+    let lend = r#"game "Lend"
+players 2
+seats first, second
+var lent: int = 0
+var rounds: int = 0
+var current: player = first
+action lend(k in 1..2) label "lend {k}" {
+  lent = k
+  let n = choose actor from 1..2 label "return {n}"
+  log "returned {n}"
+  lent = 0
+  rounds += 1
+}
+play {
+  while rounds < 6 {
+    act current with lend
+    current = next(current)
+  }
+}
+invariant "nothing lent" lent == 0
+"#;
+    std::fs::write(&rules, lend).unwrap();
+    let r = rules.display().to_string();
+    let args = [
+        "simulate",
+        &r,
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--root",
+        "/",
+    ];
+    let out = cli(&args, "");
+    assert_eq!(out.code, 0, "broken only inside the action: {}", out.out);
+    assert!(
+        out.out.contains("errors: 0") || !out.out.contains("errors"),
+        "{}",
+        out.out
+    );
+    // The coin is kept after the second round: broken at a rest.
+    std::fs::write(
+        &rules,
+        lend.replace("lent = 0", "lent = if rounds >= 1 then 1 else 0"),
+    )
+    .unwrap();
+    let out = cli(&args, "");
+    assert_eq!(out.code, 1, "{}", out.out);
+    let line = out
+        .out
+        .lines()
+        .find(|l| l.contains("seed 0:"))
+        .unwrap_or_else(|| panic!("{}", out.out));
+    // The first action (two decisions: `lend k`, then `return n`) ends
+    // with `lent = 0` (rounds was 0); the second keeps the coin, and the
+    // rest after its two decisions breaks the invariant.
+    assert!(
+        line.starts_with("  seed 0: invariant broken: nothing lent (after 4 decisions;"),
+        "{line}"
+    );
+    assert_eq!(line.matches("decisions").count(), 1, "one count: {line}");
+}
+
+fn rules(rel: &str) -> String {
+    root().join(rel).display().to_string()
+}
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// Issue 24, item 9: `moves --format json` gives each option's action and
+/// typed parameters beside its label: a number as a number, a node as its id
+/// with its type named, and a `choose`'s answer as its one parameter.
+#[test]
+fn moves_json_gives_typed_options() {
+    let nim = rules("examples/nim/nim.rules");
+    let r = cli(&["moves", &nim, "--players", "2", "--format", "json"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j = json(&r.out);
+    let first = &j["options"][0];
+    assert_eq!(first["label"], "heap 1");
+    assert_eq!(first["action"], "take");
+    assert_eq!(
+        first["params"],
+        serde_json::json!([{"name": "h", "type": "int", "value": 1}])
+    );
+    // After `heap 3` the same action asks how many: a `choose`.
+    let r = cli(
+        &[
+            "moves",
+            &nim,
+            "--players",
+            "2",
+            "--decide",
+            "heap 3",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let j = json(&r.out);
+    let labels: Vec<&str> = j["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["take 1", "take 2", "take 3", "take 4", "take 5"]);
+    assert!(j["options"][4]["action"].is_null());
+    assert_eq!(j["options"][4]["params"][0]["value"], 5);
+    // The view's variables: typed, with the owner split out.
+    let vars = j["view"]["vars"].as_array().unwrap();
+    let current = vars.iter().find(|v| v["name"] == "current").unwrap();
+    assert_eq!(current["type"], "player");
+    assert_eq!(current["value"], "first");
+    assert!(current["owner"].is_null());
+    // Hansa's first decision: a node, named by its id.
+    let hansa = rules("rulesets/hansa/hansa.rules");
+    let r = cli(
+        &[
+            "moves",
+            &hansa,
+            "--players",
+            "2",
+            "--seed",
+            "13",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let j = json(&r.out);
+    let o = j["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["label"] == "start in luebeck")
+        .unwrap();
+    assert_eq!(
+        o["params"],
+        serde_json::json!([{"name": "choice", "type": "node", "value": "luebeck"}])
+    );
+    let money: Vec<&serde_json::Value> = j["view"]["vars"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["name"] == "money")
+        .collect();
+    assert_eq!(money.len(), 2, "one per seat: {money:?}");
+    assert_eq!(money[0]["owner"], "grey");
+    assert!(money[0]["value"].is_i64(), "{:?}", money[0]);
+}
+
+/// The typed view tells a seat no more than its text view: another seat's
+/// hand is a row of hidden cards with neither number nor fields, its own
+/// hand has both (Hasp's hands are `owner` zones).
+#[test]
+fn moves_json_shows_hidden_pieces_as_hidden() {
+    let hasp = rules("rulesets/hasp/hasp.rules");
+    let r = cli(
+        &[
+            "moves",
+            &hasp,
+            "--players",
+            "3",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let j = json(&r.out);
+    let me = j["seat"].as_str().unwrap().to_string();
+    let hands: Vec<&serde_json::Value> = j["view"]["zones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|z| z["name"] == "hand")
+        .collect();
+    assert_eq!(hands.len(), 3);
+    for h in hands {
+        let pieces = h["pieces"].as_array().unwrap();
+        assert_eq!(pieces.len(), 7);
+        for p in pieces {
+            if h["owner"] == me.as_str() {
+                assert_eq!(p["hidden"], false);
+                assert!(p["id"].is_u64(), "{p}");
+                let suit = p["fields"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|f| f["name"] == "suit")
+                    .unwrap();
+                assert_eq!(suit["type"], "enum");
+                assert_eq!(suit["of"], "suit");
+                assert!(suit["value"].is_string());
+            } else {
+                assert_eq!(
+                    *p,
+                    serde_json::json!({"kind": "card", "hidden": true, "label": "hidden card", "fields": []}),
+                    "another seat's card tells nothing"
+                );
+            }
+        }
+    }
+}
+
+/// `trace --format json`: one object per line; the log lines of its events
+/// are the text trace's lines, each decision names the option taken with
+/// its label as the deciding seat reads it (the record's label), and the
+/// end gives the standings of the text trace.
+#[test]
+fn trace_json_lines_match_the_text_trace() {
+    let hasp = rules("rulesets/hasp/hasp.rules");
+    let args = ["trace", &hasp, "--players", "3", "--seed", "5"];
+    let text = cli(&args, "");
+    assert_eq!(text.code, 0, "{}", text.err);
+    let mut jargs = args.to_vec();
+    jargs.extend(["--format", "json"]);
+    let r = cli(&jargs, "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let events: Vec<serde_json::Value> = r.out.lines().map(json).collect();
+    assert_eq!(events[0]["event"], "start");
+    assert_eq!(events[0]["seed"], 5);
+    let end = events.last().unwrap();
+    assert_eq!(end["event"], "end");
+    let decisions: Vec<&serde_json::Value> =
+        events.iter().filter(|e| e["event"] == "decision").collect();
+    assert_eq!(decisions.len() as u64, end["decisions"].as_u64().unwrap());
+    let logged: Vec<String> = events
+        .iter()
+        .flat_map(|e| e["log"].as_array().cloned().unwrap_or_default())
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    let body: Vec<&str> = text
+        .out
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("# game over"))
+        .collect();
+    assert_eq!(logged, body);
+    assert!(text.out.contains(&format!(
+        "# game over after {} decision(s)",
+        end["decisions"]
+    )));
+    for (k, d) in decisions.iter().enumerate() {
+        assert_eq!(d["step"], k as u64 + 1);
+        // An action taken is logged as `seat: label`.
+        if d["taken"]["action"].is_string() {
+            let line = format!(
+                "{}: {}",
+                d["seat"].as_str().unwrap(),
+                d["taken"]["label"].as_str().unwrap()
+            );
+            assert_eq!(d["log"][0].as_str(), Some(line.as_str()));
+        }
+    }
+    // A card played: a typed piece with its fields (the trace sees all).
+    let played = decisions
+        .iter()
+        .find(|d| d["taken"]["action"] == "play_card")
+        .expect("a card is played");
+    let card = &played["taken"]["params"][0];
+    assert_eq!(card["type"], "piece");
+    assert_eq!(card["value"]["hidden"], false);
+    assert!(!card["value"]["fields"].as_array().unwrap().is_empty());
+    for st in end["standings"].as_array().unwrap() {
+        let seat = st["seat"].as_str().unwrap();
+        let score = st["score"].as_i64().unwrap();
+        assert!(
+            text.out
+                .lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(seat)
+                    && l.split_whitespace().nth(2) == Some(&score.to_string())),
+            "{seat} {score}: {}",
+            text.out
+        );
+    }
+}
+
+/// `trace --record FILE` traces a game `simulate` recorded: the same game,
+/// line for line, as tracing its seed, ending with the recorded scores.
+#[test]
+fn trace_of_a_record_reproduces_the_game() {
+    let d = tmp("trace-record");
+    let hasp = rules("rulesets/hasp/hasp.rules");
+    let recs = d.join("records").display().to_string();
+    let r = cli(
+        &[
+            "simulate",
+            &hasp,
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--seed",
+            "7",
+            "--records",
+            &recs,
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let rec_path = d.join("records/game-7.toml");
+    let rec = Record::from_toml(
+        &mut regel::diag::Sources::default(),
+        "game-7.toml",
+        &std::fs::read_to_string(&rec_path).unwrap(),
+    )
+    .unwrap();
+    let rec_path = rec_path.display().to_string();
+    let traced = cli(&["trace", "--record", &rec_path], "");
+    assert_eq!(traced.code, 0, "{}", traced.err);
+    let seeded = cli(&["trace", &hasp, "--players", "3", "--seed", "7"], "");
+    assert_eq!(traced.out, seeded.out);
+    assert!(traced.out.contains(&format!(
+        "# game over after {} decision(s)",
+        rec.decisions.len()
+    )));
+    // As JSON: the decisions are the record's labels, in order.
+    let r = cli(&["trace", "--record", &rec_path, "--format", "json"], "");
+    let events: Vec<serde_json::Value> = r.out.lines().map(json).collect();
+    let labels: Vec<String> = events
+        .iter()
+        .filter(|e| e["event"] == "decision")
+        .map(|e| e["taken"]["label"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(labels, rec.decisions);
+    let scores: Vec<i64> = events.last().unwrap()["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_i64().unwrap())
+        .collect();
+    assert_eq!(Some(scores), rec.scores);
+    // A record cut short: the trace goes as far as it can, then says so.
+    let mut short = rec.clone();
+    short.decisions.truncate(5);
+    let short_path = d.join("records/short.toml");
+    std::fs::write(&short_path, short.to_toml()).unwrap();
+    let r = cli(
+        &["trace", "--record", &short_path.display().to_string()],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("the record ends after 5 decision(s)"),
+        "{}",
+        r.err
+    );
 }

@@ -1,6 +1,6 @@
 //! Soak: seeded random games per player count and variant of every
 //! published ruleset finish with no run-time error and with the rulesets'
-//! declared invariants holding after every decision (pieces conserved — tiles,
+//! declared invariants holding wherever the rules are at rest (pieces conserved — tiles,
 //! cards, goods — money conserved and never negative, one piece per cell).
 //!
 //! The default suite plays a short soak (`SHORT` games per player count); the

@@ -1,12 +1,10 @@
-//! Debug views: the board as Graphviz DOT, the syntax tree as JSON, the
-//! legal options after some decisions, and the full log of one seeded game.
+//! Debug views: the board as Graphviz DOT, the syntax tree as JSON and the
+//! legal options after some decisions (the full log of one game is
+//! `trace.rs`).
 
 use super::replay::{apply_labels, run_diag, standings_text, start, Logs, Started};
-use super::simulate::bot_seed;
 use super::{load_game, read_file, Format, Io};
-use crate::diag::{self, Diagnostic, Sources};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::diag::{self, Sources};
 use std::path::Path;
 
 /// Reads a file into `sources`, or prints an error naming the path.
@@ -147,7 +145,7 @@ pub fn moves(
         };
         match format {
             Format::Json => {
-                let j = serde_json::json!({ "over": true, "decisions": m.state.decisions, "seat": null, "options": [], "view": m.view(None), "standings": st });
+                let j = serde_json::json!({ "over": true, "decisions": m.state.decisions, "seat": null, "options": [], "view": m.view_data(None), "standings": st });
                 let _ = writeln!(
                     io.out,
                     "{}",
@@ -166,18 +164,17 @@ pub fn moves(
         }
         return 0;
     };
-    let labels = m.option_labels();
-    let view = m.view(Some(seat));
     let rule = super::replay::pending_span(&m).map(|s| super::replay::location(&sources, s));
     match format {
         Format::Json => {
+            // Typed data for tools (`eval/typed.rs`; the shape is in the README).
             let j = serde_json::json!({
                 "over": false,
                 "decisions": m.state.decisions,
                 "seat": game.seats[seat],
                 "rule": rule,
-                "options": labels,
-                "view": view,
+                "options": m.options_data(),
+                "view": m.view_data(Some(seat)),
             });
             let _ = writeln!(
                 io.out,
@@ -186,6 +183,8 @@ pub fn moves(
             );
         }
         Format::Text => {
+            let labels = m.option_labels();
+            let view = m.view(Some(seat));
             let _ = writeln!(
                 io.out,
                 "decision {}: {} to decide{}",
@@ -200,83 +199,4 @@ pub fn moves(
         }
     }
     0
-}
-
-/// `regel trace`: one seeded game between random bots (the bots' generator
-/// seeded as in `simulate`), with the full, omniscient log.
-pub fn trace(f: &Path, players: usize, seed: u64, options: &[String], io: &mut Io) -> i32 {
-    let Started {
-        game,
-        sources,
-        mut m,
-    } = match start(
-        f,
-        players,
-        seed,
-        options,
-        Logs::Engine,
-        crate::eval::DEFAULT_BUDGET,
-        io,
-    ) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let _ = writeln!(
-        io.out,
-        "# {} — {} players, seed {} (full log: it shows hidden things)",
-        game.name, players, seed
-    );
-    let mut bot = ChaCha8Rng::seed_from_u64(bot_seed(seed));
-    for l in m.take_log() {
-        let _ = writeln!(io.out, "{l}");
-    }
-    while let Some((seat, n)) = m.pending() {
-        if n == 0 {
-            let d = Diagnostic::error(
-                "E0901",
-                format!(
-                    "{} must decide, but the rules offer no option",
-                    game.seats[seat]
-                ),
-            );
-            let d = match super::replay::pending_span(&m) {
-                Some(s) => d.at(s, "this rule asked"),
-                None => d,
-            };
-            let _ = write!(io.err, "{}", diag::render(&sources, &[d], io.color, 100));
-            return 1;
-        }
-        let i = rand::Rng::gen_range(&mut bot, 0..n as u32) as usize;
-        let r = m.apply(i);
-        for l in m.take_log() {
-            let _ = writeln!(io.out, "{l}");
-        }
-        if let Err(e) = r {
-            let _ = write!(
-                io.err,
-                "{}",
-                diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
-            );
-            return 1;
-        }
-    }
-    match m.standings() {
-        Ok(st) => {
-            let _ = writeln!(
-                io.out,
-                "# game over after {} decision(s)",
-                m.state.decisions
-            );
-            let _ = write!(io.out, "{}", standings_text(&st));
-            0
-        }
-        Err(e) => {
-            let _ = write!(
-                io.err,
-                "{}",
-                diag::render(&sources, &[run_diag(&e, m.state.decisions)], io.color, 100)
-            );
-            1
-        }
-    }
 }

@@ -18,6 +18,7 @@ pub mod scenario;
 mod screen;
 pub mod shard;
 pub mod simulate;
+mod trace;
 
 use crate::diag::{self, Sources};
 use crate::ir::Game;
@@ -75,7 +76,7 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Check the declared invariants after every decision (the default; kept for old scripts).
+        /// Check the declared invariants wherever the rules are at rest (the default; kept for old scripts).
         #[arg(long, overrides_with = "no_invariants")]
         invariants: bool,
         /// Do not check the declared invariants (faster).
@@ -277,16 +278,8 @@ pub enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Debug view: the full log of one seeded game between random bots.
-    Trace {
-        file: PathBuf,
-        #[arg(long)]
-        players: usize,
-        #[arg(long, default_value_t = 0, value_parser = seed_parser())]
-        seed: u64,
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-    },
+    /// Debug view: the full log of one seeded game between random bots, or of a recorded game (`--record`).
+    Trace(trace::Args),
 }
 
 /// Terminal input and output, injectable for tests.
@@ -479,12 +472,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             decisions,
             format,
         } => debug::moves(&file, players, seed, &options, &decisions, format, io),
-        Cmd::Trace {
-            file,
-            players,
-            seed,
-            options,
-        } => debug::trace(&file, players, seed, &options, io),
+        Cmd::Trace(args) => trace::run(args, io),
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 /// Plays the game of seed `seed` between the bots `kinds`: `regel
 /// simulate`'s own function, with its budget, no options and the declared
-/// invariants checked after every decision (as `regel simulate` checks them
+/// invariants checked wherever the rules are at rest (as `regel simulate` checks them
 /// unless told not to: their work counts against the budget, so a game that
 /// runs out of it ends where the CLI's ends), and with the match's coverage
 /// counters (in [`GameResult::coverage`]) when asked.

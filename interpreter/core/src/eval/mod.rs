@@ -18,6 +18,7 @@ mod options;
 pub mod present;
 mod recall;
 mod statistics;
+pub mod typed;
 pub mod view;
 mod vm;
 mod why;
@@ -687,6 +688,23 @@ impl Match {
                 }
             })
             .collect())
+    }
+
+    /// Whether the rules are at rest: the game is over, or the pending
+    /// decision is asked while no action's body is running (the turn
+    /// structure of `setup` and `play`, and the procedures it calls, offering
+    /// the next move). In the middle of an action (a `choose` or `act` it
+    /// asks, another seat's answer included) the rules are at work, and a
+    /// promise such as "pieces are conserved" may be broken for a moment.
+    /// Invariants are checked only at rest (`bot/seeded.rs`, scenarios).
+    pub fn at_rest(&self) -> bool {
+        if self.state.pending.is_none() {
+            return self.state.status == Status::Finished;
+        }
+        let g = &*self.game;
+        !self.state.frames.iter().any(|f| {
+            matches!(f.kind, FrameKind::Call { .. }) && g.actions.iter().any(|a| a.body == f.block)
+        })
     }
 
     /// The declared invariants that do not hold now.

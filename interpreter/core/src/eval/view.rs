@@ -205,7 +205,7 @@ pub(crate) fn option_label_raw(g: &Game, st: &mut State, i: usize, viewer: usize
     option_label_as(g, st, i, Viewer::Seat(viewer))
 }
 
-fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> String {
+pub(crate) fn option_label_as(g: &Game, st: &mut State, i: usize, viewer_v: Viewer) -> String {
     let base = st
         .frames
         .iter()
@@ -470,13 +470,19 @@ pub struct View {
     pub edge_looks: Vec<super::present::PieceLook>,
 }
 
+/// Who looks when a view is asked for `viewer` (`None`: an onlooker), and
+/// the name a view gives it.
+pub(crate) fn looker(g: &Game, viewer: Option<usize>) -> (Viewer, String) {
+    match viewer {
+        Some(p) => (Viewer::Seat(p), g.seats[p].clone()),
+        None => (Viewer::Public, "public".into()),
+    }
+}
+
 pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
     let g = &*m.game;
     let mut st = m.state.clone();
-    let who = match viewer {
-        Some(p) => Viewer::Seat(p),
-        None => Viewer::Public,
-    };
+    let (who, viewer_name) = looker(g, viewer);
     let mut cx = Exec {
         g,
         st: &mut st,
@@ -489,10 +495,6 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         if z.name == "box" {
             continue;
         }
-        // Zones of nodes and edges are many: only those holding pieces are listed.
-        let skip_empty = z.scope == Scope::Node
-            || z.scope == Scope::Indexed
-                && z.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
         for i in 0..z.count {
             if !g.slot_live(&z.dims, z.stride, i, n) {
                 continue;
@@ -502,7 +504,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             // Slots are for pictures and screens (display mode) only.
             let slots = if names { cx.slots(id, who) } else { None };
             // A zone drawn as slots is listed even when empty: its slots show.
-            if ps.is_empty() && skip_empty && slots.is_none() {
+            if slots.is_none() && !listed_zone(g, cx.st, z, i, n) {
                 continue;
             }
             let pieces = ps
@@ -562,21 +564,11 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
             true => g.var_shown(vd),
             false => d.name.as_str(),
         };
-        // Variables of nodes and edges are many: only the cells that hold
-        // something other than 0, `false` or `none` are listed.
-        let sparse = d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
-        let blank = blank(d.ty);
         for i in 0..d.count {
-            if !g.slot_live(&d.dims, d.stride, i, n) {
+            let Some(hidden) = listed_var(g, cx.st, d, i, n, who) else {
                 continue;
-            }
-            let hidden = d.hidden || d.owner_only && who != Viewer::Seat((i / d.stride) as usize);
+            };
             let v = cx.st.vars[(d.base + i) as usize];
-            // A sparse cell another seat may not read is left out whole:
-            // listing it as `hidden` would tell that it is set.
-            if d.hidden || sparse && (v == blank || hidden) {
-                continue;
-            }
             let name = match names {
                 true => g.slot_shown(vname, &d.dims, d.stride, i),
                 false => g.slot_name(&d.name, &d.dims, d.stride, i),
@@ -602,10 +594,7 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         }
     }
     View {
-        viewer: match viewer {
-            Some(p) => g.seats[p].clone(),
-            None => "public".into(),
-        },
+        viewer: viewer_name,
         zones,
         vars,
         globals,
@@ -615,6 +604,43 @@ pub(crate) fn view(m: &Match, viewer: Option<usize>) -> View {
         node_looks,
         edge_looks,
     }
+}
+
+/// Whether a view lists slot `i` of zone declaration `z`: not the box, a
+/// slot of a seat in play, and for zones of nodes and edges (which are
+/// many) only one holding pieces. The typed view (`typed.rs`) lists the same.
+pub(crate) fn listed_zone(g: &Game, st: &State, z: &ZoneDecl, i: u32, nplayers: u32) -> bool {
+    let skip_empty = z.scope == Scope::Node
+        || z.scope == Scope::Indexed && z.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
+    z.name != "box"
+        && g.slot_live(&z.dims, z.stride, i, nplayers)
+        && !(skip_empty && st.zones.slice(z.base + i).is_empty())
+}
+
+/// Whether a view lists cell `i` of variable `d` for `who`, and if so
+/// whether its value is hidden from `who` (another seat's `owner`
+/// variable). A `hidden` variable is never listed; of variables of nodes
+/// and edges (which are many) only the cells that hold something other
+/// than 0, `false` or `none`, and a sparse cell another seat may not read
+/// is left out whole: listing it as `hidden` would tell that it is set.
+pub(crate) fn listed_var(
+    g: &Game,
+    st: &State,
+    d: &VarDecl,
+    i: u32,
+    nplayers: u32,
+    who: Viewer,
+) -> Option<bool> {
+    if !g.slot_live(&d.dims, d.stride, i, nplayers) {
+        return None;
+    }
+    let sparse = d.dims.iter().any(|d| matches!(d, Dim::Node | Dim::Edge));
+    let hidden = d.hidden || d.owner_only && who != Viewer::Seat((i / d.stride) as usize);
+    let v = st.vars[(d.base + i) as usize];
+    if d.hidden || sparse && (v == blank(d.ty) || hidden) {
+        return None;
+    }
+    Some(hidden)
 }
 
 /// The value a variable of type `t` has when nothing is set: `0`, `false`
