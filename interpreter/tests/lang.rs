@@ -353,3 +353,37 @@ fn longest_path_ends_with_the_budget_error() {
         assert!(e.contains("budget"), "{e}");
     }
 }
+
+#[test]
+fn instances_from_ranges_enumerations_lists_and_nodes_in_order() {
+    let rules = r#"
+game "Deck"
+players 2
+board "board.toml"
+enum suit { hearts, spades }
+const top = 4
+piece card { suit: suit, value: int } in deck label "{suit}{value}" {
+  for s in suit {
+    for v in 3..top { 1 x { suit: s, value: v * 10 } }
+  }
+  2 x { suit: hearts, value: 0 }
+  for v in [7, 9] { 1 x { suit: spades, value: v } }
+  for v in 5..4 { 1 x { suit: spades, value: v } }
+}
+piece marker { at: node } in deck label "marker {at}" {
+  for n in nodes { 1 x { at: n } }
+}
+zone deck public
+play {
+  for c in deck { log "{c}" }
+}
+"#;
+    let log = run(rules, &line_board(false));
+    assert_eq!(
+        lines(&log),
+        [
+            "hearts30", "hearts40", "spades30", "spades40", "hearts0", "hearts0", "spades7",
+            "spades9", "marker a", "marker b", "marker c", "marker d", "marker e"
+        ]
+    );
+}

@@ -124,6 +124,21 @@ pub struct Instance {
     pub span: Span,
 }
 
+/// One entry of a piece kind's instance list.
+#[derive(Clone, Debug, Serialize)]
+pub enum InstanceItem {
+    /// `N x { FIELD: VALUE, … }`.
+    One(Instance),
+    /// `for NAME in COLL { … }`: the entries once per item of a constant
+    /// collection, in its order, with the name bound to the item.
+    For {
+        name: Ident,
+        coll: Expr,
+        items: Vec<InstanceItem>,
+        span: Span,
+    },
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionParam {
     pub name: Ident,
@@ -163,7 +178,7 @@ pub enum ItemKind {
         fields: Vec<Param>,
         start: Option<Ident>,
         label: Option<Template>,
-        instances: Option<Vec<Instance>>,
+        instances: Option<Vec<InstanceItem>>,
     },
     /// `scope` is `Global`, a single `per player`/`node`/`edge`, or `Indexed` (see `dims`).
     Zone {

@@ -340,18 +340,26 @@ fn value_of(it: &ast::Item) -> &ast::Expr {
 
 /// Evaluates an expression that needs no game state, if it is one.
 pub(super) fn const_eval(e: &Expr) -> Option<Val> {
+    const_eval_with(e, &[])
+}
+
+/// As [`const_eval`], with the locals in `env` known by slot (the names of
+/// the `for` entries around a piece's instance).
+pub(super) fn const_eval_with(e: &Expr, env: &[Val]) -> Option<Val> {
+    let ev = |x: &Expr| const_eval_with(x, env);
     Some(match e {
         Expr::Const(v) => *v,
-        Expr::Neg(a) => crate::ops::neg(const_eval(a)?).ok()?,
-        Expr::Not(a) => crate::ops::not(const_eval(a)?),
+        Expr::Local(s) => *env.get(*s as usize)?,
+        Expr::Neg(a) => crate::ops::neg(ev(a)?).ok()?,
+        Expr::Not(a) => crate::ops::not(ev(a)?),
         Expr::If(c, a, b) => {
-            if const_eval(c)? != 0 {
-                const_eval(a)?
+            if ev(c)? != 0 {
+                ev(a)?
             } else {
-                const_eval(b)?
+                ev(b)?
             }
         }
-        Expr::Bin(op, a, b) => crate::ops::fold(*op, const_eval(a)?, const_eval(b)?)?,
+        Expr::Bin(op, a, b) => crate::ops::fold(*op, ev(a)?, ev(b)?)?,
         _ => return None,
     })
 }

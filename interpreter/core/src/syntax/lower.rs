@@ -295,9 +295,7 @@ impl Ctx {
                         Rule::field_decls => fields = kids(c).map(|f| self.param(f)).collect(),
                         Rule::start_zone => start = Some(self.ident(kids(c).next().unwrap())),
                         Rule::label_clause => label = Some(self.label(c)),
-                        Rule::instances => {
-                            instances = Some(kids(c).map(|i| self.instance(i)).collect())
-                        }
+                        Rule::instances => instances = Some(self.instance_items(c)),
                         _ => {}
                     }
                 }
@@ -590,6 +588,29 @@ impl Ctx {
         Param {
             name,
             ty: self.type_ref(it.next().unwrap()),
+        }
+    }
+
+    /// The entries of an instance list.
+    fn instance_items(&mut self, p: P) -> Vec<InstanceItem> {
+        kids(p).map(|i| self.instance_item(i)).collect()
+    }
+
+    /// `N x { … }`, or `for NAME in COLL { … }` with its entries.
+    fn instance_item(&mut self, p: P) -> InstanceItem {
+        if p.as_rule() != Rule::instance_for {
+            return InstanceItem::One(self.instance(p));
+        }
+        let span = self.span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().unwrap());
+        let coll = self.expr(it.next().unwrap());
+        let items = it.map(|j| self.instance_item(j)).collect();
+        InstanceItem::For {
+            name,
+            coll,
+            items,
+            span,
         }
     }
 

@@ -197,6 +197,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::start_zone => "`in ZONE`",
         Rule::instances => "a list of instances",
         Rule::instance => "an instance such as `2 x { value: 1 }`",
+        Rule::instance_for => "`for NAME in COLL { … }` over instances",
         Rule::field_init => "a field value `name: expr`",
         Rule::zone_decl => "a zone declaration",
         Rule::scope => "`per player`, `per node`, `per edge` or `per ENUM`",
