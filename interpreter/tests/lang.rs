@@ -387,3 +387,29 @@ play {
         ]
     );
 }
+
+#[test]
+fn an_enumeration_is_indexed_by_position_from_one() {
+    let rules = r#"
+game "Faces"
+players 2
+board "board.toml"
+enum face { one, two, three "THREE" }
+var k: int = 3
+play {
+  log "{face[1]} {face[2]} {face[k]} {face[k - 1] == two} {index(face[k], face)}"
+  for i in 1..3 { log "{face[i]}" }
+}
+"#;
+    let log = run_both(rules, &line_board(false));
+    assert_eq!(lines(&log), ["one two THREE true 3", "one", "two", "THREE"]);
+    let bad = rules.replace("var k: int = 3", "var k: int = 4");
+    let err = run_with(
+        &bad,
+        &line_board(false),
+        &regel::opt::Passes::all(),
+        regel::eval::DEFAULT_BUDGET,
+    )
+    .unwrap_err();
+    assert!(err.contains("index 4 is outside the list (1..3)"), "{err}");
+}

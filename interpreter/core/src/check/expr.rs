@@ -657,10 +657,16 @@ impl Checker {
     /// `x[i]`: state declared `per ENUM` (`NAME[m]`) or `per A per B`
     /// (`x.NAME[y]`).
     fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (Expr, Ty) {
-        if self.is_list(obj) {
+        // An enumeration is its members in declaration order, so it is
+        // indexed as a list: `die[2]` is its second member.
+        let is_enum = self.is_enum_name(obj);
+        if is_enum || self.is_list(obj) {
             let (c, et) = self.coll(obj);
             let (ie, it) = self.expr(i);
             self.expect(it, Ty::INT, i.span);
+            if is_enum {
+                self.enum_index_in_range(&c, &ie, obj, i.span);
+            }
             return (
                 Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span),
                 et.elem(),
@@ -694,6 +700,34 @@ impl Checker {
         }
         let (o, ot) = self.expr(obj);
         self.index_value(o, ot, obj.span, i, span)
+    }
+
+    /// E0273 for a constant index outside an enumeration's members (`c`,
+    /// its collection); an index computed at run time is checked when it is
+    /// read (E0901), as a list's is.
+    fn enum_index_in_range(&mut self, c: &Coll, ie: &Expr, obj: &ast::Expr, span: Span) {
+        let (Some(at), Coll::Range(_, Expr::Const(last))) = (super::declare::const_eval(ie), c)
+        else {
+            return;
+        };
+        let len = last + 1;
+        let name = match &obj.kind {
+            ExprKind::Name(n) => n.name.as_str(),
+            _ => "this enumeration",
+        };
+        if at < 1 || at > len {
+            let d = err(
+                "E0273",
+                span,
+                format!("`{at}` is outside the {len} members of `{name}`"),
+                "no such member",
+            )
+            .at(obj.span, "indexed here")
+            .help(format!(
+                "an enumeration's members are counted from 1, in declaration order: write an index from 1 to {len}"
+            ));
+            self.error(d);
+        }
     }
 
     /// Whether `e` is written as a list: a constant list's name, a list
