@@ -413,3 +413,36 @@ play {
     .unwrap_err();
     assert!(err.contains("index 4 is outside the list (1..3)"), "{err}");
 }
+
+#[test]
+fn template_holes_choose_between_numbers_words_and_templates() {
+    let rules = r#"
+game "Labels"
+players 2
+board "board.toml"
+enum level { low, high "HIGH" }
+play {
+  for w in 0..3 {
+    log "{if w == 0 then "wager" else w}{if w > 0 then " + {w} loco{if w > 1 then "s" else ""}" else ""}"
+  }
+  for w in 1..3 {
+    log "{if w == 1 then level.high else if w == 2 then "{{two}}" else w * 10}"
+  }
+  log "{if true then 1 else 2} {(if false then "a" else @c)}"
+}
+"#;
+    let log = run_both(rules, &line_board(false));
+    assert_eq!(
+        lines(&log),
+        [
+            "wager",
+            "1 + 1 loco",
+            "2 + 2 locos",
+            "3 + 3 locos",
+            "HIGH",
+            "{two}",
+            "30",
+            "1 c"
+        ]
+    );
+}

@@ -548,4 +548,7 @@ pub enum ExprKind {
     Where(Box<Expr>, Box<Expr>),
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Quoted text with holes inside a template hole (`" + {w} loco"`): a
+    /// template of its own, allowed as the hole or a branch of its `if`.
+    Template(Template),
 }

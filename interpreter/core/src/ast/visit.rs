@@ -448,6 +448,7 @@ macro_rules! visitor {
                     v.expr(b);
                     v.expr(c);
                 }
+                ExprKind::Template(t) => v.template(t),
             }
         }
 
