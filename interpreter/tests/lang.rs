@@ -446,3 +446,47 @@ play {
         ]
     );
 }
+
+#[test]
+fn board_attributes_of_enumeration_type() {
+    let rules = r#"
+game "Paint"
+players 2
+board "board.toml"
+enum colour { red, blue, green }
+enum land { plain, hills }
+attr per edge paint: colour
+attr per node terrain: land
+var per colour roads: int = 0
+play {
+  for k in colour {
+    roads[k] = count(r in edges: r.paint == k)
+    log "{k} {roads[k]} {first(edges where paint == k)}"
+  }
+  for n in nodes where terrain == hills { log "{n} {n.terrain}" }
+  log "{count(nodes where terrain == plain)}"
+}
+"#;
+    let mut board =
+        String::from("[board]\nname = \"paint\"\n[defaults.node]\nterrain = \"plain\"\n");
+    for (n, t) in [("a", "hills"), ("b", "plain"), ("c", "hills")] {
+        board.push_str(&format!("[[node]]\nid = \"{n}\"\nterrain = \"{t}\"\n"));
+    }
+    for (f, t, p) in [("a", "b", "blue"), ("b", "c", "red"), ("c", "a", "blue")] {
+        board.push_str(&format!(
+            "[[edge]]\nid = \"{f}{t}\"\nfrom = \"{f}\"\nto = \"{t}\"\npaint = \"{p}\"\n"
+        ));
+    }
+    let log = run_both(rules, &board);
+    assert_eq!(
+        lines(&log),
+        [
+            "red 1 bc",
+            "blue 2 ab",
+            "green 0 none",
+            "a hills",
+            "c hills",
+            "1"
+        ]
+    );
+}

@@ -188,6 +188,9 @@ pub enum ItemKind {
         kind: Option<Ident>,
         vis: Option<Visibility>,
     },
+    /// `attr per node NAME: ENUM` or `attr per edge …`: the board file's
+    /// attribute `NAME` holds names of the enumeration's members.
+    Attr { name: Ident, edge: bool, ty: Ident },
     /// `var [per …] NAME: TYPE [= EXPR] [VISIBILITY]`.
     Var {
         name: Ident,
@@ -298,6 +301,10 @@ impl ItemKind {
             ItemKind::Piece { name, .. } => ("piece", name.name.clone()),
             ItemKind::Zone { name, .. } => ("zone", name.name.clone()),
             ItemKind::Var { name, .. } => ("var", name.name.clone()),
+            ItemKind::Attr { name, edge, .. } => (
+                "attr",
+                format!("{} {}", if *edge { "edge" } else { "node" }, name.name),
+            ),
             ItemKind::Fn { name, .. } => ("fn", name.name.clone()),
             ItemKind::Proc { name, .. } => ("proc", name.name.clone()),
             ItemKind::Phase { name, .. } => ("phase", name.name.clone()),

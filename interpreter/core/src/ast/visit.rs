@@ -136,6 +136,10 @@ macro_rules! visitor {
                     }
                     walk_visibility(v, vis);
                 }
+                ItemKind::Attr { name, edge: _, ty } => {
+                    v.ident(name);
+                    v.ident(ty);
+                }
                 ItemKind::Var {
                     name,
                     scope: _,

@@ -351,6 +351,14 @@ impl Ctx {
                     vis,
                 }
             }
+            Rule::attr_decl => {
+                let edge = k[0].as_rule() == Rule::scope_edge;
+                ItemKind::Attr {
+                    name: self.ident(k[1].clone()),
+                    edge,
+                    ty: self.ident(k[2].clone()),
+                }
+            }
             Rule::var_decl => {
                 let (mut scope, mut dims, mut name, mut ty, mut init, mut vis) =
                     (Scope::Global, vec![], None, None, None, None);
