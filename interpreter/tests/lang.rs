@@ -437,6 +437,140 @@ fn zone_tests_over_edges_and_leading_tests() {
             "full of red 2 last de of blue false",
             "contested by red false by blue 3",
             "3",
+
+#[test]
+fn instances_from_ranges_enumerations_lists_and_nodes_in_order() {
+    let rules = r#"
+game "Deck"
+players 2
+board "board.toml"
+enum suit { hearts, spades }
+const top = 4
+piece card { suit: suit, value: int } in deck label "{suit}{value}" {
+  for s in suit {
+    for v in 3..top { 1 x { suit: s, value: v * 10 } }
+  }
+  2 x { suit: hearts, value: 0 }
+  for v in [7, 9] { 1 x { suit: spades, value: v } }
+  for v in 5..4 { 1 x { suit: spades, value: v } }
+}
+piece marker { at: node } in deck label "marker {at}" {
+  for n in nodes { 1 x { at: n } }
+}
+zone deck public
+play {
+  for c in deck { log "{c}" }
+}
+"#;
+    let log = run(rules, &line_board(false));
+    assert_eq!(
+        lines(&log),
+        [
+            "hearts30", "hearts40", "spades30", "spades40", "hearts0", "hearts0", "spades7",
+            "spades9", "marker a", "marker b", "marker c", "marker d", "marker e"
+        ]
+    );
+}
+
+#[test]
+fn an_enumeration_is_indexed_by_position_from_one() {
+    let rules = r#"
+game "Faces"
+players 2
+board "board.toml"
+enum face { one, two, three "THREE" }
+var k: int = 3
+play {
+  log "{face[1]} {face[2]} {face[k]} {face[k - 1] == two} {index(face[k], face)}"
+  for i in 1..3 { log "{face[i]}" }
+}
+"#;
+    let log = run_both(rules, &line_board(false));
+    assert_eq!(lines(&log), ["one two THREE true 3", "one", "two", "THREE"]);
+    let bad = rules.replace("var k: int = 3", "var k: int = 4");
+    let err = run_with(
+        &bad,
+        &line_board(false),
+        &regel::opt::Passes::all(),
+        regel::eval::DEFAULT_BUDGET,
+    )
+    .unwrap_err();
+    assert!(err.contains("index 4 is outside the list (1..3)"), "{err}");
+}
+
+#[test]
+fn template_holes_choose_between_numbers_words_and_templates() {
+    let rules = r#"
+game "Labels"
+players 2
+board "board.toml"
+enum level { low, high "HIGH" }
+play {
+  for w in 0..3 {
+    log "{if w == 0 then "wager" else w}{if w > 0 then " + {w} loco{if w > 1 then "s" else ""}" else ""}"
+  }
+  for w in 1..3 {
+    log "{if w == 1 then level.high else if w == 2 then "{{two}}" else w * 10}"
+  }
+  log "{if true then 1 else 2} {(if false then "a" else @c)}"
+}
+"#;
+    let log = run_both(rules, &line_board(false));
+    assert_eq!(
+        lines(&log),
+        [
+            "wager",
+            "1 + 1 loco",
+            "2 + 2 locos",
+            "3 + 3 locos",
+            "HIGH",
+            "{two}",
+            "30",
+            "1 c"
+        ]
+    );
+}
+
+#[test]
+fn board_attributes_of_enumeration_type() {
+    let rules = r#"
+game "Paint"
+players 2
+board "board.toml"
+enum colour { red, blue, green }
+enum land { plain, hills }
+attr per edge paint: colour
+attr per node terrain: land
+var per colour roads: int = 0
+play {
+  for k in colour {
+    roads[k] = count(r in edges: r.paint == k)
+    log "{k} {roads[k]} {first(edges where paint == k)}"
+  }
+  for n in nodes where terrain == hills { log "{n} {n.terrain}" }
+  log "{count(nodes where terrain == plain)}"
+}
+"#;
+    let mut board =
+        String::from("[board]\nname = \"paint\"\n[defaults.node]\nterrain = \"plain\"\n");
+    for (n, t) in [("a", "hills"), ("b", "plain"), ("c", "hills")] {
+        board.push_str(&format!("[[node]]\nid = \"{n}\"\nterrain = \"{t}\"\n"));
+    }
+    for (f, t, p) in [("a", "b", "blue"), ("b", "c", "red"), ("c", "a", "blue")] {
+        board.push_str(&format!(
+            "[[edge]]\nid = \"{f}{t}\"\nfrom = \"{f}\"\nto = \"{t}\"\npaint = \"{p}\"\n"
+        ));
+    }
+    let log = run_both(rules, &board);
+    assert_eq!(
+        lines(&log),
+        [
+            "red 1 bc",
+            "blue 2 ab",
+            "green 0 none",
+            "a hills",
+            "c hills",
+            "1"
         ]
     );
 }

@@ -90,6 +90,12 @@ pub const MAX_ECHO_CHARS: usize = 200;
 /// piece whose label names a piece …); deeper holes print `…`.
 pub const MAX_LABEL_DEPTH: u32 = 4;
 
+/// How deep template holes may nest through the quoted text inside them
+/// (`"{if a then "x{if b then "y{c}" else ""}" else ""}"` nests two deep)
+/// (E0708). Each level is parsed again on its own, so the cost of a hole
+/// grows with its depth; real labels nest one or two levels.
+pub const MAX_TEMPLATE_NESTING: u32 = 8;
+
 /// The most decisions a game record or a scenario may list.
 pub const MAX_DECISIONS: usize = 1_000_000;
 

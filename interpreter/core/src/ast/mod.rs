@@ -124,6 +124,21 @@ pub struct Instance {
     pub span: Span,
 }
 
+/// One entry of a piece kind's instance list.
+#[derive(Clone, Debug, Serialize)]
+pub enum InstanceItem {
+    /// `N x { FIELD: VALUE, … }`.
+    One(Instance),
+    /// `for NAME in COLL { … }`: the entries once per item of a constant
+    /// collection, in its order, with the name bound to the item.
+    For {
+        name: Ident,
+        coll: Expr,
+        items: Vec<InstanceItem>,
+        span: Span,
+    },
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionParam {
     pub name: Ident,
@@ -163,7 +178,7 @@ pub enum ItemKind {
         fields: Vec<Param>,
         start: Option<Ident>,
         label: Option<Template>,
-        instances: Option<Vec<Instance>>,
+        instances: Option<Vec<InstanceItem>>,
     },
     /// `scope` is `Global`, a single `per player`/`node`/`edge`, or `Indexed` (see `dims`).
     Zone {
@@ -173,6 +188,9 @@ pub enum ItemKind {
         kind: Option<Ident>,
         vis: Option<Visibility>,
     },
+    /// `attr per node NAME: ENUM` or `attr per edge …`: the board file's
+    /// attribute `NAME` holds names of the enumeration's members.
+    Attr { name: Ident, edge: bool, ty: Ident },
     /// `var [per …] NAME: TYPE [= EXPR] [VISIBILITY]`.
     Var {
         name: Ident,
@@ -283,6 +301,10 @@ impl ItemKind {
             ItemKind::Piece { name, .. } => ("piece", name.name.clone()),
             ItemKind::Zone { name, .. } => ("zone", name.name.clone()),
             ItemKind::Var { name, .. } => ("var", name.name.clone()),
+            ItemKind::Attr { name, edge, .. } => (
+                "attr",
+                format!("{} {}", if *edge { "edge" } else { "node" }, name.name),
+            ),
             ItemKind::Fn { name, .. } => ("fn", name.name.clone()),
             ItemKind::Proc { name, .. } => ("proc", name.name.clone()),
             ItemKind::Phase { name, .. } => ("phase", name.name.clone()),
@@ -533,4 +555,7 @@ pub enum ExprKind {
     Where(Box<Expr>, Box<Expr>),
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Quoted text with holes inside a template hole (`" + {w} loco"`): a
+    /// template of its own, allowed as the hole or a branch of its `if`.
+    Template(Template),
 }

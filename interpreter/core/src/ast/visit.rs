@@ -118,12 +118,8 @@ macro_rules! visitor {
                     if let Some(t) = label {
                         v.template(t);
                     }
-                    for inst in instances.into_iter().flatten() {
-                        v.span(&$($m)? inst.span);
-                        for f in &$($m)? inst.fields {
-                            v.ident(&$($m)? f.name);
-                            v.expr(&$($m)? f.value);
-                        }
+                    if let Some(items) = instances {
+                        walk_instances(v, items);
                     }
                 }
                 ItemKind::Zone {
@@ -139,6 +135,10 @@ macro_rules! visitor {
                         v.ident(k);
                     }
                     walk_visibility(v, vis);
+                }
+                ItemKind::Attr { name, edge: _, ty } => {
+                    v.ident(name);
+                    v.ident(ty);
                 }
                 ItemKind::Var {
                     name,
@@ -242,6 +242,36 @@ macro_rules! visitor {
             for p in params {
                 v.ident(&$($m)? p.name);
                 walk_type(v, &$($m)? p.ty);
+            }
+        }
+
+        /// A piece kind's instance list, `for` entries and their contents in
+        /// source order (the nesting is bounded by the scan before parsing).
+        fn walk_instances<'a, V: Visit<'a> + ?Sized>(
+            v: &mut V,
+            items: &'a $($m)? [InstanceItem],
+        ) {
+            for item in items {
+                match item {
+                    InstanceItem::One(inst) => {
+                        v.span(&$($m)? inst.span);
+                        for f in &$($m)? inst.fields {
+                            v.ident(&$($m)? f.name);
+                            v.expr(&$($m)? f.value);
+                        }
+                    }
+                    InstanceItem::For {
+                        name,
+                        coll,
+                        items,
+                        span,
+                    } => {
+                        v.span(span);
+                        v.ident(name);
+                        v.expr(coll);
+                        walk_instances(v, items);
+                    }
+                }
             }
         }
 
@@ -422,6 +452,7 @@ macro_rules! visitor {
                     v.expr(b);
                     v.expr(c);
                 }
+                ExprKind::Template(t) => v.template(t),
             }
         }
 

@@ -97,6 +97,9 @@ pub struct EdgeInfo {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttrColumn {
     pub values: Vec<AttrValue>,
+    /// Where each value is written (a default's value for the items it
+    /// fills), for diagnostics about one value.
+    pub spans: Vec<Span>,
     /// The first place the attribute appears (a default counts if it is the first).
     pub span: Span,
 }

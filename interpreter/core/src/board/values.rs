@@ -283,6 +283,7 @@ pub(super) fn columns(
         };
         let ty = reference.value.type_name();
         let mut values = Vec::with_capacity(items.len());
+        let mut spans = Vec::with_capacity(items.len());
         let mut missing: Vec<&Item> = Vec::new();
         for it in items {
             match it.attrs.iter().find(|a| a.name == name) {
@@ -303,12 +304,14 @@ pub(super) fn columns(
                         );
                     }
                     values.push(a.value.clone());
+                    spans.push(a.val);
                 }
                 None => {
                     if default.is_none() {
                         missing.push(it);
                     }
                     values.push(reference.value.clone());
+                    spans.push(reference.val);
                 }
             }
         }
@@ -331,7 +334,14 @@ pub(super) fn columns(
                     .help(help),
             );
         }
-        out.insert(name.to_owned(), AttrColumn { values, span });
+        out.insert(
+            name.to_owned(),
+            AttrColumn {
+                values,
+                spans,
+                span,
+            },
+        );
     }
     out
 }

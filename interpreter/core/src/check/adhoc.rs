@@ -35,7 +35,7 @@ pub fn compile_exprs(
     let mut out = Vec::with_capacity(files.len());
     for (i, &file) in files.iter().enumerate() {
         let text = &sources.get(file).text;
-        let ast = crate::syntax::parse_hole(file, text, 0).map_err(|d| (i, vec![d]))?;
+        let ast = crate::syntax::parse_hole(file, text, 0, 0).map_err(|d| (i, vec![d]))?;
         ck.body = Body::default();
         ck.body.scopes.push(vec![]);
         let (e, ty) = ck.expr(&ast);

@@ -8,6 +8,7 @@
 use super::context::{Body, Checker};
 use super::{err, similar};
 use crate::ast::{self, ItemKind, Scope, TypeRef, VisKind};
+use crate::board::{AttrColumn, AttrValue};
 use crate::diag::Span;
 use crate::ir::*;
 
@@ -16,7 +17,7 @@ impl Checker {
     /// to things declared after them.
     pub(super) fn declare_all(&mut self, items: &[ast::Item]) {
         self.players_and_seats(items);
-        self.board_and_box();
+        self.board_and_box(items);
         self.consts_and_kinds(items);
         self.zones_vars_and_signatures(items);
         self.proc_used = vec![false; self.proc_sigs.len()];
@@ -115,11 +116,16 @@ impl Checker {
 
     /// The board's attributes as typed columns with their indexes, and the
     /// built-in `box` zone.
-    pub(super) fn board_and_box(&mut self) {
-        // The board's attributes, typed by their values.
+    pub(super) fn board_and_box(&mut self, items: &[ast::Item]) {
+        // The board's attributes, typed by their values or by an `attr`
+        // declaration.
         let board = self.board.clone();
+        let declared = self.attr_decls(items);
         for (name, col) in &board.node_attrs {
-            let (ty, vals) = self.attr_column(&col.values);
+            let (ty, vals) = match declared.iter().find(|d| !d.0 && &d.1 == name) {
+                Some(&(_, _, e)) => self.enum_column(name, e, col),
+                None => self.attr_column(&col.values),
+            };
             self.g.node_attrs.push((name.clone(), ty, vals));
         }
         for (_, _, vals) in &self.g.node_attrs {
@@ -129,7 +135,10 @@ impl Checker {
             self.g.node_attr_index.push((keys, order));
         }
         for (name, col) in &board.edge_attrs {
-            let (ty, vals) = self.attr_column(&col.values);
+            let (ty, vals) = match declared.iter().find(|d| d.0 && &d.1 == name) {
+                Some(&(_, _, e)) => self.enum_column(name, e, col),
+                None => self.attr_column(&col.values),
+            };
             self.g.edge_attrs.push((name.clone(), ty, vals));
         }
         // The built-in box holds every piece that the rules have not put anywhere.
@@ -330,6 +339,97 @@ impl Checker {
     }
 }
 
+impl Checker {
+    /// The `attr` declarations as (per edge, name, enumeration), each
+    /// checked: the enumeration exists and the board has the attribute
+    /// (E0275); a second declaration of one attribute is refused too.
+    fn attr_decls(&mut self, items: &[ast::Item]) -> Vec<(bool, String, u16)> {
+        let board = self.board.clone();
+        let mut out: Vec<(bool, String, u16)> = vec![];
+        for it in items {
+            let ItemKind::Attr { name, edge, ty } = &it.kind else {
+                continue;
+            };
+            let what = if *edge { "edge" } else { "node" };
+            let cols = if *edge {
+                &board.edge_attrs
+            } else {
+                &board.node_attrs
+            };
+            let Some(Sym::Enum(e)) = self.global_sym(&ty.name) else {
+                let d = err("E0275", ty.span, format!("`{}` is not an enumeration", ty.name), "not an enumeration")
+                    .help("an `attr` declaration gives a board attribute an enumeration's type; the board file writes the members' names");
+                self.error(d);
+                continue;
+            };
+            if !cols.contains_key(&name.name) {
+                let mut d = err(
+                    "E0275",
+                    name.span,
+                    format!("the board has no {what} attribute `{}`", name.name),
+                    "not on the board",
+                );
+                d = d.help(match similar(&name.name, cols.keys().map(String::as_str)) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => format!("the board file gives its {what}s no such attribute; `regel board` lists them"),
+                });
+                self.error(d);
+                continue;
+            }
+            if out.iter().any(|d| d.0 == *edge && d.1 == name.name) {
+                let d = err(
+                    "E0275",
+                    it.span,
+                    format!("the {what} attribute `{}` is declared twice", name.name),
+                    "declared again",
+                )
+                .help("declare an attribute's type once");
+                self.error(d);
+                continue;
+            }
+            out.push((*edge, name.name.clone(), e));
+        }
+        out
+    }
+
+    /// An attribute column whose values name members of enumeration `e`:
+    /// a value that is not one is E0226 at its place in the board file.
+    fn enum_column(&mut self, name: &str, e: u16, col: &AttrColumn) -> (Ty, Vec<Val>) {
+        let mut vals = Vec::with_capacity(col.values.len());
+        for (v, &span) in col.values.iter().zip(&col.spans) {
+            let en = &self.g.enums[e as usize];
+            let found = match v {
+                AttrValue::Str(s) => en.members.iter().position(|m| m == s),
+                _ => None,
+            };
+            vals.push(match found {
+                Some(i) => i as Val,
+                None => {
+                    let shown = match v {
+                        AttrValue::Str(s) => s.clone(),
+                        AttrValue::Int(i) => i.to_string(),
+                        AttrValue::Bool(b) => b.to_string(),
+                    };
+                    let near = similar(&shown, en.members.iter().map(String::as_str));
+                    let d = err(
+                        "E0226",
+                        span,
+                        format!("`{shown}` is not a member of `{}` (attribute `{name}`)", en.name),
+                        "unknown member",
+                    )
+                    .help(match near {
+                        Some(n) => format!("did you mean `{n}`? The members are: {}", en.members.join(", ")),
+                        None => format!("the rules declare `{name}` of type `{}`: write one of its members in quotes: {}", en.name, en.members.join(", ")),
+                    });
+                    self.error(d);
+                    0
+                }
+            });
+        }
+        (Ty::one(Scalar::Enum(e)), vals)
+    }
+}
+
 /// The value expression of a `const` item.
 fn value_of(it: &ast::Item) -> &ast::Expr {
     match &it.kind {
@@ -340,18 +440,26 @@ fn value_of(it: &ast::Item) -> &ast::Expr {
 
 /// Evaluates an expression that needs no game state, if it is one.
 pub(super) fn const_eval(e: &Expr) -> Option<Val> {
+    const_eval_with(e, &[])
+}
+
+/// As [`const_eval`], with the locals in `env` known by slot (the names of
+/// the `for` entries around a piece's instance).
+pub(super) fn const_eval_with(e: &Expr, env: &[Val]) -> Option<Val> {
+    let ev = |x: &Expr| const_eval_with(x, env);
     Some(match e {
         Expr::Const(v) => *v,
-        Expr::Neg(a) => crate::ops::neg(const_eval(a)?).ok()?,
-        Expr::Not(a) => crate::ops::not(const_eval(a)?),
+        Expr::Local(s) => *env.get(*s as usize)?,
+        Expr::Neg(a) => crate::ops::neg(ev(a)?).ok()?,
+        Expr::Not(a) => crate::ops::not(ev(a)?),
         Expr::If(c, a, b) => {
-            if const_eval(c)? != 0 {
-                const_eval(a)?
+            if ev(c)? != 0 {
+                ev(a)?
             } else {
-                const_eval(b)?
+                ev(b)?
             }
         }
-        Expr::Bin(op, a, b) => crate::ops::fold(*op, const_eval(a)?, const_eval(b)?)?,
+        Expr::Bin(op, a, b) => crate::ops::fold(*op, ev(a)?, ev(b)?)?,
         _ => return None,
     })
 }

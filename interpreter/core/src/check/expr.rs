@@ -180,6 +180,12 @@ impl Checker {
                     }
                 }
             }
+            ExprKind::Template(_) => {
+                let d = err("E0274", span, "quoted text with holes is written only as a template hole's value or a branch of its `if`", "a template here")
+                    .help("choose between texts with `{if c then \"… {x} …\" else \"…\"}` directly in the hole; elsewhere a text value holds no holes");
+                self.error(d);
+                (Expr::Const(0), Ty::ERR)
+            }
             ExprKind::If(c, a, b) => {
                 let (c2, ct) = self.expr(c);
                 self.expect(ct, Ty::BOOL, c.span);
@@ -657,10 +663,16 @@ impl Checker {
     /// `x[i]`: state declared `per ENUM` (`NAME[m]`) or `per A per B`
     /// (`x.NAME[y]`).
     fn index(&mut self, obj: &ast::Expr, i: &ast::Expr, span: Span) -> (Expr, Ty) {
-        if self.is_list(obj) {
+        // An enumeration is its members in declaration order, so it is
+        // indexed as a list: `die[2]` is its second member.
+        let is_enum = self.is_enum_name(obj);
+        if is_enum || self.is_list(obj) {
             let (c, et) = self.coll(obj);
             let (ie, it) = self.expr(i);
             self.expect(it, Ty::INT, i.span);
+            if is_enum {
+                self.enum_index_in_range(&c, &ie, obj, i.span);
+            }
             return (
                 Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span),
                 et.elem(),
@@ -694,6 +706,34 @@ impl Checker {
         }
         let (o, ot) = self.expr(obj);
         self.index_value(o, ot, obj.span, i, span)
+    }
+
+    /// E0273 for a constant index outside an enumeration's members (`c`,
+    /// its collection); an index computed at run time is checked when it is
+    /// read (E0901), as a list's is.
+    fn enum_index_in_range(&mut self, c: &Coll, ie: &Expr, obj: &ast::Expr, span: Span) {
+        let (Some(at), Coll::Range(_, Expr::Const(last))) = (super::declare::const_eval(ie), c)
+        else {
+            return;
+        };
+        let len = last + 1;
+        let name = match &obj.kind {
+            ExprKind::Name(n) => n.name.as_str(),
+            _ => "this enumeration",
+        };
+        if at < 1 || at > len {
+            let d = err(
+                "E0273",
+                span,
+                format!("`{at}` is outside the {len} members of `{name}`"),
+                "no such member",
+            )
+            .at(obj.span, "indexed here")
+            .help(format!(
+                "an enumeration's members are counted from 1, in declaration order: write an index from 1 to {len}"
+            ));
+            self.error(d);
+        }
     }
 
     /// Whether `e` is written as a list: a constant list's name, a list
@@ -1400,18 +1440,65 @@ impl Checker {
 
     /// A label or log template.
     pub fn template(&mut self, t: &ast::Template) -> u32 {
+        let parts = self.template_parts(t);
+        self.g.templates.push(Template { parts });
+        (self.g.templates.len() - 1) as u32
+    }
+
+    fn template_parts(&mut self, t: &ast::Template) -> Vec<TPart> {
         let mut parts = vec![];
         for p in &t.parts {
             match p {
                 ast::TemplatePart::Text(s) => parts.push(TPart::Text(s.clone())),
-                ast::TemplatePart::Hole(e) => {
-                    let (x, ty) = self.expr(e);
-                    parts.push(TPart::Hole(x, ty));
-                }
+                ast::TemplatePart::Hole(e) => parts.extend(self.hole(e).into_parts()),
             }
         }
-        self.g.templates.push(Template { parts });
-        (self.g.templates.len() - 1) as u32
+        parts
+    }
+
+    /// A template hole. Its value is text, so an `if` in it may choose
+    /// between values written differently (a number or a word) and between
+    /// templates (`{if w > 0 then " + {w} loco" else ""}`); an `if` whose
+    /// branches share a type stays one value, as outside templates.
+    fn hole(&mut self, e: &ast::Expr) -> Hole {
+        match &e.kind {
+            ExprKind::If(c, a, b) => {
+                let (ce, ct) = self.expr(c);
+                self.expect(ct, Ty::BOOL, c.span);
+                match (self.hole(a), self.hole(b)) {
+                    (Hole::Value(x, xt), Hole::Value(y, yt))
+                        if self.assignable(xt, yt) || self.assignable(yt, xt) =>
+                    {
+                        let t = if self.assignable(xt, yt) { yt } else { xt };
+                        if self.index.is_some() {
+                            self.note_expr(e, t);
+                        }
+                        Hole::Value(Expr::If(Box::new(ce), Box::new(x), Box::new(y)), t)
+                    }
+                    (x, y) => Hole::Parts(vec![TPart::Choice(ce, x.into_parts(), y.into_parts())]),
+                }
+            }
+            ExprKind::Template(t) => Hole::Parts(self.template_parts(t)),
+            _ => {
+                let (x, t) = self.expr(e);
+                Hole::Value(x, t)
+            }
+        }
+    }
+}
+
+/// A checked template hole: one value, or parts written one after another.
+enum Hole {
+    Value(Expr, Ty),
+    Parts(Vec<TPart>),
+}
+
+impl Hole {
+    fn into_parts(self) -> Vec<TPart> {
+        match self {
+            Hole::Value(x, t) => vec![TPart::Hole(x, t)],
+            Hole::Parts(p) => p,
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod counts;
 mod declare;
 mod expr;
 mod index;
+mod instances;
 mod layout;
 mod pieces;
 mod present;

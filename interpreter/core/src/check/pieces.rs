@@ -2,12 +2,17 @@
 //! with their field values), the zone they start in and their label.
 
 use super::context::{Body, Checker};
-use super::declare::const_eval;
 use super::{err, similar};
 use crate::ast::{self, Scope};
 use crate::board::AttrValue;
 use crate::diag::Span;
 use crate::ir::*;
+
+/// E0706 for the piece kind declared at `span`.
+pub(super) fn too_many_pieces(span: Span) -> crate::diag::Diagnostic {
+    err("E0706", span, format!("the game would hold more pieces than the limit of {}", crate::limits::MAX_PIECES), "this kind reaches the limit")
+        .help("piece counts (times the seats, for a piece per player) add up over all kinds; use fewer pieces or a number variable")
+}
 
 impl Checker {
     /// Piece kind `k`: its instances, its start zone and its label.
@@ -15,7 +20,7 @@ impl Checker {
         &mut self,
         k: u16,
         per_player: bool,
-        instances: Option<&[ast::Instance]>,
+        instances: Option<&[ast::InstanceItem]>,
         start: Option<&ast::Ident>,
         label: Option<&ast::Template>,
         span: Span,
@@ -83,71 +88,17 @@ impl Checker {
         &mut self,
         k: u16,
         per_player: bool,
-        instances: Option<&[ast::Instance]>,
+        instances: Option<&[ast::InstanceItem]>,
         span: Span,
     ) {
         let kind = self.g.kinds[k as usize].clone();
         // (count, field values) groups, from the rules or from the board file.
         let mut groups: Vec<(u32, Vec<Val>)> = vec![];
         match instances {
-            Some(list) => {
-                for inst in list {
-                    let mut vals = vec![0; kind.fields.len()];
-                    let mut given = vec![false; kind.fields.len()];
-                    for f in &inst.fields {
-                        match kind.fields.iter().position(|x| x.0 == f.name.name) {
-                            Some(i) => {
-                                self.body = Body::default();
-                                let (e, ty) = self.expr(&f.value);
-                                self.expect(ty, kind.fields[i].1, f.value.span);
-                                vals[i] = const_eval(&e).unwrap_or(0);
-                                given[i] = true;
-                            }
-                            None => self.error(
-                                err(
-                                    "E0219",
-                                    f.name.span,
-                                    format!("piece `{}` has no field `{}`", kind.name, f.name.name),
-                                    "unknown field",
-                                )
-                                .help(format!(
-                                    "its fields are: {}",
-                                    kind.fields
-                                        .iter()
-                                        .map(|f| f.0.as_str())
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                )),
-                            ),
-                        }
-                    }
-                    for (i, g) in given.iter().enumerate() {
-                        if !g {
-                            self.error(
-                                err(
-                                    "E0220",
-                                    inst.span,
-                                    format!("field `{}` is not given", kind.fields[i].0),
-                                    "incomplete instance",
-                                )
-                                .help("give every field a value"),
-                            );
-                        }
-                    }
-                    if inst.count < 1 {
-                        self.error(
-                            err(
-                                "E0221",
-                                inst.span,
-                                "an instance count must be at least 1",
-                                "here",
-                            )
-                            .help("write `N x { … }` with N >= 1"),
-                        );
-                    }
-                    groups.push((inst.count.clamp(0, u32::MAX.into()) as u32, vals));
-                }
-            }
+            Some(list) => match self.listed_instances(k, list, span) {
+                Some(gs) => groups = gs,
+                None => return,
+            },
             None => {
                 let board = self.board.clone();
                 match board.pieces.get(&kind.name) {
@@ -197,8 +148,7 @@ impl Checker {
         let total = self.g.piece_kind.len() as u64
             + seats as u64 * groups.iter().map(|g| u64::from(g.0)).sum::<u64>();
         if total > crate::limits::MAX_PIECES {
-            self.error(err("E0706", span, format!("the game would hold more pieces than the limit of {}", crate::limits::MAX_PIECES), "this kind reaches the limit")
-                .help("piece counts (times the seats, for a piece per player) add up over all kinds; use fewer pieces or a number variable"));
+            self.error(too_many_pieces(span));
             return;
         }
         for seat in 0..seats {

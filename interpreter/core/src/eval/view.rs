@@ -172,31 +172,55 @@ impl<'a> Exec<'a> {
         let g = self.g;
         let viewer = viewer.unwrap_or(Viewer::All);
         let mut s = String::new();
-        for part in &g.templates[t as usize].parts {
+        self.format_parts(&g.templates[t as usize].parts, viewer, span, &mut s)?;
+        Ok(cut(s))
+    }
+
+    /// Template parts written to `s`; a choice's branch recursively (nested
+    /// no deeper than `MAX_TEMPLATE_NESTING`).
+    fn format_parts(
+        &mut self,
+        parts: &[TPart],
+        viewer: Viewer,
+        span: Span,
+        s: &mut String,
+    ) -> Result<(), super::RunError> {
+        for part in parts {
             match part {
                 TPart::Text(x) => s.push_str(x),
-                TPart::Hole(e, ty) => {
-                    let saved = (self.st.guard, self.st.peeked);
-                    self.st.guard = if viewer == Viewer::All {
-                        None
-                    } else {
-                        Some(viewer)
-                    };
-                    self.st.peeked = false;
-                    let v = self.eval(e, span);
-                    let peeked = self.st.peeked;
-                    (self.st.guard, self.st.peeked) = saved;
-                    let v = v?;
-                    if peeked {
-                        // The hole reads a field of a piece this viewer may not see.
-                        s.push_str("hidden");
-                    } else {
-                        s.push_str(&self.display(*ty, v, viewer));
-                    }
-                }
+                TPart::Hole(e, ty) => match self.guarded(e, viewer, span)? {
+                    Some(v) => s.push_str(&self.display(*ty, v, viewer)),
+                    None => s.push_str("hidden"),
+                },
+                TPart::Choice(c, a, b) => match self.guarded(c, viewer, span)? {
+                    Some(v) => self.format_parts(if v != 0 { a } else { b }, viewer, span, s)?,
+                    None => s.push_str("hidden"),
+                },
             }
         }
-        Ok(cut(s))
+        Ok(())
+    }
+
+    /// The value of a hole's expression as `viewer` may know it: `None` when
+    /// it reads a field of a piece this viewer may not see.
+    fn guarded(
+        &mut self,
+        e: &Expr,
+        viewer: Viewer,
+        span: Span,
+    ) -> Result<Option<Val>, super::RunError> {
+        let saved = (self.st.guard, self.st.peeked);
+        self.st.guard = if viewer == Viewer::All {
+            None
+        } else {
+            Some(viewer)
+        };
+        self.st.peeked = false;
+        let v = self.eval(e, span);
+        let peeked = self.st.peeked;
+        (self.st.guard, self.st.peeked) = saved;
+        let v = v?;
+        Ok(if peeked { None } else { Some(v) })
     }
 }
 

@@ -104,64 +104,58 @@ pub(crate) fn tokens(text: &str) -> Option<Vec<Token>> {
 }
 
 /// The byte after the closing quote of the string that opens at `i`, read
-/// as the grammar's `str_inner` reads it: `{{` is a literal brace, and inside
-/// a `{…}` hole a quote opens text that ends at the next quote.
+/// as the grammar's `str_inner` reads it: `{{` is a literal brace, a `{…}`
+/// hole may hold quoted text, and that text may hold holes again.
 fn string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
-    let mut in_hole = false;
     while i < bytes.len() {
-        let c = bytes[i];
-        if in_hole {
-            match c {
-                b'"' => {
-                    i += 1;
-                    while *bytes.get(i)? != b'"' {
-                        i += 1;
-                    }
-                }
-                b'}' => in_hole = false,
-                _ => {}
-            }
-            i += 1;
-        } else if c == b'{' && bytes.get(i + 1) == Some(&b'{') {
+        if bytes[i] == b'{' && bytes.get(i + 1) == Some(&b'{') {
             i += 2;
-        } else if c == b'"' {
+        } else if let Some(end) = hole_end(bytes, i, 0) {
+            i = end;
+        } else if bytes[i] == b'"' {
             return Some(i + 1);
         } else {
-            // A `{` that never closes is plain text to the grammar; a hole
-            // that meets a quote before its `}` is not a hole either.
-            if c == b'{' && hole_closes(bytes, i) {
-                in_hole = true;
-            }
+            // A `{` that never closes is plain text to the grammar.
             i += 1;
         }
     }
     None
 }
 
-/// Whether the `{` at `i` starts a hole the grammar's `str_hole` accepts:
-/// characters other than `}`, `"` and `{`, or quoted text, then `}`.
-fn hole_closes(bytes: &[u8], mut i: usize) -> bool {
+/// The byte after the `}` of the hole the grammar's `str_hole` accepts at
+/// `i`: characters other than `}`, `"` and `{`, or quoted text, then `}`.
+/// `depth` counts the holes around it; deeper than the lowering accepts
+/// (`MAX_TEMPLATE_NESTING`) the hole is not followed, so that hostile
+/// nesting cannot exhaust the stack.
+fn hole_end(bytes: &[u8], mut i: usize, depth: u32) -> Option<usize> {
+    if bytes.get(i) != Some(&b'{') || depth > crate::limits::MAX_TEMPLATE_NESTING {
+        return None;
+    }
     i += 1;
-    while let Some(&c) = bytes.get(i) {
-        match c {
-            b'}' => return true,
-            b'{' => return false,
-            b'"' => {
-                // Quoted text inside the hole; if it does not close before a
-                // brace, the hole fails and the `{` is plain text.
-                i += 1;
-                loop {
-                    match bytes.get(i) {
-                        Some(b'"') => break,
-                        Some(b'{') | Some(b'}') | None => return false,
-                        _ => i += 1,
-                    }
-                }
-                i += 1;
-            }
+    loop {
+        match *bytes.get(i)? {
+            b'}' => return Some(i + 1),
+            b'{' => return None,
+            b'"' => i = hole_text_end(bytes, i, depth)?,
             _ => i += 1,
         }
     }
-    false
+}
+
+/// The byte after the closing quote of quoted text inside a hole (the
+/// grammar's `hole_text`): literal braces `{{` and `}}`, holes of its own,
+/// other characters but `"`, `{` and `}`. `None` if it fails, and with it
+/// the hole around it.
+fn hole_text_end(bytes: &[u8], mut i: usize, depth: u32) -> Option<usize> {
+    i += 1;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => return Some(i + 1),
+            c @ (b'{' | b'}') if bytes.get(i + 1) == Some(&c) => i += 2,
+            b'{' => i = hole_end(bytes, i, depth + 1)?,
+            b'}' => return None,
+            _ => i += 1,
+        }
+    }
 }

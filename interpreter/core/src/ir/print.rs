@@ -464,12 +464,26 @@ impl Printer<'_> {
     }
 
     fn template(&self, t: u32) -> String {
+        self.parts(&self.g.templates[t as usize].parts)
+    }
+
+    /// Template parts in quotes; a choice's branches as templates of their own.
+    fn parts(&self, parts: &[TPart]) -> String {
         let mut s = String::from("\"");
-        for part in &self.g.templates[t as usize].parts {
+        for part in parts {
             match part {
                 TPart::Text(x) => s.push_str(x),
                 TPart::Hole(e, _) => {
                     let _ = write!(s, "{{{}}}", self.expr(e));
+                }
+                TPart::Choice(c, a, b) => {
+                    let _ = write!(
+                        s,
+                        "{{if {} then {} else {}}}",
+                        self.expr(c),
+                        self.parts(a),
+                        self.parts(b)
+                    );
                 }
             }
         }

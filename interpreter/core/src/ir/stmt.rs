@@ -78,7 +78,12 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub enum TPart {
     Text(String),
+    /// A value, written as its type is written.
     Hole(Expr, Ty),
+    /// `{if c then A else B}` whose branches are written differently (a
+    /// number and a word, a template): the parts of the branch the
+    /// condition picks.
+    Choice(Expr, Vec<TPart>, Vec<TPart>),
 }
 
 #[derive(Clone, Debug)]

@@ -159,6 +159,26 @@ pub fn walk_s(s: &mut Instr, f: &mut dyn Visit) {
     }
 }
 
+/// The expressions of a template's parts, each a root, branches of a
+/// choice included (nested no deeper than `MAX_TEMPLATE_NESTING`).
+fn walk_parts(parts: &mut [TPart], v: &mut dyn Visit) {
+    for part in parts {
+        match part {
+            TPart::Text(_) => {}
+            TPart::Hole(e, _) => {
+                v.root();
+                walk_e(e, v);
+            }
+            TPart::Choice(c, a, b) => {
+                v.root();
+                walk_e(c, v);
+                walk_parts(a, v);
+                walk_parts(b, v);
+            }
+        }
+    }
+}
+
 /// Walks every root of the program: function bodies, statements, action
 /// domains and requirements, template holes, invariants, the score and the
 /// tiebreaks. `v.root()` is called before each, so that a pass can keep a
@@ -185,12 +205,7 @@ pub fn walk_game(g: &mut Game, v: &mut dyn Visit) {
         }
     }
     for t in g.templates.iter_mut() {
-        for part in t.parts.iter_mut() {
-            if let TPart::Hole(e, _) = part {
-                v.root();
-                walk_e(e, v);
-            }
-        }
+        walk_parts(&mut t.parts, v);
     }
     for (_, e, _, _) in g.invariants.iter_mut() {
         v.root();

@@ -60,6 +60,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("action", Declaration, false, "`action NAME(PARAMS) [label \"…\"] [help \"…\"] { … }`: something a player may choose to do"),
     kw("all", Modifier, false, "`move all COLL to ZONE`: every piece of the collection"),
     kw("and", Operator, true, "`A and B`: both hold (stops at the first false operand)"),
+    kw("attr", Declaration, false, "`attr per node NAME: ENUM` (or `per edge`): a board attribute whose values name members of an enumeration"),
     kw("board", Declaration, false, "`board \"FILE.toml\" [for MIN..MAX]`: the board, for some player counts or all"),
     kw("bottom", Modifier, false, "`move … to ZONE bottom`: under the zone's other pieces"),
     kw("break", Statement, true, "`break`: leaves the innermost loop"),

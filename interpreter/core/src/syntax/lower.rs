@@ -6,6 +6,7 @@ use super::names::is_keyword;
 use super::Rule;
 use crate::ast::*;
 use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::limits::MAX_TEMPLATE_NESTING;
 use pest::iterators::Pair;
 
 type P<'a> = Pair<'a, Rule>;
@@ -15,6 +16,9 @@ struct Ctx {
     file: u32,
     /// Added to every pest offset: non-zero when lowering a template hole.
     offset: usize,
+    /// How many template holes hold the text being lowered: inside one, a
+    /// string with holes is a template ([`ExprKind::Template`]).
+    holes: u32,
     errors: Diagnostics,
 }
 
@@ -79,6 +83,7 @@ pub(super) fn file(file_id: u32, p: P) -> R<File> {
     let mut cx = Ctx {
         file: file_id,
         offset: 0,
+        holes: 0,
         errors: vec![],
     };
     let mut it = kids(p);
@@ -96,10 +101,11 @@ pub(super) fn file(file_id: u32, p: P) -> R<File> {
     }
 }
 
-pub(super) fn expr_at(file: u32, p: P, offset: usize) -> R<Expr> {
+pub(super) fn expr_at(file: u32, p: P, offset: usize, holes: u32) -> R<Expr> {
     let mut cx = Ctx {
         file,
         offset,
+        holes,
         errors: vec![],
     };
     let e = cx.expr(p);
@@ -113,13 +119,30 @@ pub(super) fn expr_at(file: u32, p: P, offset: usize) -> R<Expr> {
 /// Where the hole that opens `s` (at its `{`) closes: the first `}` outside
 /// quoted text, or `None` when it never does.
 fn hole_end(s: &str) -> Option<usize> {
-    let mut quoted = false;
-    for (i, b) in s.bytes().enumerate() {
-        match b {
-            b'"' => quoted = !quoted,
-            b'}' if !quoted => return Some(i),
+    // What is open at each point: a hole (`false`) or quoted text inside a
+    // hole (`true`), which may open holes of its own, as the grammar's
+    // `str_hole` and `hole_text` nest. The text starts with the hole's `{`.
+    let b = s.as_bytes();
+    let mut open: Vec<bool> = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let quoted = open.last() == Some(&true);
+        match b[i] {
+            b'{' | b'}' if quoted && b.get(i + 1) == Some(&b[i]) => i += 1,
+            b'{' if quoted || open.is_empty() => open.push(false),
+            b'"' if quoted => {
+                open.pop();
+            }
+            b'"' => open.push(true),
+            b'}' if !quoted => {
+                open.pop();
+                if open.is_empty() {
+                    return Some(i);
+                }
+            }
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -295,9 +318,7 @@ impl Ctx {
                         Rule::field_decls => fields = kids(c).map(|f| self.param(f)).collect(),
                         Rule::start_zone => start = Some(self.ident(kids(c).next().unwrap())),
                         Rule::label_clause => label = Some(self.label(c)),
-                        Rule::instances => {
-                            instances = Some(kids(c).map(|i| self.instance(i)).collect())
-                        }
+                        Rule::instances => instances = Some(self.instance_items(c)),
                         _ => {}
                     }
                 }
@@ -328,6 +349,14 @@ impl Ctx {
                     dims,
                     kind,
                     vis,
+                }
+            }
+            Rule::attr_decl => {
+                let edge = k[0].as_rule() == Rule::scope_edge;
+                ItemKind::Attr {
+                    name: self.ident(k[1].clone()),
+                    edge,
+                    ty: self.ident(k[2].clone()),
                 }
             }
             Rule::var_decl => {
@@ -593,6 +622,29 @@ impl Ctx {
         }
     }
 
+    /// The entries of an instance list.
+    fn instance_items(&mut self, p: P) -> Vec<InstanceItem> {
+        kids(p).map(|i| self.instance_item(i)).collect()
+    }
+
+    /// `N x { … }`, or `for NAME in COLL { … }` with its entries.
+    fn instance_item(&mut self, p: P) -> InstanceItem {
+        if p.as_rule() != Rule::instance_for {
+            return InstanceItem::One(self.instance(p));
+        }
+        let span = self.span(&p);
+        let mut it = kids(p);
+        let name = self.ident(it.next().unwrap());
+        let coll = self.expr(it.next().unwrap());
+        let items = it.map(|j| self.instance_item(j)).collect();
+        InstanceItem::For {
+            name,
+            coll,
+            items,
+            span,
+        }
+    }
+
     fn instance(&mut self, p: P) -> Instance {
         let span = self.span(&p);
         let mut it = kids(p);
@@ -656,7 +708,7 @@ impl Ctx {
                         parts.push(TemplatePart::Text(std::mem::take(&mut text)));
                     }
                     let hole = &body[i + 1..i + close];
-                    match super::parse_hole(self.file, hole, base + i + 1) {
+                    match self.hole(hole, base + i + 1) {
                         Ok(e) => parts.push(TemplatePart::Hole(e)),
                         Err(d) => self.errors.push(d),
                     }
@@ -673,6 +725,26 @@ impl Ctx {
             parts.push(TemplatePart::Text(text));
         }
         Template { parts, span }
+    }
+
+    /// One `{…}` hole of a template, `at` its first byte: an expression,
+    /// parsed on its own one level deeper; E0708 beyond the nesting limit.
+    fn hole(&mut self, text: &str, at: usize) -> Result<Expr, Diagnostic> {
+        let depth = self.holes + 1;
+        if depth > MAX_TEMPLATE_NESTING {
+            return Err(Diagnostic::error(
+                "E0708",
+                format!("template holes nested more than {MAX_TEMPLATE_NESTING} levels deep"),
+            )
+            .at(
+                Span::new(self.file, at - 1, at + text.len() + 1),
+                "this hole is one too deep",
+            )
+            .help(
+                "write the innermost choice in a function that returns a value, or split the label",
+            ));
+        }
+        super::parse_hole(self.file, text, at, depth)
     }
 
     fn block(&mut self, p: P) -> Block {
@@ -986,6 +1058,12 @@ impl Ctx {
             Rule::node_lit => {
                 let n = c.into_inner().next().unwrap();
                 ExprKind::Node(self.ident(n))
+            }
+            // Inside a template hole, quoted text with holes (or literal
+            // braces `{{`, `}}`) is a template again
+            // (`{if w > 0 then " + {w} loco" else ""}`).
+            Rule::string if self.holes > 0 && c.as_str().contains(['{', '}']) => {
+                ExprKind::Template(self.template(c))
             }
             Rule::string => {
                 let text = unquote(&c);

@@ -112,7 +112,15 @@ pub fn parse_recovering(sources: &Sources, file: u32) -> Parsed {
 
 /// Parses a `{expr}` hole of a template string (labels and `log`), whose text
 /// starts at byte `offset` of `file`.
-pub(crate) fn parse_hole(file: u32, text: &str, offset: usize) -> Result<ast::Expr, Diagnostic> {
+/// `depth` is how many template holes hold the text (0 for an expression
+/// that is not in a template): quoted text with holes inside a hole is a
+/// template again, one level deeper.
+pub(crate) fn parse_hole(
+    file: u32,
+    text: &str,
+    offset: usize,
+    depth: u32,
+) -> Result<ast::Expr, Diagnostic> {
     if text.len() as u64 > crate::limits::MAX_FILE_BYTES {
         return Err(too_large(file, text.len()));
     }
@@ -120,7 +128,7 @@ pub(crate) fn parse_hole(file: u32, text: &str, offset: usize) -> Result<ast::Ex
     match RulesParser::parse(Rule::hole, text) {
         Ok(mut pairs) => {
             let p = pairs.next().unwrap().into_inner().next().unwrap();
-            let mut e = lower::expr_at(file, p, offset).map_err(|mut d| d.remove(0))?;
+            let mut e = lower::expr_at(file, p, offset, depth).map_err(|mut d| d.remove(0))?;
             let mut errors = vec![];
             depth::guard(&mut e, &mut errors);
             match errors.pop() {

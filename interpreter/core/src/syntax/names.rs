@@ -102,6 +102,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_action => "`action`",
         Rule::k_all => "`all`",
         Rule::k_and => "`and`",
+        Rule::k_attr => "`attr`",
         Rule::k_board => "`board`",
         Rule::k_bottom => "`bottom`",
         Rule::k_break => "`break`",
@@ -197,8 +198,10 @@ fn name(rule: Rule) -> &'static str {
         Rule::start_zone => "`in ZONE`",
         Rule::instances => "a list of instances",
         Rule::instance => "an instance such as `2 x { value: 1 }`",
+        Rule::instance_for => "`for NAME in COLL { … }` over instances",
         Rule::field_init => "a field value `name: expr`",
         Rule::zone_decl => "a zone declaration",
+        Rule::attr_decl => "an attribute declaration `attr per node NAME: ENUM`",
         Rule::scope => "`per player`, `per node`, `per edge` or `per ENUM`",
         Rule::scope_dim => "`per player`, `per node`, `per edge` or `per ENUM`",
         Rule::scope_enum => "an enumeration",
@@ -305,6 +308,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_action
             | Rule::k_all
             | Rule::k_and
+            | Rule::k_attr
             | Rule::k_board
             | Rule::k_bottom
             | Rule::k_break
