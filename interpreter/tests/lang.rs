@@ -437,6 +437,9 @@ fn zone_tests_over_edges_and_leading_tests() {
             "full of red 2 last de of blue false",
             "contested by red false by blue 3",
             "3",
+        ]
+    );
+}
 
 #[test]
 fn instances_from_ranges_enumerations_lists_and_nodes_in_order() {
