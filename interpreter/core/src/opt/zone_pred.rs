@@ -13,7 +13,11 @@
 //! `r.stops` is not empty. Leading tests of an `any` that do not read the
 //! element (`count(p.hand) >= 2`) are tested once, before the walk.
 //! Only leading tests are moved: a test that follows another may depend on
-//! it to be evaluated without an error, and moving it could skip one.
+//! it to be evaluated without an error, and moving it could skip one. An
+//! action's parameter over all nodes or edges that a later parameter's
+//! domain reads a zone of (`action lift(r in edges, w in r.stops where …)`)
+//! ranges only over those whose zone holds a piece: the others have no
+//! option.
 
 use crate::ast::BinOp;
 use crate::ir::walk::{walk_e, walk_game, Visit};
@@ -33,6 +37,11 @@ pub(super) fn run(g: &mut Game) {
         sizes,
     };
     walk_game(g, &mut v);
+    for a in g.actions.iter_mut() {
+        for (on, p) in occupied_params(&mut a.params) {
+            v.index(on, &p);
+        }
+    }
     g.invariants = invariants;
     g.zindex = v.ix.take().unwrap_or_default();
     for (_, e, _, _) in g.invariants.iter_mut() {
@@ -149,6 +158,61 @@ impl ZonePreds<'_> {
         let p = flatten(zone_tests(&lead, *slot, on)?);
         **inner = Coll::WhereZones(on, p.clone());
         Some((on, p))
+    }
+}
+
+/// An action's parameter over all nodes or edges (perhaps filtered) whose
+/// own zone is the domain of a later parameter (`r in edges, w in r.stops
+/// where …`) has options only where that zone holds a piece: its domain
+/// walks only those. Returns the predicates made.
+fn occupied_params(params: &mut [ActionParam]) -> Vec<(Elems, ZPred)> {
+    let mut made = vec![];
+    for i in 0..params.len() {
+        let slot = params[i].slot;
+        let zone = params[i + 1..].iter().find_map(|q| {
+            let mut c = &q.domain;
+            if let Coll::Filter(inner, ..) = c {
+                c = inner;
+            }
+            match c {
+                Coll::Zone(z) => Some(z.clone()),
+                _ => None,
+            }
+        });
+        let Some(z) = zone else {
+            continue;
+        };
+        let dom = &mut params[i].domain;
+        let base = match dom {
+            Coll::Filter(inner, ..) => &mut **inner,
+            other => other,
+        };
+        let (on, prior) = match base {
+            Coll::Nodes => (Elems::Nodes, None),
+            Coll::Edges => (Elems::Edges, None),
+            Coll::WhereZones(on, p) => (*on, Some(p.clone())),
+            _ => continue,
+        };
+        if !own(&z, slot, on) {
+            continue;
+        }
+        let occupied = ZPred::Not(Box::new(ZPred::Len(z.base, BinOp::Eq, 0)));
+        let p = match prior {
+            None => occupied,
+            Some(p) if has(&p, &occupied) => continue,
+            Some(p) => ZPred::And(Box::new(p), Box::new(occupied)),
+        };
+        *base = Coll::WhereZones(on, p.clone());
+        made.push((on, p));
+    }
+    made
+}
+
+/// Whether `q` is one of the tests `p` joins with `and`.
+fn has(p: &ZPred, q: &ZPred) -> bool {
+    match p {
+        ZPred::And(a, b) => has(a, q) || has(b, q),
+        _ => p == q,
     }
 }
 
