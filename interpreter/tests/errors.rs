@@ -9,7 +9,8 @@
 //!
 //! A file may start with comment lines that set up the run-time case:
 //! `# players: N` (default: the ruleset's minimum) and `# budget: N` (default:
-//! [`regel::eval::DEFAULT_BUDGET`]). A file with `# coverage: N` is a rule
+//! [`regel::eval::DEFAULT_BUDGET`]), and `# log: 1` runs it keeping the log,
+//! as `play`, `replay` and `trace` do (equal labels are refused only then). A file with `# coverage: N` is a rule
 //! coverage case instead: it plays N games (seeds 0, 1, …, random decisions)
 //! counting what ran, and must produce a coverage warning (W01xx) rather
 //! than an error, as `regel simulate --coverage` would.
@@ -105,7 +106,7 @@ fn diagnose(rel: &Path, text: &str) -> (Sources, Vec<Diagnostic>) {
         seed: 0,
         options: vec![],
         budget,
-        log: false,
+        log: directive(text, "log") == Some(1),
     };
     let mut m = match Match::new(Arc::new(game), &setup) {
         Ok(m) => m,

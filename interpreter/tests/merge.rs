@@ -8,8 +8,15 @@ use regel::eval::{Match, Setup};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Checks `rules` served from memory and starts a two-player match, seed 1.
+/// Checks `rules` served from memory and starts a two-player match, seed 1,
+/// keeping its log.
 fn start(rules: &str) -> Match {
+    start_logged(rules, true).unwrap_or_else(|e| panic!("run failed: {}", e.message))
+}
+
+/// Checks `rules` served from memory and starts a two-player match, seed 1,
+/// keeping its log or not (equal labels are refused only where it is kept).
+fn start_logged(rules: &str, log: bool) -> Result<Match, regel::eval::RunError> {
     let path = PathBuf::from("/memory/game.rules");
     let (text, p) = (rules.to_string(), path.clone());
     let reader = move |q: &Path| -> std::io::Result<String> {
@@ -32,8 +39,8 @@ fn start(rules: &str) -> Match {
             ),
         };
     let mut setup = Setup::new(2, 1);
-    setup.log = true;
-    Match::new(game, &setup).unwrap_or_else(|e| panic!("run failed: {}", e.message))
+    setup.log = log;
+    Match::new(game, &setup)
 }
 
 /// A hand of cards 1, 1, 2 and 3 (the two 1s are twins) and a `DECIDE` line.
@@ -86,21 +93,28 @@ fn same_labels_of_different_actions_stay_apart() {
         r#"action from_hand(c in hand) label "take {c}" { total += c.v }
 action from_table(c in table) label "take {c}" { total += 10 * c.v }"#,
     );
-    let m = start(&rules);
-    // Same label, different actions: never merged.
+    // Same label, different actions: never merged, so refused where labels
+    // are written (rulesets/README.md, "How a match runs").
+    let m = start_logged(&rules, false).unwrap();
+    assert_eq!(m.pending().unwrap().1, 4);
     assert_eq!(
-        m.option_labels(),
-        ["take card 1", "take card 2", "take card 3", "take card 1"]
+        start_logged(&rules, true).err().unwrap().message,
+        "two options read `take card 1`: `from_hand(c = card 1)` and `from_table(c = card 1)`"
     );
 }
 
 #[test]
 fn twins_in_different_zones_stay_apart() {
     // One of the two 1s is moved to the table first: `card 1` in the hand and
-    // on the table read the same but lie apart, and both are offered.
+    // on the table read the same but lie apart: they are not merged.
     let rules = hand("move first(hand where v == 1) to table\n  let c = choose p1 from [first(hand where v == 1), first(table)] label \"pick {c}\"\n  move c to aside", "");
-    let m = start(&rules);
-    assert_eq!(m.option_labels(), ["pick card 1", "pick card 1"]);
+    let m = start_logged(&rules, false).unwrap();
+    assert_eq!(m.pending().unwrap().1, 2);
+    // Read alike, they are refused where labels are written.
+    assert_eq!(
+        start_logged(&rules, true).err().unwrap().message,
+        "two options read `pick card 1`: `card 1` and `card 1`"
+    );
 }
 
 #[test]
@@ -170,4 +184,53 @@ fn several_parameters_merge_only_where_all_agree() {
             "pair card 2 and card 3"
         ]
     );
+}
+
+/// Two dice showing `first` and `second`, and an action taking both in
+/// either order, written `merge` or not.
+fn dice(first: i64, second: i64, merge: &str) -> String {
+    format!(
+        r#"game "Dice"
+players 2
+var per player moved: int = 0
+fn die(k: int) -> int = if k == 1 then {first} else {second}
+action use_both(k in 1..2) {merge} label "{{die(k)}} then {{die(3 - k)}}" {{
+  actor.moved += 10 * die(k) + die(3 - k)
+}}
+action pass label "pass" {{ }}
+play {{
+  act p1 with use_both, pass
+  log "moved {{p1.moved}}"
+}}
+"#
+    )
+}
+
+#[test]
+fn equal_labels_are_refused_where_the_log_is_kept() {
+    // Rule: rulesets/README.md, "How a match runs", no two options read the same.
+    let e = start_logged(&dice(3, 3, ""), true).err().expect("refused");
+    assert_eq!(
+        e.message,
+        "two options read `3 then 3`: `use_both(k = 1)` and `use_both(k = 2)`"
+    );
+    // A playout that writes no label is not refused: it offers both.
+    let m = start_logged(&dice(3, 3, ""), false).unwrap();
+    assert_eq!(m.pending().unwrap().1, 3);
+}
+
+#[test]
+fn merge_offers_options_that_read_alike_once() {
+    let mut m = start(&dice(3, 3, "merge"));
+    assert_eq!(m.option_labels(), ["3 then 3", "pass"]);
+    m.apply_label("3 then 3").unwrap();
+    assert_eq!(m.state.log.last().unwrap(), "moved 33");
+}
+
+#[test]
+fn merge_keeps_options_that_read_differently() {
+    let mut m = start(&dice(2, 5, "merge"));
+    assert_eq!(m.option_labels(), ["2 then 5", "5 then 2", "pass"]);
+    m.apply_label("5 then 2").unwrap();
+    assert_eq!(m.state.log.last().unwrap(), "moved 52");
 }

@@ -215,10 +215,12 @@ pub enum ItemKind {
     },
     /// `phase NAME { … }`.
     Phase { name: Ident, body: Block },
-    /// `action NAME(x in DOMAIN, …) [label "…"] [help "…"] { … }`.
+    /// `action NAME(x in DOMAIN, …) [merge] [label "…"] [help "…"] { … }`.
     Action {
         name: Ident,
         params: Vec<ActionParam>,
+        /// `merge`: options that read the same are one move (else equal labels are refused).
+        merge: bool,
         label: Option<Template>,
         /// The one-line help that `rules` at the play prompt shows.
         help: Option<String>,

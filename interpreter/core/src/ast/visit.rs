@@ -181,6 +181,7 @@ macro_rules! visitor {
                     params,
                     label,
                     help: _,
+                    merge: _,
                     body,
                 } => {
                     v.ident(name);

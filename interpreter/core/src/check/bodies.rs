@@ -137,10 +137,12 @@ impl Checker {
                     label,
                     help,
                     body,
+                    merge,
                 } => {
                     action_i += 1;
                     let mut a = self.action(name, params, label.as_ref(), body);
                     a.help = help.clone();
+                    a.merge_labels = *merge;
                     self.g.actions.push(a);
                 }
                 ItemKind::Setup(b) => {

@@ -357,6 +357,7 @@ impl Checker {
             nlocals: self.body.nlocals,
             product,
             merge: false,
+            merge_labels: false,
             span: name.span,
         }
     }

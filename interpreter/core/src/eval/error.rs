@@ -67,6 +67,15 @@ pub enum RunErrorKind {
     Interrupted,
     /// A decision with more options than `limits::MAX_OPTIONS`.
     TooManyOptions { what: Box<str> },
+    /// Two options of one decision read alike (`eval/labels.rs`): the label
+    /// and the two options, as the decision's text names them.
+    EqualLabels {
+        label: Box<str>,
+        first: Box<str>,
+        second: Box<str>,
+        /// Options of an `act` (which `merge` may join), not values of a `choose`.
+        act: bool,
+    },
     /// `move` of `none`.
     MoveNone,
     /// `move N of …` with a negative `N`.
@@ -163,6 +172,12 @@ impl RunErrorKind {
                 "`{what}` offers more than {} options at once",
                 crate::limits::MAX_OPTIONS
             ),
+            EqualLabels {
+                label,
+                first,
+                second,
+                ..
+            } => format!("two options read `{label}`: {first} and {second}"),
             MoveNone => "`move` of `none`: there is no piece to move".into(),
             CannotMove { n } => format!("cannot move {n} pieces"),
             MoveShort { take, len } => format!("`move {take} of …` found only {len} piece(s)"),
@@ -194,6 +209,8 @@ impl RunErrorKind {
             Budget { at: Budgeted::Loop, .. } => "check the loop's condition; it must become false".into(),
             Interrupted => "the rules do too much work for one decision; give the host a longer deadline (`--deadline`) if the game needs it".into(),
             TooManyOptions { .. } => "narrow the parameters' domains with `where`, or split the decision into steps (`choose` inside the action)".into(),
+            EqualLabels { act: false, .. } => "a record names an option by its label: put the value in the choice's label (`label \"take {x}\"`)".into(),
+            EqualLabels { act: true, .. } => "a record names an option by its label: put the value that tells them apart in the label, or, if they are the same move, write the action `merge` (`action NAME(…) merge label \"…\"`)".into(),
             MoveShort { .. } => "the rules did not expect this collection to run short; guard the move with a count".into(),
             ChooseEmpty => "guard the choice with `if count(…) > 0`".into(),
             RequireFailed => "only the `require`s at the start of an action filter its options; later ones are assertions".into(),

@@ -157,7 +157,7 @@ impl<'a> Exec<'a> {
 
     /// Keeps only the options marked in `keep`: a group that loses options is
     /// listed again as tuples after the values already there.
-    fn keep_options(&mut self, keep: &[bool]) {
+    pub(super) fn keep_options(&mut self, keep: &[bool]) {
         let mut groups = Vec::with_capacity(self.st.opt_groups.len());
         let mut first = 0u32;
         for grp in &self.st.opt_groups {
@@ -242,7 +242,7 @@ impl<'a> Exec<'a> {
     }
 
     /// The label of value `v` of a `choose`, as `viewer` reads it.
-    fn choice_text(
+    pub(super) fn choice_text(
         &mut self,
         slot: u16,
         label: Option<u32>,

@@ -13,6 +13,7 @@ mod bytecode;
 pub mod coverage;
 mod error;
 mod expr;
+mod labels;
 mod merge;
 mod options;
 pub mod present;

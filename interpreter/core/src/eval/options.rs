@@ -20,10 +20,11 @@ impl Exec<'_> {
         self.st.opt_vals.clear();
         self.st.opt_groups.clear();
         self.st.opt_count = 0;
-        let mut merge = false;
+        let (mut merge, mut merge_labels) = (false, false);
         for &a in actions {
             let ad = &self.g.actions[a as usize];
             merge |= ad.merge;
+            merge_labels |= ad.merge_labels;
             let base = self.st.locals.len();
             self.st.locals.resize(base + ad.nlocals as usize, 0);
             let old = std::mem::replace(&mut self.base, base);
@@ -40,6 +41,12 @@ impl Exec<'_> {
         }
         if merge && self.st.opt_count > 1 {
             self.merge_actions(p);
+        }
+        if merge_labels && self.st.opt_count > 1 {
+            self.merge_labels(p);
+        }
+        if self.st.log_on && self.st.opt_count > 1 {
+            self.distinct_action_labels(p, span)?;
         }
         if let Some(cov) = self.st.coverage.as_deref_mut() {
             super::coverage::offered(cov, &self.st.opt_groups);

@@ -443,6 +443,9 @@ impl<'a> Exec<'a> {
                         }
                     }
                     _ => {
+                        if self.st.log_on {
+                            self.distinct_choice_labels(p, *slot, *label, *ty, span)?;
+                        }
                         let f = self.st.frames.last().unwrap();
                         self.st.pending = Some(Pending {
                             player: p as u8,

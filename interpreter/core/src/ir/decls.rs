@@ -87,6 +87,10 @@ pub struct ActionDecl {
     /// A parameter may be one of two twin pieces (`check/twins.rs`): the
     /// options are merged after they are listed (`eval/merge.rs`).
     pub merge: bool,
+    /// Written `merge`: options of this action that the deciding seat reads
+    /// alike are one move, the first offered (`eval/labels.rs`); without it
+    /// two options with one label are an error where labels are written.
+    pub merge_labels: bool,
     pub span: Span,
 }
 

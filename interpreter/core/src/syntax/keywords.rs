@@ -57,7 +57,7 @@ use KeywordKind::*;
 /// Every keyword, in alphabetical order.
 pub const KEYWORDS: &[Keyword] = &[
     kw("act", Statement, true, "`act PLAYER with A, B [else { … }]`: a player chooses one legal instance of the actions"),
-    kw("action", Declaration, false, "`action NAME(PARAMS) [label \"…\"] [help \"…\"] { … }`: something a player may choose to do"),
+    kw("action", Declaration, false, "`action NAME(PARAMS) [merge] [label \"…\"] [help \"…\"] { … }`: something a player may choose to do"),
     kw("all", Modifier, false, "`move all COLL to ZONE`: every piece of the collection"),
     kw("and", Operator, true, "`A and B`: both hold (stops at the first false operand)"),
     kw("attr", Declaration, false, "`attr per node NAME: ENUM` (or `per edge`): a board attribute whose values name members of an enumeration"),
@@ -91,6 +91,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("list", Type, false, "`list of T`: the type of a list"),
     kw("log", Statement, true, "`log \"…\"`: a line of the game log"),
     kw("lowest", Modifier, false, "`score(p) = EXPR lowest`: the lowest score wins"),
+    kw("merge", Modifier, false, "`action NAME(PARAMS) merge …`: the action's options that read the same are offered once"),
     kw("move", Statement, true, "`move WHAT to ZONE [top | bottom]`: pieces change zone"),
     kw("names", Declaration, false, "`names { NAME: \"text\", … }`: what people read for declared names (zones, kinds, variables, actions, phases, enum members)"),
     kw("node", Modifier, false, "`per node`: one zone or variable per board node"),

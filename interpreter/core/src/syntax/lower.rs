@@ -412,7 +412,7 @@ impl Ctx {
                 let body = self.block(k.pop().unwrap());
                 let mut it = k.into_iter();
                 let name = self.ident(it.next().unwrap());
-                let (mut params, mut label, mut help) = (vec![], None, None);
+                let (mut params, mut label, mut help, mut merge) = (vec![], None, None, false);
                 for c in it {
                     match c.as_rule() {
                         Rule::action_params => {
@@ -429,12 +429,14 @@ impl Ctx {
                         }
                         Rule::label_clause => label = Some(self.label(c)),
                         Rule::help_clause => help = Some(help_text(&c)),
+                        Rule::merge_kw => merge = true,
                         _ => {}
                     }
                 }
                 ItemKind::Action {
                     name,
                     params,
+                    merge,
                     label,
                     help,
                     body,
