@@ -209,7 +209,9 @@ play {{
 #[test]
 fn equal_labels_are_refused_where_the_log_is_kept() {
     // Rule: rulesets/README.md, "How a match runs", no two options read the same.
-    let e = start_logged(&dice(3, 3, ""), true).err().expect("refused");
+    let e = start_logged(&dice(3, 3, ""), true)
+        .map(|_| ())
+        .expect_err("refused");
     assert_eq!(
         e.message,
         "two options read `3 then 3`: `use_both(k = 1)` and `use_both(k = 2)`"

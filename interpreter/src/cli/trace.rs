@@ -37,7 +37,7 @@ pub struct Args {
 
 /// Who takes the decisions: random bots, or a record's labels in order.
 enum Deciders {
-    Random(ChaCha8Rng),
+    Random(Box<ChaCha8Rng>),
     Record(Vec<String>),
 }
 
@@ -89,7 +89,7 @@ pub fn run(a: Args, io: &mut Io) -> i32 {
                 let _ = writeln!(io.err, "error: trace needs FILE and --players, or --record");
                 return 2;
             };
-            let d = Deciders::Random(ChaCha8Rng::seed_from_u64(bot_seed(a.seed)));
+            let d = Deciders::Random(Box::new(ChaCha8Rng::seed_from_u64(bot_seed(a.seed))));
             (file, players, a.seed, a.options.clone(), d, None)
         }
     };
@@ -145,7 +145,7 @@ pub fn run(a: Args, io: &mut Io) -> i32 {
             return 1;
         }
         let i = match &mut deciders {
-            Deciders::Random(bot) => rand::Rng::gen_range(bot, 0..n as u32) as usize,
+            Deciders::Random(bot) => rand::Rng::gen_range(&mut **bot, 0..n as u32) as usize,
             Deciders::Record(labels) => {
                 let Some(label) = labels.get(step - 1) else {
                     let _ = writeln!(
@@ -160,7 +160,9 @@ pub fn run(a: Args, io: &mut Io) -> i32 {
                     Some(i) => i,
                     None => {
                         // Not legal: `replay`'s report, with the rule that forbids it.
-                        if let Err(e) = apply_labels(&mut m, &sources, &[label.clone()], step) {
+                        if let Err(e) =
+                            apply_labels(&mut m, &sources, std::slice::from_ref(label), step)
+                        {
                             e.print(&sources, out.io);
                         }
                         return 1;
