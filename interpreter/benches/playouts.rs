@@ -74,7 +74,10 @@ fn playouts(c: &mut Criterion) {
         ("nim", "examples/nim/nim.rules"),
         ("nim-misere", "examples/nim/misere.rules"),
         ("yacht", "examples/yacht/yacht.rules"),
-        ("route-builder", "examples/route-builder/route-builder.rules"),
+        (
+            "route-builder",
+            "examples/route-builder/route-builder.rules",
+        ),
     ] {
         bench_game(c, name, path, 2, &[]);
     }
