@@ -49,7 +49,7 @@ impl Visit for Inliner<'_> {
     }
 }
 
-fn simple(e: &Expr) -> bool {
+pub(super) fn simple(e: &Expr) -> bool {
     matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None))
 }
 
@@ -77,13 +77,13 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
     *e = body;
 }
 
-fn reads_only_params(body: &Expr, nparams: u16) -> bool {
+pub(super) fn reads_only_params(body: &Expr, nparams: u16) -> bool {
     let mut ok = true;
     crate::ir::walk::visit_locals(body, &mut |s| ok &= s < nparams);
     ok
 }
 
-fn substitute(e: &mut Expr, args: &[Expr]) {
+pub(super) fn substitute(e: &mut Expr, args: &[Expr]) {
     walk_e(e, &mut |x: &mut Expr| {
         if let Expr::Local(s) = x {
             *x = args[*s as usize].clone();

@@ -19,6 +19,7 @@
 //! ranges only over those whose zone holds a piece: the others have no
 //! option.
 
+use super::inline::{reads_only_params, simple, substitute};
 use crate::ast::BinOp;
 use crate::ir::walk::{walk_e, walk_game, Visit};
 use crate::ir::*;
@@ -232,19 +233,11 @@ enum Lead {
 /// with the conjunct after a call).
 fn leading(e: &Expr, fns: &[FnDecl], args: &[Expr], depth: u32, out: &mut Vec<Lead>) -> bool {
     // In a function's body only its parameters can be substituted.
-    let params_only = |x: &Expr| {
-        let mut ok = true;
-        crate::ir::walk::visit_locals(x, &mut |s| ok &= (s as usize) < args.len());
-        depth == 0 || ok
-    };
+    let params_only = |x: &Expr| depth == 0 || reads_only_params(x, args.len() as u16);
     let subst = |x: &Expr| {
         let mut x = x.clone();
         if depth > 0 {
-            walk_e(&mut x, &mut |y: &mut Expr| {
-                if let Expr::Local(s) = y {
-                    *y = args[*s as usize].clone();
-                }
-            });
+            substitute(&mut x, args);
         }
         x
     };
@@ -268,14 +261,11 @@ fn leading(e: &Expr, fns: &[FnDecl], args: &[Expr], depth: u32, out: &mut Vec<Le
             ..
         } => {
             if let Coll::Zone(z) = &**coll {
-                let mut z = z.clone();
-                let mut reads = Expr::Zone(z.clone());
-                if params_only(&reads) {
-                    reads = subst(&reads);
-                    if let Expr::Zone(s) = reads {
-                        z = s;
+                let zone = Expr::Zone(z.clone());
+                if params_only(&zone) {
+                    if let Expr::Zone(z) = subst(&zone) {
+                        out.push(Lead::Occupied(z));
                     }
-                    out.push(Lead::Occupied(z));
                 }
             }
             false
@@ -286,10 +276,6 @@ fn leading(e: &Expr, fns: &[FnDecl], args: &[Expr], depth: u32, out: &mut Vec<Le
         }
         _ => false,
     }
-}
-
-fn simple(e: &Expr) -> bool {
-    matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None))
 }
 
 /// Whether a leading test may be evaluated once instead of once per element:
