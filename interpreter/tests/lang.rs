@@ -577,3 +577,57 @@ play {
         ]
     );
 }
+
+/// `any`, `all` and `count` of `x.owner == p` over a zone are one step of
+/// the bytecode (`BOp::ZoneOwner`): the answers are the loop's, for a seat,
+/// for `none` (a piece no seat owns) and for an empty zone, and they count
+/// the same steps against the budget with the rewrites on or off.
+const OWNER_TESTS: &str = r#"
+game "Owners"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player { } in supply { 2 x { } }
+piece coin { } in bank { 2 x { } }
+zone per player supply: stone
+zone bank: coin
+zone per edge stops
+fn has(p: player, r: edge) -> bool = any(s in r.stops: s.owner == p)
+fn only(p: player, r: edge) -> bool = all(s in r.stops: p == s.owner)
+fn held(p: player, r: edge) -> int = count(s in r.stops: s.owner == p)
+
+proc report(r: edge) {
+  log "{r}: red {has(red, r)} {only(red, r)} {held(red, r)}, blue {has(blue, r)} {only(blue, r)} {held(blue, r)}, none {has(none, r)} {only(none, r)} {held(none, r)}"
+}
+
+play {
+  move top(red.supply) to @ab.stops
+  move top(red.supply) to @ab.stops
+  move top(blue.supply) to @bc.stops
+  move top(bank) to @bc.stops
+  for r in edges { report(r) }
+}
+"#;
+
+#[test]
+fn owner_tests_over_a_zone() {
+    let budget = regel::eval::DEFAULT_BUDGET;
+    let run =
+        |passes: &regel::opt::Passes, budget| run_with(OWNER_TESTS, &route_board(), passes, budget);
+    let all = run(&regel::opt::Passes::all(), budget).unwrap();
+    assert_eq!(
+        lines(&all),
+        [
+            "ab: red true true 2, blue false false 0, none false false 0",
+            "bc: red false false 0, blue true false 1, none true false 1",
+            "de: red false true 0, blue false true 0, none false true 0",
+        ]
+    );
+    assert_eq!(run(&regel::opt::Passes::none(), budget).unwrap(), all);
+    // Both count the same steps: the smallest budget that is enough is
+    // the same (and the reports take some of it).
+    let least = |passes: &regel::opt::Passes| (1..1000).find(|&b| run(passes, b).is_ok());
+    let on = least(&regel::opt::Passes::all());
+    assert_eq!(on, least(&regel::opt::Passes::none()));
+    assert!(on.unwrap() > 20, "{on:?}");
+}

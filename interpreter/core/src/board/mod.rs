@@ -131,17 +131,17 @@ pub struct Board {
     pub node_attrs: IndexMap<String, AttrColumn>,
     pub edge_attrs: IndexMap<String, AttrColumn>,
     pub pieces: IndexMap<String, Vec<PieceGroup>>,
-    succ: Csr,
-    pred: Csr,
-    nbr: Csr,
-    out: Csr,
+    pub(crate) succ: Csr,
+    pub(crate) pred: Csr,
+    pub(crate) nbr: Csr,
+    pub(crate) out: Csr,
 }
 
 /// Compressed sparse rows: the list of node `n` is `items[starts[n]..starts[n + 1]]`.
 #[derive(Clone, Debug, Default)]
-struct Csr {
+pub(crate) struct Csr {
     starts: Vec<u32>,
-    items: Vec<u32>,
+    pub(crate) items: Vec<u32>,
 }
 
 impl Csr {
@@ -157,6 +157,16 @@ impl Csr {
             starts.push(items.len() as u32);
         }
         Csr { starts, items }
+    }
+    /// Where node `n`'s list lies in `items`: start and end (an index past
+    /// the end has an empty list, as in [`Csr::get`]).
+    #[inline]
+    pub(crate) fn span(&self, n: u32) -> (usize, usize) {
+        let n = n as usize;
+        match (self.starts.get(n), self.starts.get(n + 1)) {
+            (Some(&s), Some(&e)) => (s as usize, e as usize),
+            _ => (0, 0),
+        }
     }
     #[inline]
     fn get(&self, n: u32) -> &[u32] {

@@ -97,6 +97,16 @@ impl<'a> Exec<'a> {
                 unsafe { *fp.add($x as usize) = v }
             }};
         }
+        // As `Exec::charge`, with the span looked up only when the budget
+        // runs out or a checkpoint is due: most steps never need it.
+        macro_rules! charge {
+            ($n:expr, $sp:expr) => {{
+                self.st.steps += $n;
+                if self.st.steps > self.st.checkpoint {
+                    self.checkpoint(super::Budgeted::Expression, at!($sp))?;
+                }
+            }};
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -202,6 +212,28 @@ impl<'a> Exec<'a> {
                 BOp::ZoneLen { d, z } => {
                     let z = r!(z);
                     w!(d, self.st.zones.len(z as u32) as Val)
+                }
+                BOp::ZoneOwner {
+                    d,
+                    z,
+                    p: who,
+                    test,
+                    sp,
+                } => {
+                    let pieces = self.st.zones.slice(r!(z) as u32);
+                    let len = pieces.len();
+                    let who = r!(who);
+                    let n = pieces
+                        .iter()
+                        .filter(|&&x| g.piece_owner[x as usize] as Val == who)
+                        .count();
+                    charge!(len as u64, sp);
+                    let v = match test {
+                        OwnerTest::Any => (n > 0) as Val,
+                        OwnerTest::All => (n == len) as Val,
+                        OwnerTest::Count => n as Val,
+                    };
+                    w!(d, v)
                 }
                 BOp::ZoneEmpty { d, z } => {
                     let z = r!(z);
@@ -323,9 +355,12 @@ impl<'a> Exec<'a> {
                     w!(d, v)
                 }
                 BOp::CallEnter { sp } => {
-                    let s = at!(sp);
-                    self.charge(1, s)?;
-                    self.depth_up(s)?;
+                    // As `Exec::charge` and `Exec::depth_up`.
+                    charge!(1, sp);
+                    self.st.depth += 1;
+                    if self.st.depth > 200 {
+                        return Err(RunError::at(RunErrorKind::FunctionDepth, at!(sp)));
+                    }
                 }
                 BOp::CallLeave => self.st.depth -= 1,
                 BOp::Builtin { d, b, x, y, sp } => {
@@ -364,7 +399,7 @@ impl<'a> Exec<'a> {
                 }
                 BOp::Charge { m, sp } => {
                     let n = self.st.scratch.len() - r!(m) as usize;
-                    self.charge(n as u64, at!(sp))?
+                    charge!(n as u64, sp);
                 }
                 BOp::PushZone { z } => {
                     let z = r!(z) as u32;
@@ -405,7 +440,7 @@ impl<'a> Exec<'a> {
                             at!(sp),
                         ));
                     }
-                    self.charge(len as u64, at!(sp))?;
+                    charge!(len as u64, sp);
                     self.st.scratch.extend(x..=y);
                 }
                 BOp::Push { s } => {
@@ -447,24 +482,31 @@ impl<'a> Exec<'a> {
                     end,
                     sp,
                 } => {
-                    let len = match what {
-                        Iter::Zone => self.st.zones.len(r!(src) as u32),
-                        Iter::Nodes => g.board.nodes.len(),
+                    // `i` and `end` are positions in the array the elements
+                    // lie in (the zones' arena, the board's packed lists),
+                    // so that each step reads one element and no more.
+                    let (start, stop) = match what {
+                        Iter::Zone => {
+                            let z = r!(src) as usize;
+                            let st = &self.st.zones.start;
+                            (st[z] as usize, st[z + 1] as usize)
+                        }
+                        Iter::Nodes => (0, g.board.nodes.len()),
                         Iter::Adj(a) => {
                             let n = r!(src);
                             if n < 0 {
                                 return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                             }
-                            adjacent(&g.board, a, n as u32).len()
+                            lists(&g.board, a).span(n as u32)
                         }
                     };
-                    self.charge(len as u64, at!(sp))?;
-                    w!(i, 0);
-                    w!(end, len as Val)
+                    charge!((stop - start) as u64, sp);
+                    w!(i, start as Val);
+                    w!(end, stop as Val)
                 }
                 BOp::IterNext {
                     what,
-                    src,
+                    src: _,
                     i,
                     end,
                     slot,
@@ -475,11 +517,9 @@ impl<'a> Exec<'a> {
                         pc = exit as usize;
                     } else {
                         let x = match what {
-                            Iter::Zone => self.st.zones.slice(r!(src) as u32)[k as usize] as Val,
+                            Iter::Zone => self.st.zones.arena[k as usize] as Val,
                             Iter::Nodes => k,
-                            Iter::Adj(a) => {
-                                adjacent(&g.board, a, r!(src) as u32)[k as usize] as Val
-                            }
+                            Iter::Adj(a) => lists(&g.board, a).items[k as usize] as Val,
                         };
                         w!(slot, x);
                         w!(i, k + 1);
@@ -666,6 +706,17 @@ impl<'a> Exec<'a> {
             Some(found) if around.is_none_or(|s| s.contains(&found)) => found as Val,
             _ => NONE,
         })
+    }
+}
+
+/// The packed lists behind [`adjacent`].
+#[inline]
+fn lists(b: &crate::board::Board, adj: Adj) -> &crate::board::Csr {
+    match adj {
+        Adj::Successors => &b.succ,
+        Adj::Predecessors => &b.pred,
+        Adj::Neighbors => &b.nbr,
+        Adj::OutEdges => &b.out,
     }
 }
 

@@ -49,6 +49,18 @@ pub enum Iter {
     Adj(Adj),
 }
 
+/// What [`BOp::ZoneOwner`] answers of the pieces of a zone whose owner is
+/// the given seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnerTest {
+    /// Whether there is one (`any(x in Z: x.owner == p)`).
+    Any,
+    /// Whether every piece is (`all(x in Z: x.owner == p)`).
+    All,
+    /// How many there are (`count(x in Z: x.owner == p)`).
+    Count,
+}
+
 /// What is read off a listed collection (`count`, `empty`, `first`, `last`,
 /// `sum` of a list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +114,16 @@ pub enum BOp {
     },
     /// `d` = the number of pieces in zone `z` (`count(zone)`).
     ZoneLen { d: Reg, z: Reg },
+    /// Fused `any`/`all`/`count(x in Z: x.owner == p)` for zone `z` and the
+    /// seat (or `none`) in `p`: the pieces are counted against the budget,
+    /// as the loop it replaces counts them before its first test.
+    ZoneOwner {
+        d: Reg,
+        z: Reg,
+        p: Reg,
+        test: OwnerTest,
+        sp: u16,
+    },
     /// `d` = whether zone `z` is empty (`empty(zone)`).
     ZoneEmpty { d: Reg, z: Reg },
     /// Fused `empty(x.zone)` / `count(x.zone)` for a node or seat in a register.
@@ -230,9 +252,11 @@ pub enum BOp {
         exit: u32,
     },
     /// In place, for an aggregate over a zone, all nodes or a node's
-    /// neighbours (no copy onto the scratch stack): `end` = the number of
-    /// elements, `i` = 0, the elements counted against the step budget.
-    /// `src` is the zone id or the node, by `what`.
+    /// neighbours (no copy onto the scratch stack): `i` and `end` = where the
+    /// elements start and end in the array that holds them (the zones'
+    /// arena, the board's packed adjacency lists; `0..count` for all nodes),
+    /// the elements counted against the step budget. `src` is the zone id
+    /// or the node, by `what`.
     IterInit {
         what: Iter,
         src: Reg,
@@ -240,7 +264,8 @@ pub enum BOp {
         end: Reg,
         sp: u16,
     },
-    /// Unless `i == end`, local `slot` = element `i` of the source, `i += 1`.
+    /// Unless `i == end`, local `slot` = entry `i` of the array
+    /// [`BOp::IterInit`] found the elements in, `i += 1`.
     IterNext {
         what: Iter,
         src: Reg,
@@ -373,6 +398,7 @@ impl BOp {
             NodeAttr { d, n, .. } | KeyLookup { d, n, .. } => &[*d, *n],
             EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
+            ZoneOwner { d, z, p, .. } => &[*d, *z, *p],
             Neg { d, a, .. }
             | Not { d, a }
             | Truth { d, a }

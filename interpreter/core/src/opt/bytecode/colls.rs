@@ -3,6 +3,7 @@
 //! still) and key lookups.
 
 use super::comp::Comp;
+use crate::ast::BinOp;
 use crate::ir::*;
 
 /// The registers an aggregate's loop updates: the answer, the best key so
@@ -158,6 +159,21 @@ impl<'g> Comp<'g> {
             Coll::EdgesOf(_) => Some(Iter::Adj(Adj::OutEdges)),
             _ => None,
         };
+        if let (Coll::Zone(z), Some((test, who))) =
+            (coll, owner_test(op, body, &|s| self.loc(s) == slot))
+        {
+            let t = self.temp();
+            self.zone(z, t, sp);
+            let p = self.expr(who, sp);
+            self.emit(BOp::ZoneOwner {
+                d,
+                z: t,
+                p,
+                test,
+                sp,
+            });
+            return;
+        }
         if let (Some(what), false) = (what, matches!(op, AggOp::Last | AggOp::Min | AggOp::Max)) {
             return self.agg_in_place(op, coll, what, slot, body, d, sp);
         }
@@ -413,5 +429,34 @@ impl<'g> Comp<'g> {
             at,
             sp,
         });
+    }
+}
+
+/// `any`, `all` or `count` of `x.owner == p` over the element `x` (either
+/// side of `==`; `is_slot` tells the element's local), where `p` is a local
+/// other than the element or a constant: what [`BOp::ZoneOwner`] answers in one step. `p` is read once
+/// instead of once per piece, which changes nothing since reading a local
+/// or a constant cannot fail.
+fn owner_test<'e>(
+    op: AggOp,
+    body: Option<&'e Expr>,
+    is_slot: &dyn Fn(u16) -> bool,
+) -> Option<(OwnerTest, &'e Expr)> {
+    let test = match op {
+        AggOp::Any => OwnerTest::Any,
+        AggOp::All => OwnerTest::All,
+        AggOp::Count => OwnerTest::Count,
+        _ => return None,
+    };
+    let Some(Expr::Bin(BinOp::Eq, a, b)) = body else {
+        return None;
+    };
+    let of_slot =
+        |e: &Expr| matches!(e, Expr::Owner(x) if matches!(**x, Expr::Local(s) if is_slot(s)));
+    let plain =
+        |e: &Expr| matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s));
+    match (&**a, &**b) {
+        (x, who) | (who, x) if of_slot(x) && plain(who) => Some((test, who)),
+        _ => None,
     }
 }
