@@ -226,10 +226,7 @@ impl Checker {
             let d = err(
                 "E0240",
                 b.span,
-                format!(
-                    "a set of {} goes on the left of `+` and `-`",
-                    self.type_name(yt)
-                ),
+                "a set goes on the left of `+` and `-`",
                 "a set on the right",
             )
             .help("write the set first: `used + e`, `used - e`");

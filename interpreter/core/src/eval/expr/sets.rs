@@ -112,7 +112,7 @@ impl Exec<'_> {
                 Ok(r as Val)
             }
             SetOp::Keep => {
-                let s = self.eval(&args[0], span)? as usize;
+                let s = self.wrapped(&args[0], span)? as usize;
                 let sc = &mut self.st.scratch;
                 if s >= mark {
                     Ok(settle(sc, s, mark, w))
@@ -124,10 +124,21 @@ impl Exec<'_> {
                 }
             }
             SetOp::Drop => {
-                let v = self.eval(&args[0], span)?;
+                let v = self.wrapped(&args[0], span)?;
                 self.st.scratch.truncate(mark);
                 Ok(v)
             }
+        }
+    }
+
+    /// The value of a wrapped call: called at once, without passing through
+    /// `eval`, so that a recursion over sets takes fewer native frames per
+    /// level (inlining may have replaced the call with its body).
+    #[inline(always)]
+    fn wrapped(&mut self, e: &Expr, span: Span) -> R<Val> {
+        match e {
+            Expr::Call { func, args, span } => self.call(*func, args, *span),
+            other => self.eval(other, span),
         }
     }
 
