@@ -189,10 +189,13 @@ impl Checker {
                 }
                 ItemKind::Proc { name, params, .. } => {
                     let id = self.proc_sigs.len() as u16;
-                    let ps: Vec<Ty> = params.iter().map(|p| self.resolve_type(&p.ty)).collect();
-                    for (p, t) in params.iter().zip(&ps) {
+                    let mut ps: Vec<Ty> = vec![];
+                    for p in params {
+                        let t = self.resolve_type(&p.ty);
                         let span = super::sets::type_span(&p.ty);
-                        self.no_set(*t, span, "a procedure's parameter");
+                        // Refused once here, not again at every call.
+                        let set = self.no_set(t, span, "a procedure's parameter");
+                        ps.push(if set { Ty::ERR } else { t });
                     }
                     self.proc_sigs.push(ps);
                     self.define(name, Sym::Proc(id));
