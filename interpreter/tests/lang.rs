@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{compile, lines, loop_board};
+use common::{compile, lines, loop_board, numbered_board};
 use regel::eval::{Match, Setup};
 
 /// Checks `rules` (with `board` as `board.toml` beside it), runs a match of
@@ -285,15 +285,11 @@ fn reachable_and_longest_path_follow_arcs_on_a_directed_board() {
 #[test]
 fn longest_path_ends_with_the_budget_error() {
     let n = 10;
-    let mut board = String::from("[board]\nname = \"complete\"\n");
-    for i in 0..n {
-        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            board.push_str(&format!("[[edge]]\nfrom = \"n{i}\"\nto = \"n{j}\"\n"));
-        }
-    }
+    let board = numbered_board(
+        "complete",
+        n,
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))),
+    );
     let rules = "game \"All\"\nplayers 2\nboard \"board.toml\"\nplay {\n  log \"{longest_path(edges)}\"\n}\n";
     for passes in [regel::opt::Passes::all(), regel::opt::Passes::none()] {
         let e = run_with(rules, &board, &passes, 200_000).unwrap_err();

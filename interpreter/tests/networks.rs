@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{compile, lines, loop_board};
+use common::{compile, lines, loop_board, numbered_board};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use regel::eval::{Match, Setup};
@@ -255,14 +255,7 @@ fn a_recursive_trail_agrees_with_longest_path() {
 /// with that error, not a crash: a trail along a line of 250 edges.
 #[test]
 fn a_recursion_over_sets_stops_at_the_call_limit() {
-    let n = 251;
-    let mut board = String::from("[board]\nname = \"line\"\n");
-    for i in 0..n {
-        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
-    }
-    for i in 1..n {
-        board.push_str(&format!("[[edge]]\nfrom = \"n{}\"\nto = \"n{i}\"\n", i - 1));
-    }
+    let board = numbered_board("line", 251, (1..251).map(|i| (i - 1, i)));
     let fns = TRAILS.split("action build").next().unwrap();
     let rules =
         fns.replace("player = none", "player = p1") + "play {\n  log \"{trail(p1, @n0, [])}\"\n}\n";

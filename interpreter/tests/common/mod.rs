@@ -68,3 +68,20 @@ pub fn loop_board(directed: bool) -> String {
     }
     s
 }
+
+/// A board of `n` nodes `n0`, `n1`, … joined by the edges `(i, j)` listed
+/// (from `ni` to `nj`), without ids of their own.
+pub fn numbered_board(
+    name: &str,
+    n: usize,
+    edges: impl IntoIterator<Item = (usize, usize)>,
+) -> String {
+    let mut board = format!("[board]\nname = \"{name}\"\n");
+    for i in 0..n {
+        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
+    }
+    for (i, j) in edges {
+        board.push_str(&format!("[[edge]]\nfrom = \"n{i}\"\nto = \"n{j}\"\n"));
+    }
+    board
+}

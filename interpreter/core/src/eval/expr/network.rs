@@ -45,6 +45,18 @@ fn mark_edges(b: &Board, scratch: &mut [Val], mark: usize, end: usize, flags: us
 }
 
 impl Exec<'_> {
+    /// Counts a search of the whole board, one step per node and edge,
+    /// against the budget; when that ends the match, the collection listed
+    /// at `scratch[mark..]` is dropped first.
+    fn charge_board(&mut self, mark: usize, span: Span) -> R<()> {
+        let b = &self.g.board;
+        let r = self.charge((b.nodes.len() + b.edges.len()) as u64, span);
+        if r.is_err() {
+            self.st.scratch.truncate(mark);
+        }
+        r
+    }
+
     /// Replaces the edges at `scratch[mark..]` with the nodes joined to
     /// `start` by a path using only those edges (`start` itself included;
     /// nothing when it is `none`), in board order: a breadth-first search
@@ -55,10 +67,7 @@ impl Exec<'_> {
         let (nn, ne) = (b.nodes.len(), b.edges.len());
         // The search marks every node and may follow every edge, as the
         // node form's does.
-        if let Err(e) = self.charge((nn + ne) as u64, span) {
-            self.st.scratch.truncate(mark);
-            return Err(e);
-        }
+        self.charge_board(mark, span)?;
         let sc = &mut self.st.scratch;
         let end = sc.len();
         // scratch[edges + e]: whether edge e is in the collection;
@@ -222,10 +231,7 @@ impl Exec<'_> {
         let b = &g.board;
         let (nn, ne) = (b.nodes.len(), b.edges.len());
         // Every node is looked at and every edge may be.
-        if let Err(e) = self.charge((nn + ne) as u64, span) {
-            self.st.scratch.truncate(mark);
-            return Err(e);
-        }
+        self.charge_board(mark, span)?;
         let sc = &mut self.st.scratch;
         let end = sc.len();
         // sc[parent + v]: v's parent in the forest, or -1 when v is in no group.
