@@ -124,6 +124,7 @@ fn differ(a: edges, b: edges) -> bool = a != b
 fn first_of(s: edges) -> edge = first(s)
 fn pick(c: bool, a: edges, b: edges) -> edges = if c then a else b
 fn same_set(s: edges) -> edges = s
+fn pool(c: bool, s: edges) -> edges = if c then edges where it != @cd else s
 fn around(n: node) -> nodes = reachable(n, edges where it != @cd)
 fn touched(s: edges) -> int = count(n in nodes: any(e in edges_of(n): e in s))
 fn route(s: edges) -> int = longest_path(s)
@@ -137,7 +138,7 @@ play {
   log "join {size(join([@ab1, @bc], [@bc, @cd]))} {size(join([@ab1], edges_of(@d)))} apart {size(apart(edges, [@ab1, @bc]))} {size(apart([@ab1], edges))}"
   log "has {has(edges, @cd)} {has(cut(edges, @cd), @cd)} {has([], none)}"
   log "same {same([@bc, @ab1], [@ab1, @bc])} {same([], edges where false)} {same(edges, cut(edges, @de))} {differ(edges, cut(edges, @de))}"
-  log "pick {size(pick(true, [@de], edges))} {size(pick(false, [@de], edges))} {size(same_set(same_set([@de, @cd])))}"
+  log "pick {size(pick(true, [@de], edges))} {size(pick(false, [@de], edges))} {size(same_set(same_set([@de, @cd])))} {size(pool(true, []))} {size(pool(false, [@de]))}"
   log "nodes {towns(around(@a))} {towns(around(@d))} {towns(nodes where it != @f)} {towns([])}"
   log "queries {touched([@de])} {route(cut(edges, @ab2))} {route([])} {groups(apart(edges, [@cd]))}"
   log "grow {grow([], 0)} {grow([], 3)} {grow([@de], 10)}"
@@ -166,7 +167,7 @@ fn sets_of_nodes_and_edges() {
             "join 3 3 apart 4 0",
             "has true false false",
             "same true true false true",
-            "pick 1 6 2",
+            "pick 1 6 2 5 1",
             "nodes 3 2 5 0",
             // e-d-c-a-b-c uses five of the six edges without ab2.
             "queries 2 5 0 2",

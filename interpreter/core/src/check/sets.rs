@@ -95,6 +95,13 @@ impl Checker {
         let want = Ty::one(Scalar::Set(on));
         let word = set_word(on);
         let elem = elem_of(on);
+        // Either branch of an `if` may be written as a collection.
+        if let ExprKind::If(c, a, b) = &e.kind {
+            let (ce, ct) = self.expr(c);
+            self.expect(ct, Ty::BOOL, c.span);
+            let (x, y) = (self.set_value(a, on), self.set_value(b, on));
+            return Expr::If(Box::new(ce), Box::new(x), Box::new(y));
+        }
         if self.is_coll_syntax(e) {
             let empty = matches!(&e.kind, ExprKind::List(items) if items.is_empty());
             let (c, et) = self.coll(e);

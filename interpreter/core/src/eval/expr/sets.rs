@@ -17,6 +17,10 @@ use super::{Exec, R};
 use crate::diag::Span;
 use crate::ir::*;
 
+// A set is one value like any other: nothing about sets widens the values
+// every expression passes around.
+const _: () = assert!(std::mem::size_of::<Val>() == 8);
+
 /// How many 64-bit words a set of the board's nodes (edges) takes.
 #[inline]
 pub(crate) fn words(g: &Game, on: Elems) -> usize {
