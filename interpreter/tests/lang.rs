@@ -4,10 +4,10 @@
 //! file from memory, plays the match with logging on, and compares the log
 //! with what the rules must compute.
 
-use regel::diag::Sources;
+mod common;
+
+use common::{compile, lines, loop_board, numbered_board};
 use regel::eval::{Match, Setup};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Checks `rules` (with `board` as `board.toml` beside it), runs a match of
 /// two players that needs no decision, and returns its log.
@@ -29,30 +29,7 @@ fn run_with(
     passes: &regel::opt::Passes,
     budget: u64,
 ) -> Result<Vec<String>, String> {
-    let dir = PathBuf::from("/memory");
-    let (rules_path, board_path) = (dir.join("game.rules"), dir.join("board.toml"));
-    let (rules_text, board_text) = (rules.to_string(), board.to_string());
-    let (rp, bp) = (rules_path.clone(), board_path.clone());
-    let reader = move |p: &Path| -> std::io::Result<String> {
-        if p == rp {
-            Ok(rules_text.clone())
-        } else if p == bp {
-            Ok(board_text.clone())
-        } else {
-            Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "not served",
-            ))
-        }
-    };
-    let mut sources = Sources::default();
-    let game = match regel::pipeline::compile(&mut sources, &reader, &rules_path, passes) {
-        Ok((g, _)) => Arc::new(g),
-        Err(d) => panic!(
-            "check failed:\n{}",
-            regel::diag::render(&sources, &d, false, 100)
-        ),
-    };
+    let game = compile(rules, board, passes);
     let mut setup = Setup::new(2, 1);
     setup.log = true;
     setup.budget = budget;
@@ -76,13 +53,6 @@ fn line_board(directed: bool) -> String {
     s.push_str("[[pieces.office]]\ncity = \"c\"\nroad = \"bc\"\n");
     s.push_str("[[pieces.office]]\ncount = 2\ncity = \"a\"\nroad = \"ab\"\n");
     s
-}
-
-fn lines(log: &[String]) -> Vec<&str> {
-    log.iter()
-        .map(|s| s.as_str())
-        .filter(|s| !s.starts_with('#'))
-        .collect()
 }
 
 #[test]
@@ -232,29 +202,6 @@ play {
     assert_eq!(lines(&log), ["0 0 0"]);
 }
 
-/// A triangle a-b-c with two parallel edges between a and b, a tail
-/// c-d-e and a lone node f; on a directed board the arcs run a→b (twice),
-/// b→c, c→a, c→d, d→e.
-fn loop_board(directed: bool) -> String {
-    let mut s = format!("[board]\nname = \"loop\"\ndirected = {directed}\n");
-    for n in ["a", "b", "c", "d", "e", "f"] {
-        s.push_str(&format!("[[node]]\nid = \"{n}\"\n"));
-    }
-    for (id, f, t) in [
-        ("ab1", "a", "b"),
-        ("ab2", "a", "b"),
-        ("bc", "b", "c"),
-        ("ca", "c", "a"),
-        ("cd", "c", "d"),
-        ("de", "d", "e"),
-    ] {
-        s.push_str(&format!(
-            "[[edge]]\nid = \"{id}\"\nfrom = \"{f}\"\nto = \"{t}\"\n"
-        ));
-    }
-    s
-}
-
 /// The edge forms of the network queries, read in a `fn` and in `score`:
 /// `mine` holds every edge but `ab2` and `bc` at first, then all of them.
 const EDGE_NETWORK: &str = r#"
@@ -338,15 +285,11 @@ fn reachable_and_longest_path_follow_arcs_on_a_directed_board() {
 #[test]
 fn longest_path_ends_with_the_budget_error() {
     let n = 10;
-    let mut board = String::from("[board]\nname = \"complete\"\n");
-    for i in 0..n {
-        board.push_str(&format!("[[node]]\nid = \"n{i}\"\n"));
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            board.push_str(&format!("[[edge]]\nfrom = \"n{i}\"\nto = \"n{j}\"\n"));
-        }
-    }
+    let board = numbered_board(
+        "complete",
+        n,
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))),
+    );
     let rules = "game \"All\"\nplayers 2\nboard \"board.toml\"\nplay {\n  log \"{longest_path(edges)}\"\n}\n";
     for passes in [regel::opt::Passes::all(), regel::opt::Passes::none()] {
         let e = run_with(rules, &board, &passes, 200_000).unwrap_err();

@@ -39,6 +39,7 @@ pub fn compile_exprs(
         ck.body = Body::default();
         ck.body.scopes.push(vec![]);
         let (e, ty) = ck.expr(&ast);
+        ck.no_set(ty, ast.span, "an expectation");
         if !ck.errors.is_empty() {
             return Err((i, ck.errors));
         }

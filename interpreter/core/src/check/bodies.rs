@@ -88,8 +88,14 @@ impl Checker {
                     for (p, ty) in params.iter().zip(sig.0.iter()) {
                         self.bind(&p.name.name, *ty);
                     }
-                    let (e, ty) = self.expr(body);
-                    self.expect(ty, sig.1, body.span);
+                    let e = match sig.1.scalar {
+                        Scalar::Set(on) => self.set_value(body, on),
+                        _ => {
+                            let (e, ty) = self.expr(body);
+                            self.expect(ty, sig.1, body.span);
+                            e
+                        }
+                    };
                     self.g.fns.push(FnDecl {
                         name: name.name.clone(),
                         nparams: params.len() as u16,

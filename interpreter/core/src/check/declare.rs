@@ -238,6 +238,7 @@ impl Checker {
                             );
                         }
                         let ty = self.resolve_type(&f.ty);
+                        self.no_set(ty, super::sets::type_span(&f.ty), "a piece's field");
                         let fid = self.g.fields.len() as u32;
                         self.g.fields.push(vec![]);
                         fs.push((f.name.name.clone(), ty, fid));
@@ -280,6 +281,9 @@ impl Checker {
             },
             TypeRef::List(inner, span) => {
                 let e = self.resolve_type(inner);
+                if self.no_set(e, *span, "a list") {
+                    return Ty::ERR;
+                }
                 if e.list {
                     self.error(
                         err(
@@ -303,12 +307,16 @@ impl Checker {
                     "piece" => Scalar::Piece(None),
                     "text" => Scalar::Text,
                     "zone" => Scalar::Zone(None),
+                    // Sets of nodes or edges: a `fn`'s parameters and result only.
+                    "nodes" => Scalar::Set(Elems::Nodes),
+                    "edges" => Scalar::Set(Elems::Edges),
                     _ => match self.globals.get(&id.name).map(|x| x.0) {
                         Some(Sym::Kind(k)) => Scalar::Piece(Some(k)),
                         Some(Sym::Enum(e)) => Scalar::Enum(e),
                         _ => {
                             let mut names = vec![
                                 "int", "bool", "player", "node", "edge", "piece", "text", "zone",
+                                "nodes", "edges",
                             ];
                             let kinds: Vec<String> = self
                                 .g

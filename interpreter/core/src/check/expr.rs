@@ -203,10 +203,36 @@ impl Checker {
             let (x, xt) = self.expr(a);
             let (c, et) = self.coll(b);
             self.unify(xt, et, span);
+            // Membership of a set reads one bit.
+            if let Coll::Members(on, s) = c {
+                let has = Builtin::Set(SetOp::Has, on);
+                return (Expr::Builtin(has, vec![x, s], None, span), Ty::BOOL);
+            }
             return (Expr::In(Box::new(x), Box::new(c)), Ty::BOOL);
         }
         let (x, xt) = self.expr(a);
+        if let (BinOp::Add | BinOp::Sub, Scalar::Set(on)) = (op, xt.scalar) {
+            return self.set_arith(op, x, on, b);
+        }
         let (y, yt) = self.expr(b);
+        if let (BinOp::Eq | BinOp::Ne, Scalar::Set(on), true) = (op, xt.scalar, xt == yt) {
+            let same = Expr::Builtin(Builtin::Set(SetOp::Same, on), vec![x, y], None, span);
+            return match op {
+                BinOp::Eq => (same, Ty::BOOL),
+                _ => (Expr::Not(Box::new(same)), Ty::BOOL),
+            };
+        }
+        if let (BinOp::Add | BinOp::Sub, Scalar::Set(_)) = (op, yt.scalar) {
+            let d = err(
+                "E0240",
+                b.span,
+                "a set goes on the left of `+` and `-`",
+                "a set on the right",
+            )
+            .help("write the set first: `used + e`, `used - e`");
+            self.error(d);
+            return (Expr::Const(0), Ty::ERR);
+        }
         let ty = match op {
             BinOp::And | BinOp::Or => {
                 self.expect(xt, Ty::BOOL, a.span);
@@ -806,7 +832,13 @@ impl Checker {
             .collect()
     }
 
-    fn arity(&mut self, name: &ast::Ident, args: &[ast::Expr], n: usize, span: Span) -> bool {
+    pub(super) fn arity(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        n: usize,
+        span: Span,
+    ) -> bool {
         self.arity_hint(name, args, n, span, None)
     }
 
@@ -847,20 +879,7 @@ impl Checker {
             if !self.arity(name, args, sig.0.len(), span) {
                 return (Expr::Const(0), sig.1);
             }
-            let mut es = vec![];
-            for (a, want) in args.iter().zip(sig.0.iter()) {
-                let (e, t) = self.expr(a);
-                self.expect(t, *want, a.span);
-                es.push(e);
-            }
-            return (
-                Expr::Call {
-                    func: f,
-                    args: es,
-                    span,
-                },
-                sig.1,
-            );
+            return (self.fn_call(f, args, &sig, span), sig.1);
         }
         let b = |b: Builtin, es: Vec<Expr>| Expr::Builtin(b, es, None, span);
         match name.name.as_str() {
@@ -1045,7 +1064,7 @@ impl Checker {
                 (b(Builtin::Team, vec![a[0].0.clone()]), Ty::INT)
             }
             "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from"
-            | "opponents" | "distinct" | "sorted" | "reachable" => {
+            | "opponents" | "distinct" | "sorted" | "reachable" | "components" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
                 (Expr::Const(0), Ty::ERR)
@@ -1055,7 +1074,7 @@ impl Checker {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "components", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -1240,6 +1259,7 @@ impl Checker {
                 let mut es = vec![];
                 for it in items {
                     let (x, t) = self.expr(it);
+                    self.no_set(t, it.span, "a list");
                     ty = Some(match ty {
                         None => t,
                         Some(p) => self.unify(p, t, it.span),
@@ -1272,6 +1292,11 @@ impl Checker {
                     _ => et,
                 };
                 (Coll::Filter(Box::new(c2), slot, ce), et)
+            }
+            ExprKind::Call(name, args)
+                if name.name == "components" && self.global_sym(&name.name).is_none() =>
+            {
+                self.components(name, args, span)
             }
             ExprKind::Call(name, args)
                 if name.name == "reachable" && self.global_sym(&name.name).is_none() =>
@@ -1362,6 +1387,7 @@ impl Checker {
                 let r = match body {
                     Some(b) => {
                         let (be, bt) = self.expr(b);
+                        self.no_set(bt, b.span, "a collection");
                         Some((be, bt, b.span))
                     }
                     None => None,
@@ -1393,6 +1419,7 @@ impl Checker {
                         };
                         (Coll::Zone(zr), Ty::one(Scalar::Piece(k)))
                     }
+                    Scalar::Set(on) if !t.list => (Coll::Members(on, x), super::sets::elem_of(on)),
                     Scalar::Error => (Coll::List(vec![]), Ty::ERR),
                     _ => {
                         let d = err("E0249", span, format!("expected a collection, found {}", self.type_name(t)), "not a collection")
@@ -1481,6 +1508,9 @@ impl Checker {
             ExprKind::Template(t) => Hole::Parts(self.template_parts(t)),
             _ => {
                 let (x, t) = self.expr(e);
+                if self.no_set(t, e.span, "a label or log line") {
+                    return Hole::Value(Expr::Const(0), Ty::ERR);
+                }
                 Hole::Value(x, t)
             }
         }

@@ -90,7 +90,8 @@ impl Checker {
                 } => {
                     let dims = self.resolve_dims(dims);
                     let ty = self.resolve_type(ty);
-                    if ty.list {
+                    let set = self.no_set(ty, name.span, "a variable");
+                    if ty.list && !set {
                         self.error(
                             err(
                                 "E0214",
@@ -188,7 +189,14 @@ impl Checker {
                 }
                 ItemKind::Proc { name, params, .. } => {
                     let id = self.proc_sigs.len() as u16;
-                    let ps = params.iter().map(|p| self.resolve_type(&p.ty)).collect();
+                    let mut ps: Vec<Ty> = vec![];
+                    for p in params {
+                        let t = self.resolve_type(&p.ty);
+                        let span = super::sets::type_span(&p.ty);
+                        // Refused once here, not again at every call.
+                        let set = self.no_set(t, span, "a procedure's parameter");
+                        ps.push(if set { Ty::ERR } else { t });
+                    }
                     self.proc_sigs.push(ps);
                     self.define(name, Sym::Proc(id));
                 }

@@ -21,6 +21,7 @@ mod layout;
 mod pieces;
 mod present;
 mod prose;
+mod sets;
 mod stmt;
 mod twins;
 

@@ -303,7 +303,10 @@ impl Checker {
                         matches!(ty.scalar, Scalar::Text | Scalar::Enum(_) | Scalar::Player)
                     }
                     "slots" | "track" => ty.scalar == Scalar::Int,
-                    "text" => !matches!(ty.scalar, Scalar::Nothing | Scalar::Piece(_)),
+                    "text" => !matches!(
+                        ty.scalar,
+                        Scalar::Nothing | Scalar::Piece(_) | Scalar::Set(_)
+                    ),
                     _ => matches!(ty.scalar, Scalar::Zone(_)),
                 };
             if !ok {
@@ -408,7 +411,7 @@ impl Checker {
             self.bind(&p.name, Ty::PLAYER);
         }
         let (e, ty) = self.expr(expr);
-        if ty.list || matches!(ty.scalar, Scalar::Nothing) {
+        if ty.list || matches!(ty.scalar, Scalar::Nothing | Scalar::Set(_)) {
             let d = err(
                 "E0284",
                 expr.span,

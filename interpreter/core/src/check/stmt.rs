@@ -19,6 +19,11 @@ impl Checker {
         let s = match &st.kind {
             StmtKind::Let { name, value } => {
                 let (e, ty) = self.expr(value);
+                let ty = if self.no_set(ty, value.span, "a `let` in a procedure or action") {
+                    Ty::ERR
+                } else {
+                    ty
+                };
                 let slot = self.bind(&name.name, ty);
                 Instr::Let(slot, e)
             }

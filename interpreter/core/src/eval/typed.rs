@@ -228,6 +228,8 @@ fn type_word(g: &Game, t: Ty) -> (&'static str, Option<String>) {
         Scalar::Enum(e) => ("enum", g.enums.get(e as usize).map(|e| e.name.clone())),
         Scalar::Zone(k) => ("zone", kind(k)),
         Scalar::Piece(k) => ("piece", kind(k)),
+        // No variable, parameter of an option or view holds a set.
+        Scalar::Set(_) => ("set", None),
         Scalar::Nothing | Scalar::Error => ("none", None),
     }
 }

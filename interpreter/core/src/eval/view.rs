@@ -125,6 +125,9 @@ impl<'a> Exec<'a> {
             Scalar::Zone(_) if names_on() => g.zone_shown(v as u32),
             Scalar::Zone(_) => g.zone_name(v as u32),
             Scalar::Piece(_) => self.piece_label(v as usize, viewer),
+            // The checker refuses to write a set (it lives only inside an
+            // expression); its value is a position on the scratch stack.
+            Scalar::Set(_) => "set".into(),
             Scalar::Nothing | Scalar::Error => "none".into(),
         }
     }

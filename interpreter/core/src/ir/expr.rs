@@ -79,6 +79,41 @@ pub enum Builtin {
     /// `longest_path(E)`: the number of edges of the longest trail (no edge
     /// used twice, nodes may repeat) within the edge collection `E`.
     LongestPath,
+    /// An operation on sets of nodes or edges (values of type `nodes` or
+    /// `edges`, see [`SetOp`]), evaluated by the tree evaluator alone
+    /// (`eval/expr/sets.rs`), which keeps the sets' words on the scratch
+    /// stack.
+    Set(SetOp, Elems),
+}
+
+/// The operations on sets of nodes or edges. A set value is the position on
+/// the scratch stack of its bit words (one bit per node or edge of the
+/// board); every operation that makes a set leaves its words at the height
+/// the stack had when it began, and every operation that consumes sets
+/// drops the stack back to that height, so sets take no memory beyond the
+/// expression that uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetOp {
+    /// The set of the elements of a collection (the builtin's collection).
+    Of,
+    /// `S + x`: the set with one more element (`[S, x]`).
+    With,
+    /// `S - x`: the set without an element (`[S, x]`).
+    Without,
+    /// `S + T`: the union of two sets (`[S, T]`).
+    Union,
+    /// `S - T`: the elements of `S` not in `T` (`[S, T]`).
+    Minus,
+    /// `x in S`: whether a set holds an element (`[x, S]`).
+    Has,
+    /// `S == T`: whether two sets have the same elements (`[S, T]`).
+    Same,
+    /// A call whose result is a set (`[call]`): its result's words are moved
+    /// down to where the stack stood before the arguments were evaluated.
+    Keep,
+    /// A call that takes sets but returns another value (`[call]`): the
+    /// stack drops back to where it stood before the arguments.
+    Drop,
 }
 
 #[derive(Clone, Debug)]
@@ -206,6 +241,13 @@ pub enum Coll {
     /// `reachable(n, E)` of an edge collection: the nodes joined to `n` by a
     /// path using only edges of `E` (`n` itself included), in board order.
     ReachableVia(Expr, Box<Coll>),
+    /// `components(C)`: one node per connected group of the node collection
+    /// `C` (or of the nodes the edge collection `E` touches), the first of
+    /// its group in board order, the groups in the order of those nodes.
+    Components(Elems, Box<Coll>),
+    /// The elements of a set of nodes or edges (a value of type `nodes` or
+    /// `edges`), in board order.
+    Members(Elems, Expr),
     /// `nodes where ATTR == x`, answered from the attribute's index.
     NodesWithAttr(u16, Expr),
     /// `nodes where P` (or `edges where P`), where `P` only tests the sizes
@@ -225,8 +267,9 @@ pub enum Coll {
     Code(u32),
 }
 
-/// What a zone test ([`ZPred`]) ranges over: the board's nodes or its edges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a zone test ([`ZPred`]), a set or a network query ranges over: the
+/// board's nodes or its edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Elems {
     Nodes,
     Edges,

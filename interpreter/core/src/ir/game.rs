@@ -224,6 +224,8 @@ pub fn type_name(g: &Game, t: Ty) -> String {
             .get(k as usize)
             .map(|k| format!("zone of `{}`", k.name))
             .unwrap_or_else(|| "zone".into()),
+        Scalar::Set(Elems::Nodes) => "nodes (a set of nodes)".into(),
+        Scalar::Set(Elems::Edges) => "edges (a set of edges)".into(),
         Scalar::Nothing => "`none`".into(),
         Scalar::Error => "an erroneous value".into(),
     };

@@ -326,6 +326,8 @@ impl Printer<'_> {
             Coll::ReachableVia(e, c) => {
                 format!("reachable-via({}, {})", self.expr(e), self.coll(c))
             }
+            Coll::Components(_, c) => format!("components({})", self.coll(c)),
+            Coll::Members(_, e) => format!("members({})", self.expr(e)),
             Coll::NodesWithAttr(i, e) => format!(
                 "nodes-indexed[{} == {}]",
                 self.g.node_attrs[*i as usize].0,

@@ -21,6 +21,10 @@ pub enum Scalar {
     Text,
     /// A zone holding pieces of one kind, or of any kind.
     Zone(Option<u16>),
+    /// A set of nodes or of edges (the types `nodes` and `edges`): a value
+    /// that lives only while an expression is evaluated, so only a `fn`'s
+    /// parameters and results have it (see `ir::SetOp`).
+    Set(super::Elems),
     /// The type of the literal `none`, compatible with seats, nodes, edges and pieces.
     Nothing,
     /// The type of an expression that already has an error: it fits anywhere,

@@ -101,7 +101,9 @@ pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
         | Coll::Predecessors(e)
         | Coll::Neighbors(e)
         | Coll::EdgesOf(e)
+        | Coll::Members(_, e)
         | Coll::NodesWithAttr(_, e) => walk_e(e, f),
+        Coll::Components(_, c) => walk_c(c, f),
         Coll::Range(a, b) => {
             walk_e(a, f);
             walk_e(b, f);

@@ -275,6 +275,8 @@ impl Visit for Shift {
             | Coll::List(_)
             | Coll::Reachable(..)
             | Coll::ReachableVia(..)
+            | Coll::Components(..)
+            | Coll::Members(..)
             | Coll::NodesWithAttr(..)
             | Coll::WhereZones(..) => {}
         }

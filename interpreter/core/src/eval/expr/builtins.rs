@@ -19,6 +19,9 @@ impl Exec<'_> {
         c: Option<&Coll>,
         span: Span,
     ) -> R<Val> {
+        if let Builtin::Set(op, on) = b {
+            return self.set_op(op, on, args, c, span);
+        }
         if c.is_none() && args.len() <= 2 {
             // A builtin of values only: its arguments, left to right, then
             // the builtin (shared with the bytecode machine, `eval/bytecode.rs`).
@@ -140,6 +143,7 @@ impl Exec<'_> {
             | Builtin::LongestPath => {
                 unreachable!("builtins of a collection always carry it")
             }
+            Builtin::Set(..) => unreachable!("sets are answered by `set_op`"),
         })
     }
 

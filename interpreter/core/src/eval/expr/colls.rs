@@ -1,7 +1,8 @@
 //! Collections and aggregates: listing a collection onto the scratch
 //! stack, membership (`in`), the aggregates (`count`, `sum`, `any`, `all`,
 //! `min`, `max`, `best`, `first`, `last`) and `reachable`; the searches
-//! over an edge collection live in `network.rs`.
+//! over an edge collection and `components` live in `network.rs`, sets of
+//! nodes or edges in `sets.rs`.
 
 use super::{push_where, Exec, R};
 use crate::diag::Span;
@@ -214,6 +215,12 @@ impl Exec<'_> {
                 self.coll(inner, span)?;
                 self.reachable_via(n, mark, span)?;
             }
+            Coll::Components(on, inner) => {
+                let mark = self.st.scratch.len();
+                self.coll(inner, span)?;
+                self.components(*on, mark, span)?;
+            }
+            Coll::Members(on, e) => self.members(*on, e, span)?,
             Coll::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
                 let (keys, order) = &self.g.node_attr_index[*i as usize];

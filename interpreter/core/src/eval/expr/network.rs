@@ -1,15 +1,17 @@
 //! The searches over a collection of edges: `reachable(n, E)`, the nodes
 //! joined to `n` by edges of `E`, and `longest_path(E)`, the length of the
-//! longest trail within `E`. Both take the collection where it lies on the
-//! scratch stack and keep their marks and stacks above it, so that a call
-//! allocates nothing once the stack has grown; arcs are followed from→to
-//! (an undirected board's edges both ways), as the node form of `reachable`
-//! follows them.
+//! longest trail within `E`; and `components(C)` of a node or an edge
+//! collection, one node per connected group. Each takes the collection
+//! where it lies on the scratch stack and keeps its marks and stacks above
+//! it, so that a call allocates nothing once the stack has grown; arcs are
+//! followed from→to (an undirected board's edges both ways), as the node
+//! form of `reachable` follows them, except by `components`, whose groups
+//! ignore direction.
 
 use super::{Exec, R};
 use crate::board::Board;
 use crate::diag::Span;
-use crate::ir::Val;
+use crate::ir::{Elems, Val};
 
 /// An edge's mark: outside the collection, in it, or in it and used by the
 /// trail being searched.
@@ -43,6 +45,18 @@ fn mark_edges(b: &Board, scratch: &mut [Val], mark: usize, end: usize, flags: us
 }
 
 impl Exec<'_> {
+    /// Counts a search of the whole board, one step per node and edge,
+    /// against the budget; when that ends the match, the collection listed
+    /// at `scratch[mark..]` is dropped first.
+    fn charge_board(&mut self, mark: usize, span: Span) -> R<()> {
+        let b = &self.g.board;
+        let r = self.charge((b.nodes.len() + b.edges.len()) as u64, span);
+        if r.is_err() {
+            self.st.scratch.truncate(mark);
+        }
+        r
+    }
+
     /// Replaces the edges at `scratch[mark..]` with the nodes joined to
     /// `start` by a path using only those edges (`start` itself included;
     /// nothing when it is `none`), in board order: a breadth-first search
@@ -53,10 +67,7 @@ impl Exec<'_> {
         let (nn, ne) = (b.nodes.len(), b.edges.len());
         // The search marks every node and may follow every edge, as the
         // node form's does.
-        if let Err(e) = self.charge((nn + ne) as u64, span) {
-            self.st.scratch.truncate(mark);
-            return Err(e);
-        }
+        self.charge_board(mark, span)?;
         let sc = &mut self.st.scratch;
         let end = sc.len();
         // scratch[edges + e]: whether edge e is in the collection;
@@ -182,5 +193,95 @@ impl Exec<'_> {
         }
         self.st.scratch.truncate(mark);
         Ok(best as Val)
+    }
+}
+
+/// The root of node `v`'s group in the union-find forest at
+/// `sc[parent..]`, halving the path on the way.
+#[inline]
+fn root(sc: &mut [Val], parent: usize, mut v: usize) -> usize {
+    while sc[parent + v] as usize != v {
+        let up = sc[parent + sc[parent + v] as usize];
+        sc[parent + v] = up;
+        v = up as usize;
+    }
+    v
+}
+
+/// Joins the groups of nodes `a` and `b`; the smaller root becomes the
+/// root of both, so that every group's root is its first node in board
+/// order.
+#[inline]
+fn join(sc: &mut [Val], parent: usize, a: usize, b: usize) {
+    let (ra, rb) = (root(sc, parent, a), root(sc, parent, b));
+    let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+    sc[parent + hi] = lo as Val;
+}
+
+impl Exec<'_> {
+    /// Replaces the nodes (`Elems::Nodes`) or edges at `scratch[mark..]`
+    /// with one node per connected group, the first of its group in board
+    /// order, listed in board order. Nodes are joined by an edge whose ends
+    /// both lie in the node collection, or by an edge of the edge
+    /// collection, either way (a directed board's groups ignore the arcs'
+    /// direction); a node no edge of an edge collection touches is in no
+    /// group. A union-find forest over the nodes lies above the elements.
+    pub(crate) fn components(&mut self, on: Elems, mark: usize, span: Span) -> R<()> {
+        let g = self.g;
+        let b = &g.board;
+        let (nn, ne) = (b.nodes.len(), b.edges.len());
+        // Every node is looked at and every edge may be.
+        self.charge_board(mark, span)?;
+        let sc = &mut self.st.scratch;
+        let end = sc.len();
+        // sc[parent + v]: v's parent in the forest, or -1 when v is in no group.
+        let parent = end;
+        sc.resize(end + nn, -1);
+        let valid = |x: Val, n: usize| x >= 0 && (x as usize) < n;
+        match on {
+            Elems::Nodes => {
+                for i in mark..end {
+                    let v = sc[i];
+                    if valid(v, nn) {
+                        sc[parent + v as usize] = v;
+                    }
+                }
+                for info in &b.edges {
+                    let (a, z) = (info.from as usize, info.to as usize);
+                    if sc[parent + a] >= 0 && sc[parent + z] >= 0 {
+                        join(sc, parent, a, z);
+                    }
+                }
+            }
+            Elems::Edges => {
+                for i in mark..end {
+                    let e = sc[i];
+                    if !valid(e, ne) {
+                        continue;
+                    }
+                    let info = &b.edges[e as usize];
+                    let (a, z) = (info.from as usize, info.to as usize);
+                    for v in [a, z] {
+                        if sc[parent + v] < 0 {
+                            sc[parent + v] = v as Val;
+                        }
+                    }
+                    join(sc, parent, a, z);
+                }
+            }
+        }
+        // A group's root is its first node: the roots, in board order, are
+        // the answer. It is written over the elements (never more of them
+        // than nodes, and the forest lies above them all).
+        let out = sc.len();
+        for v in 0..nn {
+            if sc[parent + v] == v as Val {
+                sc.push(v as Val);
+            }
+        }
+        let len = sc.len() - out;
+        sc.copy_within(out.., mark);
+        sc.truncate(mark + len);
+        Ok(())
     }
 }

@@ -23,7 +23,12 @@ impl<'g> Comp<'g> {
     pub(super) fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
         if matches!(
             c,
-            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)
+            Coll::Distinct(..)
+                | Coll::Sorted(..)
+                | Coll::Reachable(..)
+                | Coll::Components(..)
+                | Coll::Members(..)
+                | Coll::Code(_)
         ) {
             let c = self.remap_coll(c);
             self.p.colls.push(c);
@@ -126,7 +131,13 @@ impl<'g> Comp<'g> {
                 self.patch(next);
                 self.emit(BOp::Truncate { m: w });
             }
-            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_) => {
+            // Sets and their components are the tree evaluator's alone.
+            Coll::Distinct(..)
+            | Coll::Sorted(..)
+            | Coll::Reachable(..)
+            | Coll::Components(..)
+            | Coll::Members(..)
+            | Coll::Code(_) => {
                 let c = self.remap_coll(c);
                 self.p.colls.push(c);
                 let c = (self.p.colls.len() - 1) as u32;

@@ -420,6 +420,9 @@ impl<'g> Comp<'g> {
                     sp,
                 });
             }
+            // Sets live on the scratch stack as the tree evaluator keeps it
+            // (`eval/expr/sets.rs`), so their operations stay trees.
+            Expr::Builtin(Builtin::Set(..), ..) => self.tree(e, d, sp),
             Expr::Builtin(b, args, None, span) if args.len() <= 2 => {
                 let sp = self.span(*span);
                 let x = args.first().map_or(d, |a| self.expr(a, sp));
