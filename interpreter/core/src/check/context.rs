@@ -26,6 +26,9 @@ pub(super) struct Body {
     /// Those names while their `where` is checked: a name that resolves to
     /// nothing else is the element (`count(x in C where x > 2)`).
     pub where_names: Vec<(String, u16, Ty)>,
+    /// The named blocks (`block NAME { … }`) met so far in this body, for
+    /// E0305: a variant names one as `BODY.NAME`, so a name may be used once.
+    pub named: Vec<(String, Span)>,
 }
 
 pub(super) struct Checker {

@@ -3,10 +3,12 @@
 //! its base. A variant may only `override` what its base declares, and may
 //! not redeclare it without `override`.
 
-use crate::ast::{File, Header, Item};
+use crate::ast::{File, Header, Item, ItemKind};
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
 use crate::syntax;
 use std::path::{Path, PathBuf};
+
+mod blocks;
 
 /// Reads a file for the checker. The CLI passes the real file system; tests
 /// may pass a map of in-memory files.
@@ -92,6 +94,12 @@ fn load_depth(
         Header::Game { name, .. } => {
             let mut errors = vec![];
             for it in &ast.items {
+                if let ItemKind::BlockOverride { .. } = it.kind {
+                    if !it.is_override {
+                        errors.push(block_without_override(it.span));
+                        continue;
+                    }
+                }
                 if it.is_override {
                     errors.push(
                         Diagnostic::error("E0302", "`override` outside a variant")
@@ -144,9 +152,30 @@ fn load_depth(
     }
 }
 
+/// E0306: `block BODY.NAME { … }` outside a body means a replacement, which
+/// a variant writes `override block`.
+fn block_without_override(span: Span) -> Diagnostic {
+    Diagnostic::error("E0306", "a block outside a body replaces a base's block, so it needs `override`")
+        .at(span, "not inside a procedure, phase or action")
+        .help("in a variant write `override block BODY.NAME { … }`; in a base game, write `block NAME { … }` inside the procedure, phase or action it belongs to")
+}
+
 fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
     let mut errors = vec![];
     for item in variant {
+        if let ItemKind::BlockOverride {
+            body_name,
+            name,
+            body,
+        } = item.kind
+        {
+            if !item.is_override {
+                errors.push(block_without_override(item.span));
+            } else if let Err(d) = blocks::apply(base, &body_name, &name, body) {
+                errors.push(d);
+            }
+            continue;
+        }
         let key = item.kind.key();
         // `override board "x.toml"` replaces every board of the base, also a
         // base that names one board per range of player counts.

@@ -1,0 +1,181 @@
+//! `override block BODY.NAME { … }`: a variant replacing the statements of
+//! one named block (`block NAME { … }`) inside a procedure, phase or action
+//! of its base (or inside `setup` or `play`), and nothing else of it. The
+//! replacement is made on the merged syntax tree, so the checker sees one
+//! body whose statements come from two files, each with its own spans.
+
+use crate::ast::{Block, Ident, Item, ItemKind, StmtKind};
+use crate::diag::Diagnostic;
+
+/// Replaces the block `body_name.name` of `base` by `body`, or says why it
+/// cannot (E0301 with the names that come close).
+pub(super) fn apply(
+    base: &mut [Item],
+    body_name: &Ident,
+    name: &Ident,
+    body: Block,
+) -> Result<(), Diagnostic> {
+    let target = format!("{}.{}", body_name.name, name.name);
+    let Some(i) = base
+        .iter()
+        .position(|b| body_of(&b.kind, &body_name.name).is_some())
+    else {
+        let bodies: Vec<String> = base.iter().filter_map(|b| body_name_of(&b.kind)).collect();
+        let help = match crate::check::similar(&body_name.name, bodies.iter().map(|s| s.as_str())) {
+            Some(s) => format!("did you mean `{s}.{}`?", name.name),
+            None => "a block is named by the procedure, phase or action that holds it (or `setup`, `play`) and its own name: `override block BODY.NAME { … }`".to_string(),
+        };
+        return Err(Diagnostic::error(
+            "E0301",
+            format!("this variant overrides block `{target}`, but the base has no procedure, phase or action `{}`", body_name.name),
+        )
+        .at(body_name.span, "no such body")
+        .help(help));
+    };
+    let mut names = vec![];
+    if let Some(b) = body_of(&base[i].kind, &body_name.name) {
+        block_names(b, &mut names);
+    }
+    let Some(found) =
+        body_of_mut(&mut base[i].kind, &body_name.name).and_then(|b| find(b, &name.name))
+    else {
+        let help = match crate::check::similar(&name.name, names.iter().map(|s| s.as_str())) {
+            Some(s) => format!("did you mean `{}.{s}`?", body_name.name),
+            None if names.is_empty() => format!(
+                "`{}` has no named blocks: label the statements to replace in the base with `block NAME {{ … }}`",
+                body_name.name
+            ),
+            None => format!(
+                "the blocks of `{}` are {}",
+                body_name.name,
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        return Err(Diagnostic::error(
+            "E0301",
+            format!("this variant overrides block `{target}`, which the base does not have"),
+        )
+        .at(name.span, "no such block")
+        .at(base[i].span, "the base's body")
+        .help(help));
+    };
+    *found = body;
+    Ok(())
+}
+
+/// The statements of the procedure, phase or action `name`, or of `setup`
+/// or `play` when `name` is that word.
+fn body_of<'a>(kind: &'a ItemKind, name: &str) -> Option<&'a Block> {
+    match kind {
+        ItemKind::Proc { name: n, body, .. }
+        | ItemKind::Phase { name: n, body }
+        | ItemKind::Action { name: n, body, .. }
+            if n.name == name =>
+        {
+            Some(body)
+        }
+        ItemKind::Setup(b) if name == "setup" => Some(b),
+        ItemKind::Play(b) if name == "play" => Some(b),
+        _ => None,
+    }
+}
+
+/// [`body_of`], to change.
+fn body_of_mut<'a>(kind: &'a mut ItemKind, name: &str) -> Option<&'a mut Block> {
+    match kind {
+        ItemKind::Proc { name: n, body, .. }
+        | ItemKind::Phase { name: n, body }
+        | ItemKind::Action { name: n, body, .. }
+            if n.name == name =>
+        {
+            Some(body)
+        }
+        ItemKind::Setup(b) if name == "setup" => Some(b),
+        ItemKind::Play(b) if name == "play" => Some(b),
+        _ => None,
+    }
+}
+
+/// The name a block override uses for an item that has statements.
+fn body_name_of(kind: &ItemKind) -> Option<String> {
+    match kind {
+        ItemKind::Proc { name, .. }
+        | ItemKind::Phase { name, .. }
+        | ItemKind::Action { name, .. } => Some(name.name.clone()),
+        ItemKind::Setup(_) => Some("setup".into()),
+        ItemKind::Play(_) => Some("play".into()),
+        _ => None,
+    }
+}
+
+/// The blocks a statement holds, in order.
+fn children(kind: &StmtKind) -> Vec<&Block> {
+    match kind {
+        StmtKind::If { then, els, .. } => std::iter::once(then).chain(els).collect(),
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => {
+            vec![body]
+        }
+        StmtKind::Act { els, .. } => els.iter().collect(),
+        _ => vec![],
+    }
+}
+
+/// [`children`], to change.
+fn children_mut(kind: &mut StmtKind) -> Vec<&mut Block> {
+    match kind {
+        StmtKind::If { then, els, .. } => std::iter::once(then).chain(els).collect(),
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => {
+            vec![body]
+        }
+        StmtKind::Act { els, .. } => els.iter_mut().collect(),
+        _ => vec![],
+    }
+}
+
+/// Every block name inside `b`, in order.
+fn block_names(b: &Block, out: &mut Vec<String>) {
+    for s in &b.stmts {
+        if let StmtKind::Named { name, .. } = &s.kind {
+            out.push(name.name.clone());
+        }
+        for c in children(&s.kind) {
+            block_names(c, out);
+        }
+    }
+}
+
+/// The first block named `name` inside `b`, outermost first: found by its
+/// path (statement and child block at each level), then followed to change.
+fn find<'a>(b: &'a mut Block, name: &str) -> Option<&'a mut Block> {
+    let mut path = vec![];
+    if !path_to(b, name, &mut path) {
+        return None;
+    }
+    let mut at = b;
+    for (stmt, child) in path {
+        at = children_mut(&mut at.stmts[stmt].kind)
+            .into_iter()
+            .nth(child)?;
+    }
+    Some(at)
+}
+
+/// Whether `b` holds a block named `name`; if so `path` leads to it.
+fn path_to(b: &Block, name: &str, path: &mut Vec<(usize, usize)>) -> bool {
+    for (i, s) in b.stmts.iter().enumerate() {
+        for (j, c) in children(&s.kind).into_iter().enumerate() {
+            path.push((i, j));
+            if matches!(&s.kind, StmtKind::Named { name: n, .. } if n.name == name)
+                || path_to(c, name, path)
+            {
+                return true;
+            }
+            path.pop();
+        }
+    }
+    false
+}
