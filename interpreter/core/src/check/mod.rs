@@ -18,6 +18,7 @@ mod expr;
 mod index;
 mod instances;
 mod layout;
+mod overrides;
 mod pieces;
 mod present;
 mod prose;
@@ -62,6 +63,7 @@ pub fn check_indexed(
         ck.index = Some(Box::default());
     }
     ck.declare_all(&m.items);
+    ck.override_types(&m.items, &m.replaced);
     ck.bodies(&m.items);
     ck.presentation(&m.items);
     ck.prose(&m.items);

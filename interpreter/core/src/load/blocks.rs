@@ -5,7 +5,7 @@
 //! body whose statements come from two files, each with its own spans.
 
 use crate::ast::{Block, Ident, Item, ItemKind, StmtKind};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 
 /// Replaces the block `body_name.name` of `base` by `body`, or says why it
 /// cannot (E0301 with the names that come close).
@@ -56,7 +56,7 @@ pub(super) fn apply(
             format!("this variant overrides block `{target}`, which the base does not have"),
         )
         .at(name.span, "no such block")
-        .at(base[i].span, "the base's body")
+        .at(head_span(&base[i]), "the base's body")
         .help(help));
     };
     *found = body;
@@ -93,6 +93,23 @@ fn body_of_mut<'a>(kind: &'a mut ItemKind, name: &str) -> Option<&'a mut Block> 
         ItemKind::Setup(b) if name == "setup" => Some(b),
         ItemKind::Play(b) if name == "play" => Some(b),
         _ => None,
+    }
+}
+
+/// The name of a procedure, phase or action, or the word `setup` or `play`.
+fn head_span(it: &Item) -> Span {
+    match &it.kind {
+        ItemKind::Proc { name, .. }
+        | ItemKind::Phase { name, .. }
+        | ItemKind::Action { name, .. } => name.span,
+        ItemKind::Play(_) => Span {
+            end: it.span.start + "play".len() as u32,
+            ..it.span
+        },
+        _ => Span {
+            end: it.span.start + "setup".len() as u32,
+            ..it.span
+        },
     }
 }
 

@@ -24,6 +24,10 @@ pub struct Merged {
     /// The file whose directory relative paths (the board) are resolved against,
     /// for each item's file id.
     pub dirs: Vec<(u32, PathBuf)>,
+    /// The declarations a variant's `override` replaced, in the order they
+    /// were replaced (a chain of variants may replace one name twice): the
+    /// checker holds an override to the type of what it replaced (E0307).
+    pub replaced: Vec<Item>,
     /// The syntax errors of the files read and what recovery set aside;
     /// `items` holds what parsed. Empty but from [`load_recovering`].
     pub recovered: Recovered,
@@ -116,6 +120,7 @@ fn load_depth(
                 game_name: name,
                 variants: vec![],
                 items: ast.items,
+                replaced: vec![],
                 dirs: vec![(file, dir)],
                 recovered,
             })
@@ -142,7 +147,7 @@ fn load_depth(
             ours.errors.append(&mut recovered.errors);
             ours.set_aside.spans.append(&mut recovered.set_aside.spans);
             ours.set_aside.words.append(&mut recovered.set_aside.words);
-            if let Err(mut d) = merge(&mut merged.items, ast.items) {
+            if let Err(mut d) = merge(&mut merged.items, &mut merged.replaced, ast.items) {
                 let mut all = std::mem::take(&mut merged.recovered.errors);
                 all.append(&mut d);
                 return Err(all);
@@ -160,7 +165,11 @@ fn block_without_override(span: Span) -> Diagnostic {
         .help("in a variant write `override block BODY.NAME { … }`; in a base game, write `block NAME { … }` inside the procedure, phase or action it belongs to")
 }
 
-fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
+fn merge(
+    base: &mut Vec<Item>,
+    replaced: &mut Vec<Item>,
+    variant: Vec<Item>,
+) -> Result<(), Diagnostics> {
     let mut errors = vec![];
     for item in variant {
         if let ItemKind::BlockOverride {
@@ -190,7 +199,7 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
         }
         let found = base.iter().position(|b| b.kind.key() == key);
         match (item.is_override, found) {
-            (true, Some(i)) => base[i] = item,
+            (true, Some(i)) => replaced.push(std::mem::replace(&mut base[i], item)),
             (true, None) => {
                 let what = if key.1.is_empty() {
                     format!("`{}`", key.0)
