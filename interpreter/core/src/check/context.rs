@@ -52,6 +52,8 @@ pub(super) struct Checker {
     pub uses_distance: bool,
     /// The side tables for editors, recorded only when asked (`index.rs`).
     pub index: Option<Box<super::index::Index>>,
+    /// Every index into a constant table, for the range check (`ranges.rs`).
+    pub table_reads: Vec<super::ranges::TableRead>,
 }
 
 impl Checker {
@@ -125,6 +127,7 @@ impl Checker {
             texts: IndexMap::new(),
             uses_distance: false,
             index: None,
+            table_reads: vec![],
         }
     }
 
@@ -164,6 +167,7 @@ impl Checker {
             texts: s.texts,
             uses_distance: false,
             index: None,
+            table_reads: vec![],
         }
     }
 

@@ -22,6 +22,7 @@ mod overrides;
 mod pieces;
 mod present;
 mod prose;
+mod ranges;
 mod stmt;
 mod twins;
 
@@ -65,6 +66,8 @@ pub fn check_indexed(
     ck.declare_all(&m.items);
     ck.override_types(&m.items, &m.replaced);
     ck.bodies(&m.items);
+    let reads = std::mem::take(&mut ck.table_reads);
+    ck.table_ranges(reads);
     ck.presentation(&m.items);
     ck.prose(&m.items);
     if let (Some(out), Some(ix)) = (index, ck.index.take()) {
