@@ -11,21 +11,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `regel trace FILE --players N --seed S`: its standard output.
-fn trace(file: &str, players: usize, seed: u64) -> String {
-    let path = root().join(file).display().to_string();
-    let argv: Vec<String> = [
-        "regel",
-        "trace",
-        &path,
-        "--players",
-        &players.to_string(),
-        "--seed",
-        &seed.to_string(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+/// `regel ARGS…`: its exit code and standard output.
+fn cli(args: &[&str]) -> (i32, String) {
+    let mut argv = vec!["regel".to_string()];
+    argv.extend(args.iter().map(|s| s.to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = Cursor::new(Vec::new());
     let code = run(
@@ -39,8 +28,39 @@ fn trace(file: &str, players: usize, seed: u64) -> String {
             term: false,
         },
     );
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    String::from_utf8(out).unwrap()
+    let out = String::from_utf8(out).unwrap();
+    (code, out + &String::from_utf8_lossy(&err))
+}
+
+/// `regel trace FILE --players N --seed S`: its standard output.
+fn trace(file: &str, players: usize, seed: u64) -> String {
+    let path = root().join(file).display().to_string();
+    let (code, out) = cli(&[
+        "trace",
+        &path,
+        "--players",
+        &players.to_string(),
+        "--seed",
+        &seed.to_string(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    out
+}
+
+/// `regel diff` goes inside the replaced block and names the variant's lines.
+#[test]
+fn diff_shows_the_replaced_block_alone() {
+    let file = |f: &str| root().join(f).display().to_string();
+    let (code, out) = cli(&[
+        "diff",
+        &file("rulesets/hasp/hasp.rules"),
+        &file("rulesets/hasp/tie-splits.rules"),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("in `block tie`"), "{out}");
+    assert!(out.contains("+ for p in players { award(p) }"), "{out}");
+    assert!(out.contains("tie-splits.rules line 9"), "{out}");
+    assert!(out.contains("1 difference(s)"), "{out}");
 }
 
 /// HASP-8.2: on a tie on card points the announcer's side loses. The house

@@ -268,7 +268,9 @@ fn blocks(s: &Stmt) -> Vec<(Option<&Block>, &'static str)> {
         StmtKind::If { then, els, .. } => {
             vec![(Some(then), "in"), (els.as_ref(), "in the `else` of")]
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![(Some(body), "in")],
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => vec![(Some(body), "in")],
         StmtKind::Act { els, .. } => vec![(els.as_ref(), "in the `else` of")],
         _ => vec![],
     }
@@ -285,7 +287,9 @@ fn stmt_head(s: &Stmt) -> Value {
             clear(then);
             els.as_mut().map(clear);
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => clear(body),
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => clear(body),
         StmtKind::Act { els, .. } => {
             els.as_mut().map(clear);
         }
