@@ -186,17 +186,6 @@ fn value_span(it: &Item) -> Span {
     }
 }
 
-fn body(k: &ItemKind) -> Option<&Block> {
-    match k {
-        ItemKind::Proc { body, .. }
-        | ItemKind::Phase { body, .. }
-        | ItemKind::Action { body, .. }
-        | ItemKind::Setup(body)
-        | ItemKind::Play(body) => Some(body),
-        _ => None,
-    }
-}
-
 fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
     let key = |it: &Item| it.kind.key();
     let mut out = vec![];
@@ -220,7 +209,7 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
                     to: None,
                     details: vec![],
                 };
-                match (body(&b.kind), body(&v.kind)) {
+                match (b.kind.body(), v.kind.body()) {
                     (Some(bb), Some(vb)) if head_shape(&b.kind) == head_shape(&v.kind) => {
                         statements(sources, bb, vb, 0, &mut c.details);
                     }

@@ -295,6 +295,30 @@ pub struct NameEntry {
 }
 
 impl ItemKind {
+    /// The statements of a procedure, phase, action, `setup` or `play`.
+    pub fn body(&self) -> Option<&Block> {
+        match self {
+            ItemKind::Proc { body, .. }
+            | ItemKind::Phase { body, .. }
+            | ItemKind::Action { body, .. }
+            | ItemKind::Setup(body)
+            | ItemKind::Play(body) => Some(body),
+            _ => None,
+        }
+    }
+
+    /// [`ItemKind::body`], to change (a variant's `override block`).
+    pub fn body_mut(&mut self) -> Option<&mut Block> {
+        match self {
+            ItemKind::Proc { body, .. }
+            | ItemKind::Phase { body, .. }
+            | ItemKind::Action { body, .. }
+            | ItemKind::Setup(body)
+            | ItemKind::Play(body) => Some(body),
+            _ => None,
+        }
+    }
+
     /// The kind word and name under which an item can be overridden.
     pub fn key(&self) -> (&'static str, String) {
         match self {

@@ -18,7 +18,7 @@ pub(super) fn apply(
     let target = format!("{}.{}", body_name.name, name.name);
     let Some(i) = base
         .iter()
-        .position(|b| body_of(&b.kind, &body_name.name).is_some())
+        .position(|b| body_name_of(&b.kind).as_deref() == Some(body_name.name.as_str()))
     else {
         let bodies: Vec<String> = base.iter().filter_map(|b| body_name_of(&b.kind)).collect();
         let help = match crate::check::similar(&body_name.name, bodies.iter().map(|s| s.as_str())) {
@@ -32,13 +32,13 @@ pub(super) fn apply(
         .at(body_name.span, "no such body")
         .help(help));
     };
+    let head = head_span(&base[i]);
+    let Some(stmts) = base[i].kind.body_mut() else {
+        return Ok(());
+    };
     let mut names = vec![];
-    if let Some(b) = body_of(&base[i].kind, &body_name.name) {
-        block_names(b, &mut names);
-    }
-    let Some(found) =
-        body_of_mut(&mut base[i].kind, &body_name.name).and_then(|b| find(b, &name.name))
-    else {
+    block_names(stmts, &mut names);
+    let Some(found) = find(stmts, &name.name) else {
         let help = match crate::check::similar(&name.name, names.iter().map(|s| s.as_str())) {
             Some(s) => format!("did you mean `{}.{s}`?", body_name.name),
             None if names.is_empty() => format!(
@@ -56,44 +56,11 @@ pub(super) fn apply(
             format!("this variant overrides block `{target}`, which the base does not have"),
         )
         .at(name.span, "no such block")
-        .at(head_span(&base[i]), "the base's body")
+        .at(head, "the base's body")
         .help(help));
     };
     *found = body;
     Ok(())
-}
-
-/// The statements of the procedure, phase or action `name`, or of `setup`
-/// or `play` when `name` is that word.
-fn body_of<'a>(kind: &'a ItemKind, name: &str) -> Option<&'a Block> {
-    match kind {
-        ItemKind::Proc { name: n, body, .. }
-        | ItemKind::Phase { name: n, body }
-        | ItemKind::Action { name: n, body, .. }
-            if n.name == name =>
-        {
-            Some(body)
-        }
-        ItemKind::Setup(b) if name == "setup" => Some(b),
-        ItemKind::Play(b) if name == "play" => Some(b),
-        _ => None,
-    }
-}
-
-/// [`body_of`], to change.
-fn body_of_mut<'a>(kind: &'a mut ItemKind, name: &str) -> Option<&'a mut Block> {
-    match kind {
-        ItemKind::Proc { name: n, body, .. }
-        | ItemKind::Phase { name: n, body }
-        | ItemKind::Action { name: n, body, .. }
-            if n.name == name =>
-        {
-            Some(body)
-        }
-        ItemKind::Setup(b) if name == "setup" => Some(b),
-        ItemKind::Play(b) if name == "play" => Some(b),
-        _ => None,
-    }
 }
 
 /// The name of a procedure, phase or action, or the word `setup` or `play`.
@@ -126,20 +93,6 @@ fn body_name_of(kind: &ItemKind) -> Option<String> {
 }
 
 /// The blocks a statement holds, in order.
-fn children(kind: &StmtKind) -> Vec<&Block> {
-    match kind {
-        StmtKind::If { then, els, .. } => std::iter::once(then).chain(els).collect(),
-        StmtKind::For { body, .. }
-        | StmtKind::While { body, .. }
-        | StmtKind::Named { body, .. } => {
-            vec![body]
-        }
-        StmtKind::Act { els, .. } => els.iter().collect(),
-        _ => vec![],
-    }
-}
-
-/// [`children`], to change.
 fn children_mut(kind: &mut StmtKind) -> Vec<&mut Block> {
     match kind {
         StmtKind::If { then, els, .. } => std::iter::once(then).chain(els).collect(),
@@ -154,12 +107,12 @@ fn children_mut(kind: &mut StmtKind) -> Vec<&mut Block> {
 }
 
 /// Every block name inside `b`, in order.
-fn block_names(b: &Block, out: &mut Vec<String>) {
-    for s in &b.stmts {
+fn block_names(b: &mut Block, out: &mut Vec<String>) {
+    for s in &mut b.stmts {
         if let StmtKind::Named { name, .. } = &s.kind {
             out.push(name.name.clone());
         }
-        for c in children(&s.kind) {
+        for c in children_mut(&mut s.kind) {
             block_names(c, out);
         }
     }
@@ -182,13 +135,12 @@ fn find<'a>(b: &'a mut Block, name: &str) -> Option<&'a mut Block> {
 }
 
 /// Whether `b` holds a block named `name`; if so `path` leads to it.
-fn path_to(b: &Block, name: &str, path: &mut Vec<(usize, usize)>) -> bool {
-    for (i, s) in b.stmts.iter().enumerate() {
-        for (j, c) in children(&s.kind).into_iter().enumerate() {
+fn path_to(b: &mut Block, name: &str, path: &mut Vec<(usize, usize)>) -> bool {
+    for (i, s) in b.stmts.iter_mut().enumerate() {
+        let named = matches!(&s.kind, StmtKind::Named { name: n, .. } if n.name == name);
+        for (j, c) in children_mut(&mut s.kind).into_iter().enumerate() {
             path.push((i, j));
-            if matches!(&s.kind, StmtKind::Named { name: n, .. } if n.name == name)
-                || path_to(c, name, path)
-            {
+            if named || path_to(c, name, path) {
                 return true;
             }
             path.pop();
