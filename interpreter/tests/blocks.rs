@@ -92,8 +92,13 @@ fn a_replaced_block_changes_only_its_branch() {
     assert!(b[differ[0]].contains("north"), "{}", b[differ[0]]);
 }
 
-/// Compiles `variant` over `base`, both served from memory.
+/// Compiles `variant` over `base`, both served from memory: the program as text.
 fn compile(base: &str, variant: &str) -> Result<String, String> {
+    game(base, variant).map(|g| regel::ir::print::print(&g))
+}
+
+/// Compiles `variant` over `base`, both served from memory.
+fn game(base: &str, variant: &str) -> Result<regel::ir::Game, String> {
     let (bp, vp) = (
         PathBuf::from("/m/base.rules"),
         PathBuf::from("/m/variant.rules"),
@@ -114,7 +119,7 @@ fn compile(base: &str, variant: &str) -> Result<String, String> {
     };
     let mut sources = Sources::default();
     match regel::pipeline::compile(&mut sources, &reader, &vp, &regel::opt::Passes::all()) {
-        Ok((g, _)) => Ok(regel::ir::print::print(&g)),
+        Ok((g, _)) => Ok(g),
         Err(d) => Err(regel::diag::render(&sources, &d, false, 100)),
     }
 }
@@ -155,4 +160,34 @@ fn a_block_is_a_scope() {
     let v = "variant \"V\" extends \"base.rules\"\n";
     let e = compile(base, v).unwrap_err();
     assert!(e.contains("E0231") && e.contains("unknown name `x`"), "{e}");
+}
+
+/// A leading block of `require`s only is a legality filter, so a variant
+/// that replaces it changes which options are offered.
+#[test]
+fn a_leading_block_of_requires_filters_options() {
+    let base = r#"game "Take"
+players 2
+seats first, second
+var taken: int = 0
+action take(n in 1..3) label "take {n}" {
+  block legal {
+    require n <= 2
+  }
+  taken += n
+}
+play { act first with take }
+"#;
+    let labels = |variant: &str| {
+        let g = std::sync::Arc::new(game(base, variant).unwrap_or_else(|e| panic!("{e}")));
+        let m = regel::eval::Match::new(g, &regel::eval::Setup::new(2, 1)).unwrap();
+        m.option_labels()
+    };
+    assert_eq!(
+        labels("variant \"V\" extends \"base.rules\"\n"),
+        ["take 1", "take 2"]
+    );
+    let one =
+        "variant \"V\" extends \"base.rules\"\noverride block take.legal {\n  require n >= 2\n}\n";
+    assert_eq!(labels(one), ["take 2", "take 3"]);
 }
