@@ -177,11 +177,12 @@ fn diff_shows_a_change_in_one_branch_where_it_is() {
     in the `else` of `if aon != no_bet`  (base line 301, {carry} line 20):
       in the `else` of `if num_players == 3`  (base line 324, {carry} line 43):
         in `if leaders == num_players`  (base line 340, {carry} line 59):
-          - log \"tie on card points: {{announcer}} announced the trump, so his side loses\"  (base line 342)
-          - for p in players where not same_side(it, announcer) {{ award(p) }}  (base line 343)
-          + log \"tie on card points: nobody scores, {{pot}} carried over\"  ({carry} line 61)
-          + carry += pot  ({carry} line 62)
-    + if carry == before {{ carry = 0 }}  ({carry} line 69)
+          in `block tie`  (base line 344, {carry} line 60):
+            - log \"tie on card points: {{announcer}} announced the trump, so his side loses\"  (base line 345)
+            - for p in players where not same_side(it, announcer) {{ award(p) }}  (base line 346)
+            + log \"tie on card points: nobody scores, {{pot}} carried over\"  ({carry} line 62)
+            + carry += pot  ({carry} line 63)
+    + if carry == before {{ carry = 0 }}  ({carry} line 71)
 "
     );
     assert!(r.out.contains(&want), "{}", r.out);
@@ -197,7 +198,8 @@ fn diff_shows_a_change_in_one_branch_where_it_is() {
         .find(|c| c["name"] == "score_round")
         .unwrap();
     assert_eq!(phase["change"], "changed");
-    assert_eq!(phase["details"].as_array().unwrap().len(), 9, "{phase}");
+    // One more than the lines of the change: the named block it lies in.
+    assert_eq!(phase["details"].as_array().unwrap().len(), 10, "{phase}");
 }
 
 #[test]

@@ -23,6 +23,8 @@ HT = ROOT / "rulesets" / "hansa-teutonica" / "hansa-teutonica.rules"
 HANSA = ROOT / "rulesets" / "hansa" / "hansa.rules"
 THRIFTY = ROOT / "rulesets" / "hansa" / "house-thrifty.rules"
 NIM = ROOT / "examples" / "nim" / "nim.rules"
+HASP = ROOT / "rulesets" / "hasp" / "hasp.rules"
+TIES = ROOT / "rulesets" / "hasp" / "tie-splits.rules"
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[REGEL, "lsp"]))
@@ -180,6 +182,22 @@ async def test_override_and_extends_lead_into_the_base(client):
         t.DefinitionParams(text_document=ident(client, doc), position=doc.position('"hansa.rules"', shift=2))
     )
     assert loc.uri == uri(HANSA)
+
+
+async def test_override_block_leads_into_the_base_block_and_body(client):
+    doc = Doc(client, TIES)
+    assert await doc.diagnostics() == []
+    base = HASP.read_text().split("\n")
+    loc = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=ident(client, doc), position=doc.position(".tie", shift=2))
+    )
+    assert loc.uri == uri(HASP)
+    assert base[loc.range.start.line].strip().startswith("block tie {")
+    loc = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=ident(client, doc), position=doc.position("block score_round", shift=7))
+    )
+    assert loc.uri == uri(HASP)
+    assert base[loc.range.start.line].startswith("phase score_round")
 
 
 async def test_a_redeclaration_in_a_variant_gets_override_as_a_quick_fix(client):

@@ -158,6 +158,47 @@ struct MietteView<'a> {
     source: Option<NamedSource<String>>,
     /// The help, with the labels written out when the snippet is not shown.
     help: Option<String>,
+    /// The file whose labels this view draws (the primary span's, or for a
+    /// related view another file's).
+    file: Option<u32>,
+    /// The labels in other files than the primary span's (a variant's error
+    /// pointing at its base), each file drawn as a note of its own after it.
+    related: Vec<MietteView<'a>>,
+}
+
+impl<'a> MietteView<'a> {
+    /// The notes for the labels of `d` outside the primary span's file, one
+    /// per file in the order the labels name them.
+    fn related(sources: &Sources, d: &'a Diagnostic) -> Vec<MietteView<'a>> {
+        let Some(primary) = d.primary else {
+            return vec![];
+        };
+        let mut files: Vec<u32> = vec![];
+        for (s, _) in &d.labels {
+            if s.file != primary.file && !files.contains(&s.file) {
+                files.push(s.file);
+            }
+        }
+        files
+            .into_iter()
+            .filter(|&f| (f as usize) < sources.files.len())
+            .filter(|&f| {
+                !d.labels
+                    .iter()
+                    .any(|(s, _)| s.file == f && too_wide(sources.get(f), *s))
+            })
+            .map(|f| {
+                let src = sources.get(f);
+                MietteView {
+                    diag: d,
+                    source: Some(NamedSource::new(src.name.clone(), src.text.clone())),
+                    help: None,
+                    file: Some(f),
+                    related: vec![],
+                }
+            })
+            .collect()
+    }
 }
 
 impl fmt::Debug for MietteView<'_> {
@@ -167,16 +208,41 @@ impl fmt::Debug for MietteView<'_> {
 }
 impl fmt::Display for MietteView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
+        if self.is_note() {
+            f.write_str("see also")
+        } else {
+            f.write_str(&self.diag.message)
+        }
+    }
+}
+
+impl MietteView<'_> {
+    /// Whether this view is a note for another file's labels.
+    fn is_note(&self) -> bool {
+        self.file.is_some() && self.file != self.diag.primary.map(|p| p.file)
     }
 }
 impl std::error::Error for MietteView<'_> {}
 
 impl miette::Diagnostic for MietteView<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        if self.is_note() {
+            return None;
+        }
         Some(Box::new(self.diag.code))
     }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
     fn severity(&self) -> Option<miette::Severity> {
+        if self.is_note() {
+            return Some(miette::Severity::Advice);
+        }
         Some(match self.diag.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
@@ -192,7 +258,7 @@ impl miette::Diagnostic for MietteView<'_> {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
-        let file = self.diag.primary?.file;
+        let file = self.file?;
         Some(Box::new(
             self.diag
                 .labels
@@ -262,10 +328,17 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], color: bool, width: usize
             });
             (source, d.help.clone())
         };
+        let related = if wide {
+            vec![]
+        } else {
+            MietteView::related(sources, d)
+        };
         let view = MietteView {
             diag: d,
             source,
             help,
+            file: d.primary.map(|p| p.file),
+            related,
         };
         let _ = handler.render_report(&mut out, &view);
     }
@@ -310,6 +383,10 @@ pub struct JsonDiagnostic<'a> {
 #[derive(Serialize)]
 pub struct JsonLabel<'a> {
     pub message: &'a str,
+    /// The label's file, given only when it is not the diagnostic's (a
+    /// variant's error pointing at its base).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<&'a str>,
     pub line: usize,
     pub column: usize,
     pub start: u32,
@@ -338,6 +415,8 @@ pub fn to_json<'a>(sources: &'a Sources, d: &'a Diagnostic) -> JsonDiagnostic<'a
                 let (line, column) = sources.line_col(s.file, s.start);
                 JsonLabel {
                     message: m,
+                    file: (Some(s.file) != d.primary.map(|p| p.file))
+                        .then(|| sources.get(s.file).name.as_str()),
                     line,
                     column,
                     start: s.start,

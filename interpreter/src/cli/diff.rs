@@ -186,17 +186,6 @@ fn value_span(it: &Item) -> Span {
     }
 }
 
-fn body(k: &ItemKind) -> Option<&Block> {
-    match k {
-        ItemKind::Proc { body, .. }
-        | ItemKind::Phase { body, .. }
-        | ItemKind::Action { body, .. }
-        | ItemKind::Setup(body)
-        | ItemKind::Play(body) => Some(body),
-        _ => None,
-    }
-}
-
 fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
     let key = |it: &Item| it.kind.key();
     let mut out = vec![];
@@ -220,7 +209,7 @@ fn items(sources: &Sources, base: &[Item], variant: &[Item]) -> Vec<Change> {
                     to: None,
                     details: vec![],
                 };
-                match (body(&b.kind), body(&v.kind)) {
+                match (b.kind.body(), v.kind.body()) {
                     (Some(bb), Some(vb)) if head_shape(&b.kind) == head_shape(&v.kind) => {
                         statements(sources, bb, vb, 0, &mut c.details);
                     }
@@ -268,7 +257,9 @@ fn blocks(s: &Stmt) -> Vec<(Option<&Block>, &'static str)> {
         StmtKind::If { then, els, .. } => {
             vec![(Some(then), "in"), (els.as_ref(), "in the `else` of")]
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![(Some(body), "in")],
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => vec![(Some(body), "in")],
         StmtKind::Act { els, .. } => vec![(els.as_ref(), "in the `else` of")],
         _ => vec![],
     }
@@ -285,7 +276,9 @@ fn stmt_head(s: &Stmt) -> Value {
             clear(then);
             els.as_mut().map(clear);
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => clear(body),
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Named { body, .. } => clear(body),
         StmtKind::Act { els, .. } => {
             els.as_mut().map(clear);
         }

@@ -29,6 +29,8 @@ pub enum Key {
     Member(String),
     /// A board node or edge, `@id`.
     Node(String),
+    /// A named block, as a variant names it: `BODY.NAME`.
+    Block(String),
 }
 
 /// What a declaration declares, for outlines and highlighting.
@@ -50,6 +52,8 @@ pub enum Kind {
     Seat,
     Param,
     Local,
+    /// `block NAME { … }` in a body, or `override block BODY.NAME` in a variant.
+    Block,
 }
 
 pub struct Decl {
@@ -87,10 +91,19 @@ impl Names {
             n.items
                 .insert(*file, tree.items.iter().map(|i| i.span).collect());
             for (i, it) in tree.items.iter().enumerate() {
+                let body = match &it.kind {
+                    ItemKind::Proc { name, .. }
+                    | ItemKind::Phase { name, .. }
+                    | ItemKind::Action { name, .. } => Some(name.name.clone()),
+                    ItemKind::Setup(_) => Some("setup".to_string()),
+                    ItemKind::Play(_) => Some("play".to_string()),
+                    _ => None,
+                };
                 let mut c = Collect {
                     n: &mut n,
                     item: i,
                     is_override: it.is_override,
+                    body,
                 };
                 c.declare(&it.kind);
                 c.item(it);
@@ -204,6 +217,8 @@ struct Collect<'n> {
     n: &'n mut Names,
     item: usize,
     is_override: bool,
+    /// The name a variant gives the item's body (`BODY` of `BODY.NAME`), if it has statements.
+    body: Option<String>,
 }
 
 impl Collect<'_> {
@@ -267,6 +282,12 @@ impl Collect<'_> {
                 params.iter().for_each(|p| self.local(Kind::Param, &p.name));
             }
             ItemKind::Phase { name, .. } => self.global(Kind::Phase, name),
+            ItemKind::BlockOverride {
+                body_name, name, ..
+            } => {
+                let key = Key::Block(format!("{}.{}", body_name.name, name.name));
+                self.decl(key, Kind::Block, name);
+            }
             ItemKind::Action { name, params, .. } => {
                 self.global(Kind::Action, name);
                 params.iter().for_each(|p| self.local(Kind::Param, &p.name));
@@ -303,6 +324,12 @@ impl<'a> Visit<'a> for Collect<'_> {
                 self.local(Kind::Local, name)
             }
             StmtKind::For { name, .. } => self.local(Kind::Local, name),
+            StmtKind::Named { name, .. } => {
+                if let Some(b) = &self.body {
+                    let key = Key::Block(format!("{b}.{}", name.name));
+                    self.decl(key, Kind::Block, name);
+                }
+            }
             _ => {}
         }
         walk_stmt(self, s)

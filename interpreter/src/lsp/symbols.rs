@@ -27,8 +27,8 @@ pub fn document_symbols(
         let head = mine.iter().find(|d| {
             !matches!(
                 d.kind,
-                Kind::Param | Kind::Local | Kind::EnumMember | Kind::Field
-            )
+                Kind::Param | Kind::Local | Kind::EnumMember | Kind::Field | Kind::Block
+            ) || (it.is_override && d.kind == Kind::Block)
         });
         let (name, kind, selection) = match head {
             Some(d) => (
@@ -100,5 +100,6 @@ pub fn symbol_kind(k: Kind) -> lt::SymbolKind {
         Kind::Action => lt::SymbolKind::EVENT,
         Kind::Statistic => lt::SymbolKind::NUMBER,
         Kind::Seat => lt::SymbolKind::CONSTANT,
+        Kind::Block => lt::SymbolKind::NAMESPACE,
     }
 }

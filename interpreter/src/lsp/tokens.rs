@@ -31,7 +31,7 @@ fn type_of(kind: Option<Kind>, key: &Key) -> u32 {
     match key {
         Key::Node(_) => 8,
         Key::EnumMember(..) => 5,
-        Key::Field(..) | Key::Member(_) => 3,
+        Key::Field(..) | Key::Member(_) | Key::Block(_) => 3,
         Key::Local(..) if kind == Some(Kind::Param) => 2,
         Key::Local(..) => 1,
         Key::Global(_) => match kind {

@@ -215,6 +215,15 @@ pub enum ItemKind {
     },
     /// `phase NAME { … }`.
     Phase { name: Ident, body: Block },
+    /// `override block BODY.NAME { … }` in a variant: the statements of the
+    /// named block `NAME` inside the procedure, phase or action `BODY` (or
+    /// `setup`, `play`) replaced. Applied when the variant is merged
+    /// (`load.rs`), so the checker never sees one.
+    BlockOverride {
+        body_name: Ident,
+        name: Ident,
+        body: Block,
+    },
     /// `action NAME(x in DOMAIN, …) [merge] [label "…"] [help "…"] { … }`.
     Action {
         name: Ident,
@@ -286,6 +295,30 @@ pub struct NameEntry {
 }
 
 impl ItemKind {
+    /// The statements of a procedure, phase, action, `setup` or `play`.
+    pub fn body(&self) -> Option<&Block> {
+        match self {
+            ItemKind::Proc { body, .. }
+            | ItemKind::Phase { body, .. }
+            | ItemKind::Action { body, .. }
+            | ItemKind::Setup(body)
+            | ItemKind::Play(body) => Some(body),
+            _ => None,
+        }
+    }
+
+    /// [`ItemKind::body`], to change (a variant's `override block`).
+    pub fn body_mut(&mut self) -> Option<&mut Block> {
+        match self {
+            ItemKind::Proc { body, .. }
+            | ItemKind::Phase { body, .. }
+            | ItemKind::Action { body, .. }
+            | ItemKind::Setup(body)
+            | ItemKind::Play(body) => Some(body),
+            _ => None,
+        }
+    }
+
     /// The kind word and name under which an item can be overridden.
     pub fn key(&self) -> (&'static str, String) {
         match self {
@@ -310,6 +343,9 @@ impl ItemKind {
             ItemKind::Fn { name, .. } => ("fn", name.name.clone()),
             ItemKind::Proc { name, .. } => ("proc", name.name.clone()),
             ItemKind::Phase { name, .. } => ("phase", name.name.clone()),
+            ItemKind::BlockOverride {
+                body_name, name, ..
+            } => ("block", format!("{}.{}", body_name.name, name.name)),
             ItemKind::Action { name, .. } => ("action", name.name.clone()),
             ItemKind::Setup(_) => ("setup", String::new()),
             ItemKind::Play(_) => ("play", String::new()),
@@ -453,6 +489,9 @@ pub enum StmtKind {
     Require(Expr),
     /// `NAME(ARGS)`: a call of a procedure or phase.
     Call { name: Ident, args: Vec<Expr> },
+    /// `block NAME { … }`: statements run where they stand, in a scope of
+    /// their own, under a name a variant may replace them by.
+    Named { name: Ident, body: Block },
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]

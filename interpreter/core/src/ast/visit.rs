@@ -176,6 +176,15 @@ macro_rules! visitor {
                     v.ident(name);
                     v.block(body);
                 }
+                ItemKind::BlockOverride {
+                    body_name,
+                    name,
+                    body,
+                } => {
+                    v.ident(body_name);
+                    v.ident(name);
+                    v.block(body);
+                }
                 ItemKind::Action {
                     name,
                     params,
@@ -393,6 +402,10 @@ macro_rules! visitor {
                     }
                 }
                 StmtKind::Log(t) => v.template(t),
+                StmtKind::Named { name, body } => {
+                    v.ident(name);
+                    v.block(body);
+                }
                 StmtKind::Call { name, args } => {
                     v.ident(name);
                     for a in args {

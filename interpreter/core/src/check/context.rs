@@ -26,6 +26,9 @@ pub(super) struct Body {
     /// Those names while their `where` is checked: a name that resolves to
     /// nothing else is the element (`count(x in C where x > 2)`).
     pub where_names: Vec<(String, u16, Ty)>,
+    /// The named blocks (`block NAME { … }`) met so far in this body, for
+    /// E0305: a variant names one as `BODY.NAME`, so a name may be used once.
+    pub named: Vec<(String, Span)>,
 }
 
 pub(super) struct Checker {
@@ -49,6 +52,8 @@ pub(super) struct Checker {
     pub uses_distance: bool,
     /// The side tables for editors, recorded only when asked (`index.rs`).
     pub index: Option<Box<super::index::Index>>,
+    /// Every index into a constant table, for the range check (`ranges.rs`).
+    pub table_reads: Vec<super::ranges::TableRead>,
 }
 
 impl Checker {
@@ -122,6 +127,7 @@ impl Checker {
             texts: IndexMap::new(),
             uses_distance: false,
             index: None,
+            table_reads: vec![],
         }
     }
 
@@ -161,6 +167,7 @@ impl Checker {
             texts: s.texts,
             uses_distance: false,
             index: None,
+            table_reads: vec![],
         }
     }
 

@@ -132,6 +132,7 @@ impl Visit<'_> for Binders {
             | StmtKind::Reveal(_)
             | StmtKind::Hide(_)
             | StmtKind::Require(_)
+            | StmtKind::Named { .. }
             | StmtKind::Call { .. } => {}
         }
         walk_stmt(self, s)

@@ -698,6 +698,18 @@ impl Checker {
             self.expect(it, Ty::INT, i.span);
             if is_enum {
                 self.enum_index_in_range(&c, &ie, obj, i.span);
+            } else if let ExprKind::Name(n) = &obj.kind {
+                if let Some(&(Sym::List(list, _), decl)) = self.globals.get(&n.name) {
+                    if self.lookup_local(&n.name).is_none() {
+                        self.table_reads.push(super::ranges::TableRead {
+                            index: ie.clone(),
+                            span: i.span,
+                            list,
+                            name: n.name.clone(),
+                            decl,
+                        });
+                    }
+                }
             }
             return (
                 Expr::Builtin(Builtin::ListAt, vec![ie], Some(Box::new(c)), span),

@@ -18,9 +18,11 @@ mod expr;
 mod index;
 mod instances;
 mod layout;
+mod overrides;
 mod pieces;
 mod present;
 mod prose;
+mod ranges;
 mod sets;
 mod stmt;
 mod twins;
@@ -63,7 +65,10 @@ pub fn check_indexed(
         ck.index = Some(Box::default());
     }
     ck.declare_all(&m.items);
+    ck.override_types(&m.items, &m.replaced);
     ck.bodies(&m.items);
+    let reads = std::mem::take(&mut ck.table_reads);
+    ck.table_ranges(reads);
     ck.presentation(&m.items);
     ck.prose(&m.items);
     if let (Some(out), Some(ix)) = (index, ck.index.take()) {

@@ -7,11 +7,46 @@ use crate::ir::*;
 
 impl Checker {
     pub fn block(&mut self, b: &ast::Block) -> BlockId {
-        self.body.scopes.push(vec![]);
-        let stmts: Vec<Stmt> = b.stmts.iter().filter_map(|s| self.stmt(s)).collect();
-        self.body.scopes.pop();
+        let mut stmts = vec![];
+        self.stmts_into(&b.stmts, &mut stmts);
         self.g.blocks.push(stmts);
         (self.g.blocks.len() - 1) as BlockId
+    }
+
+    /// Checks `stmts` in a scope of their own and appends what they lower to.
+    /// A named block (`block NAME { … }`) is lowered in place, its statements
+    /// among its neighbours' in a scope of their own: the name is for
+    /// variants only (`override block`, merged by `load.rs`), so a block
+    /// label changes nothing in the program that runs.
+    fn stmts_into(&mut self, stmts: &[ast::Stmt], out: &mut Vec<Stmt>) {
+        self.body.scopes.push(vec![]);
+        for s in stmts {
+            if let StmtKind::Named { name, body } = &s.kind {
+                self.named_block(name);
+                self.stmts_into(&body.stmts, out);
+            } else if let Some(x) = self.stmt(s) {
+                out.push(x);
+            }
+        }
+        self.body.scopes.pop();
+    }
+
+    /// E0305 for a block name used twice in one body.
+    fn named_block(&mut self, name: &ast::Ident) {
+        let first = self.body.named.iter().find(|(n, _)| *n == name.name);
+        if let Some(&(_, first)) = first {
+            let d = err(
+                "E0305",
+                name.span,
+                format!("the block name `{}` is used twice in this body", name.name),
+                "used again here",
+            )
+            .at(first, "first used here")
+            .help("a variant names a block as `BODY.NAME`, so each block of a procedure, phase or action needs a name of its own");
+            self.error(d);
+        } else {
+            self.body.named.push((name.name.clone(), name.span));
+        }
     }
 
     fn stmt(&mut self, st: &ast::Stmt) -> Option<Stmt> {
@@ -133,6 +168,8 @@ impl Checker {
                 }
             }
             StmtKind::Return => Instr::Return,
+            // Lowered in place by `stmts_into`, which never passes one here.
+            StmtKind::Named { .. } => return None,
             StmtKind::Move { what, to, pos } => {
                 let (zr, zk) = self.zone(to);
                 let (w, pk, pspan) = match what {
@@ -334,16 +371,35 @@ impl Checker {
         }
         let mut pre = vec![];
         let mut rest = &body.stmts[..];
+        // A leading named block of `require`s only leads too, so that a
+        // variant may change an action's legality by replacing it.
         while let Some(first) = rest.first() {
-            if let StmtKind::Require(e) = &first.kind {
+            let leading: Vec<&ast::Expr> = match &first.kind {
+                StmtKind::Require(e) => vec![e],
+                StmtKind::Named { name, body }
+                    if body
+                        .stmts
+                        .iter()
+                        .all(|s| matches!(s.kind, StmtKind::Require(_))) =>
+                {
+                    self.named_block(name);
+                    body.stmts
+                        .iter()
+                        .filter_map(|s| match &s.kind {
+                            StmtKind::Require(e) => Some(e),
+                            _ => None,
+                        })
+                        .collect()
+                }
+                _ => break,
+            };
+            for e in leading {
                 let (x, t) = self.expr(e);
                 self.expect(t, Ty::BOOL, e.span);
                 let mask = param_mask(&ps, |f| visit_e(&x, f));
                 pre.push((x, mask, e.span));
-                rest = &rest[1..];
-            } else {
-                break;
             }
+            rest = &rest[1..];
         }
         let label = label.map(|t| self.template(t));
         let b = self.block(&ast::Block {

@@ -61,6 +61,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("all", Modifier, false, "`move all COLL to ZONE`: every piece of the collection"),
     kw("and", Operator, true, "`A and B`: both hold (stops at the first false operand)"),
     kw("attr", Declaration, false, "`attr per node NAME: ENUM` (or `per edge`): a board attribute whose values name members of an enumeration"),
+    kw("block", Statement, false, "`block NAME { … }`: a named block a variant may replace with `override block BODY.NAME { … }`"),
     kw("board", Declaration, false, "`board \"FILE.toml\" [for MIN..MAX]`: the board, for some player counts or all"),
     kw("bottom", Modifier, false, "`move … to ZONE bottom`: under the zone's other pieces"),
     kw("break", Statement, true, "`break`: leaves the innermost loop"),

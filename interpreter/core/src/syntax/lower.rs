@@ -408,6 +408,15 @@ impl Ctx {
                     body,
                 }
             }
+            Rule::block_decl => {
+                let body = self.block(k.pop().unwrap());
+                let name = self.ident(k.pop().unwrap());
+                ItemKind::BlockOverride {
+                    body_name: self.ident(k.pop().unwrap()),
+                    name,
+                    body,
+                }
+            }
             Rule::action_decl => {
                 let body = self.block(k.pop().unwrap());
                 let mut it = k.into_iter();
@@ -860,6 +869,13 @@ impl Ctx {
             Rule::log_stmt => StmtKind::Log(self.template(k.pop().unwrap())),
             Rule::end_stmt => StmtKind::EndGame,
             Rule::show_stmt => StmtKind::ShowBoard,
+            Rule::named_block => {
+                let body = self.block(k.pop().unwrap());
+                StmtKind::Named {
+                    name: self.ident(k.pop().unwrap()),
+                    body,
+                }
+            }
             Rule::reveal_stmt => StmtKind::Reveal(self.expr(k.pop().unwrap())),
             Rule::hide_stmt => StmtKind::Hide(self.expr(k.pop().unwrap())),
             Rule::require_stmt => StmtKind::Require(self.expr(k.pop().unwrap())),

@@ -104,6 +104,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::k_and => "`and`",
         Rule::k_attr => "`attr`",
         Rule::k_board => "`board`",
+        Rule::k_block => "`block`",
         Rule::k_bottom => "`bottom`",
         Rule::k_break => "`break`",
         Rule::k_choose => "`choose`",
@@ -214,6 +215,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::fn_decl => "a function",
         Rule::proc_decl => "a procedure",
         Rule::phase_decl => "a phase",
+        Rule::block_decl => "`override block BODY.NAME { … }`",
         Rule::params => "parameters",
         Rule::param => "a parameter `name: type`",
         Rule::action_decl => "an action",
@@ -262,6 +264,7 @@ fn name(rule: Rule) -> &'static str {
         Rule::log_stmt => "`log \"…\"`",
         Rule::end_stmt => "`end game`",
         Rule::show_stmt => "`show board`",
+        Rule::named_block => "`block NAME { … }`",
         Rule::reveal_stmt => "`reveal`",
         Rule::hide_stmt => "`hide`",
         Rule::require_stmt => "`require`",
@@ -310,6 +313,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | Rule::k_and
             | Rule::k_attr
             | Rule::k_board
+            | Rule::k_block
             | Rule::k_bottom
             | Rule::k_break
             | Rule::k_choose

@@ -3,10 +3,12 @@
 //! its base. A variant may only `override` what its base declares, and may
 //! not redeclare it without `override`.
 
-use crate::ast::{File, Header, Item};
+use crate::ast::{File, Header, Item, ItemKind};
 use crate::diag::{Diagnostic, Diagnostics, Sources, Span};
 use crate::syntax;
 use std::path::{Path, PathBuf};
+
+mod blocks;
 
 /// Reads a file for the checker. The CLI passes the real file system; tests
 /// may pass a map of in-memory files.
@@ -22,6 +24,10 @@ pub struct Merged {
     /// The file whose directory relative paths (the board) are resolved against,
     /// for each item's file id.
     pub dirs: Vec<(u32, PathBuf)>,
+    /// The declarations a variant's `override` replaced, in the order they
+    /// were replaced (a chain of variants may replace one name twice): the
+    /// checker holds an override to the type of what it replaced (E0307).
+    pub replaced: Vec<Item>,
     /// The syntax errors of the files read and what recovery set aside;
     /// `items` holds what parsed. Empty but from [`load_recovering`].
     pub recovered: Recovered,
@@ -92,6 +98,12 @@ fn load_depth(
         Header::Game { name, .. } => {
             let mut errors = vec![];
             for it in &ast.items {
+                if let ItemKind::BlockOverride { .. } = it.kind {
+                    if !it.is_override {
+                        errors.push(block_without_override(it.span));
+                        continue;
+                    }
+                }
                 if it.is_override {
                     errors.push(
                         Diagnostic::error("E0302", "`override` outside a variant")
@@ -108,6 +120,7 @@ fn load_depth(
                 game_name: name,
                 variants: vec![],
                 items: ast.items,
+                replaced: vec![],
                 dirs: vec![(file, dir)],
                 recovered,
             })
@@ -134,7 +147,7 @@ fn load_depth(
             ours.errors.append(&mut recovered.errors);
             ours.set_aside.spans.append(&mut recovered.set_aside.spans);
             ours.set_aside.words.append(&mut recovered.set_aside.words);
-            if let Err(mut d) = merge(&mut merged.items, ast.items) {
+            if let Err(mut d) = merge(&mut merged.items, &mut merged.replaced, ast.items) {
                 let mut all = std::mem::take(&mut merged.recovered.errors);
                 all.append(&mut d);
                 return Err(all);
@@ -144,9 +157,34 @@ fn load_depth(
     }
 }
 
-fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
+/// E0306: `block BODY.NAME { … }` outside a body means a replacement, which
+/// a variant writes `override block`.
+fn block_without_override(span: Span) -> Diagnostic {
+    Diagnostic::error("E0306", "a block outside a body replaces a base's block, so it needs `override`")
+        .at(span, "not inside a procedure, phase or action")
+        .help("in a variant write `override block BODY.NAME { … }`; in a base game, write `block NAME { … }` inside the procedure, phase or action it belongs to")
+}
+
+fn merge(
+    base: &mut Vec<Item>,
+    replaced: &mut Vec<Item>,
+    variant: Vec<Item>,
+) -> Result<(), Diagnostics> {
     let mut errors = vec![];
     for item in variant {
+        if let ItemKind::BlockOverride {
+            body_name,
+            name,
+            body,
+        } = item.kind
+        {
+            if !item.is_override {
+                errors.push(block_without_override(item.span));
+            } else if let Err(d) = blocks::apply(base, &body_name, &name, body) {
+                errors.push(d);
+            }
+            continue;
+        }
         let key = item.kind.key();
         // `override board "x.toml"` replaces every board of the base, also a
         // base that names one board per range of player counts.
@@ -161,7 +199,7 @@ fn merge(base: &mut Vec<Item>, variant: Vec<Item>) -> Result<(), Diagnostics> {
         }
         let found = base.iter().position(|b| b.kind.key() == key);
         match (item.is_override, found) {
-            (true, Some(i)) => base[i] = item,
+            (true, Some(i)) => replaced.push(std::mem::replace(&mut base[i], item)),
             (true, None) => {
                 let what = if key.1.is_empty() {
                     format!("`{}`", key.0)
