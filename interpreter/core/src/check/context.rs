@@ -26,6 +26,11 @@ pub(super) struct Body {
     /// Those names while their `where` is checked: a name that resolves to
     /// nothing else is the element (`count(x in C where x > 2)`).
     pub where_names: Vec<(String, u16, Ty)>,
+    /// Set while an action parameter's domain or a `choose`'s collection is
+    /// checked: the one place `subsets(…)` may stand (taken by `coll`).
+    pub subsets_ok: bool,
+    /// Locals holding a subset, with the area its elements are read from.
+    pub areas: Vec<(u16, u16)>,
 }
 
 pub(super) struct Checker {

@@ -22,6 +22,7 @@ mod pieces;
 mod present;
 mod prose;
 mod stmt;
+mod subsets;
 mod twins;
 
 use crate::board::Board;

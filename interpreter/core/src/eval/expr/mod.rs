@@ -12,6 +12,7 @@ use crate::ops;
 mod builtins;
 mod colls;
 mod network;
+mod subsets;
 mod zpred;
 
 pub(crate) use zpred::{push_where, zone_agg, zpred as zpred_at};

@@ -22,7 +22,12 @@ impl<'g> Comp<'g> {
     pub(super) fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
         if matches!(
             c,
-            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_)
+            Coll::Distinct(..)
+                | Coll::Sorted(..)
+                | Coll::Reachable(..)
+                | Coll::Subsets { .. }
+                | Coll::Subset(..)
+                | Coll::Code(_)
         ) {
             let c = self.remap_coll(c);
             self.p.colls.push(c);
@@ -125,7 +130,14 @@ impl<'g> Comp<'g> {
                 self.patch(next);
                 self.emit(BOp::Truncate { m: w });
             }
-            Coll::Distinct(..) | Coll::Sorted(..) | Coll::Reachable(..) | Coll::Code(_) => {
+            // Subsets read and write the frame's area, which only the tree
+            // evaluator knows; they are rare and never hot.
+            Coll::Distinct(..)
+            | Coll::Sorted(..)
+            | Coll::Reachable(..)
+            | Coll::Subsets { .. }
+            | Coll::Subset(..)
+            | Coll::Code(_) => {
                 let c = self.remap_coll(c);
                 self.p.colls.push(c);
                 let c = (self.p.colls.len() - 1) as u32;
