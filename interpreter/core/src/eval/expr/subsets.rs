@@ -57,10 +57,8 @@ impl Exec<'_> {
         }
         let (lo, hi) = (lo.min(n as Val + 1) as usize, hi_v.min(n as Val) as usize);
         let at = self.base + area as usize;
-        self.st.locals[at] = n as Val;
-        self.st.locals[at + 1..at + 1 + n].copy_from_slice(&self.st.scratch[mark..]);
+        let classes = self.write_area(mark, at, pieces);
         self.st.scratch.truncate(mark);
-        let classes = self.classes(at, n, pieces);
         let total = count(&classes, lo, hi);
         if total > MAX_SUBSETS {
             return Err(RunError::at(
@@ -81,27 +79,45 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The elements at `locals[at + 1..]` grouped into twin classes.
-    fn classes(&self, at: usize, n: usize, pieces: bool) -> Classes {
-        let mut c = Classes {
-            masks: [0; MAX_SUBSET_ELEMS],
-            len: 0,
-        };
+    /// Writes the elements listed at `scratch[mark..]` into the area at
+    /// `locals[at]` grouped by twin class (classes in the order of their
+    /// first elements, each in the collection's order), so that twins sit
+    /// side by side in a subset's label; returns the classes as masks over
+    /// the area's positions.
+    fn write_area(&mut self, mark: usize, at: usize, pieces: bool) -> Classes {
+        let n = self.st.scratch.len() - mark;
+        let mut class = [0u8; MAX_SUBSET_ELEMS];
         let mut leader = [0usize; MAX_SUBSET_ELEMS];
+        let mut size = [0usize; MAX_SUBSET_ELEMS];
+        let mut len = 0;
         'elems: for i in 0..n {
-            for k in 0..c.len {
-                if self.twins(
-                    self.st.locals[at + 1 + leader[k]],
-                    self.st.locals[at + 1 + i],
-                    pieces,
-                ) {
-                    c.masks[k] |= 1 << i;
+            let x = self.st.scratch[mark + i];
+            for k in 0..len {
+                if self.twins(self.st.scratch[mark + leader[k]], x, pieces) {
+                    class[i] = k as u8;
+                    size[k] += 1;
                     continue 'elems;
                 }
             }
-            leader[c.len] = i;
-            c.masks[c.len] = 1 << i;
-            c.len += 1;
+            class[i] = len as u8;
+            leader[len] = i;
+            size[len] = 1;
+            len += 1;
+        }
+        let mut c = Classes {
+            masks: [0; MAX_SUBSET_ELEMS],
+            len,
+        };
+        self.st.locals[at] = n as Val;
+        let mut w = 0;
+        for k in 0..len {
+            c.masks[k] = (u64::MAX >> (64 - size[k])) << w;
+            for i in leader[k]..n {
+                if class[i] as usize == k {
+                    self.st.locals[at + 1 + w] = self.st.scratch[mark + i];
+                    w += 1;
+                }
+            }
         }
         c
     }
