@@ -49,7 +49,15 @@ impl Checker {
             );
             return (Coll::List(vec![]), Ty::ERR);
         }
+        let errors = self.errors.len();
         let (of, et) = self.coll(&args[0]);
+        // Not a collection: the set is of erroneous values, so that using
+        // its elements reports nothing more.
+        let et = if self.errors.len() > errors {
+            Ty::ERR
+        } else {
+            et
+        };
         if et.list {
             self.error(
                 err(
