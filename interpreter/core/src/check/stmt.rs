@@ -371,6 +371,10 @@ impl Checker {
         });
         let product =
             ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
+        let areas = ps
+            .iter()
+            .filter_map(|p| p.domain.subsets_area(&[]))
+            .collect();
         ActionDecl {
             name: name.name.clone(),
             params: ps,
@@ -382,6 +386,7 @@ impl Checker {
             product,
             merge: false,
             merge_labels: false,
+            areas,
             span: name.span,
         }
     }

@@ -211,17 +211,13 @@ impl Exec<'_> {
     /// enumeration left them in the running frame, for the frames that its
     /// options' labels and its start will make.
     fn keep_areas(&mut self, a: u16) {
-        let ad = &self.g.actions[a as usize];
-        let mut first = true;
-        for prm in &ad.params {
-            let Some(area) = prm.domain.subsets_area(&self.g.programs) else {
-                continue;
-            };
-            if first {
-                let at = self.st.opt_sets.len() as u32;
-                self.st.opt_areas.push((a, at));
-                first = false;
-            }
+        let areas = &self.g.actions[a as usize].areas;
+        if areas.is_empty() {
+            return;
+        }
+        let at = self.st.opt_sets.len() as u32;
+        self.st.opt_areas.push((a, at));
+        for &area in areas {
             let at = self.base + area as usize;
             let n = self.st.locals[at].max(0) as usize;
             let st = &mut *self.st;
@@ -232,20 +228,20 @@ impl Exec<'_> {
     /// Writes the areas kept by `keep_areas` for action `a` into the running
     /// frame (the action's, just made), so that its subsets can be read.
     pub(super) fn restore_areas(&mut self, a: u16) {
-        let Some(&(_, mut at)) = self.st.opt_areas.iter().find(|x| x.0 == a) else {
+        let areas = &self.g.actions[a as usize].areas;
+        if areas.is_empty() {
+            return;
+        }
+        let Some(&(_, mut from)) = self.st.opt_areas.iter().find(|x| x.0 == a) else {
             return;
         };
-        let ad = &self.g.actions[a as usize];
-        for prm in &ad.params {
-            let Some(area) = prm.domain.subsets_area(&self.g.programs) else {
-                continue;
-            };
-            let n = self.st.opt_sets[at as usize].max(0) as usize;
+        for &area in areas {
+            let from_u = from as usize;
+            let n = self.st.opt_sets[from_u].max(0) as usize;
             let to = self.base + area as usize;
-            let from = at as usize;
             let st = &mut *self.st;
-            st.locals[to..to + 1 + n].copy_from_slice(&st.opt_sets[from..from + 1 + n]);
-            at += 1 + n as u32;
+            st.locals[to..to + 1 + n].copy_from_slice(&st.opt_sets[from_u..from_u + 1 + n]);
+            from += 1 + n as u32;
         }
     }
 
