@@ -2,15 +2,16 @@
 //! over its elements, and a subset's elements read back from the frame.
 //!
 //! Listing `subsets(C)` writes `C`'s elements into the frame's area (their
-//! number, then the elements in `C`'s order) and pushes one mask per
-//! subset. Twins (equal values; pieces of one class lying in one zone,
-//! equally revealed) are one element chosen up to as many times as there
-//! are of them: a subset takes the first `j` of a class in `C`'s order, so
-//! each multiset is listed once. Subsets are ordered by size, then by the
-//! positions of their elements (the subset holding the earliest element
-//! that tells two apart comes first). Everything is counted before anything
-//! is listed, so a family past `limits::MAX_SUBSETS` is an error at once.
-
+//! number, then the elements, twins side by side: see `write_area`) and
+//! pushes one mask per subset. Twins (equal values; pieces of one class
+//! lying in one zone, equally revealed) are one element chosen up to as
+//! many times as there are of them: a subset takes the first `j` of a
+//! class, so each multiset is listed once. Subsets are ordered by size,
+//! then by the positions of their elements in the area (the subset holding
+//! the earliest element that tells two apart comes first). Everything is
+//! counted before anything is listed, so a family past
+//! `limits::MAX_SUBSETS` is an error at once, and the work of listing is
+//! bounded by the sets listed: every branch of the search leads to one.
 use super::{Exec, R};
 use crate::diag::Span;
 use crate::eval::{RunError, RunErrorKind};
