@@ -91,16 +91,16 @@ impl Exec<'_> {
         let mut leader = [0usize; MAX_SUBSET_ELEMS];
         let mut size = [0usize; MAX_SUBSET_ELEMS];
         let mut len = 0;
-        'elems: for i in 0..n {
+        'elems: for (i, cls) in class.iter_mut().enumerate().take(n) {
             let x = self.st.scratch[mark + i];
             for k in 0..len {
                 if self.twins(self.st.scratch[mark + leader[k]], x, pieces) {
-                    class[i] = k as u8;
+                    *cls = k as u8;
                     size[k] += 1;
                     continue 'elems;
                 }
             }
-            class[i] = len as u8;
+            *cls = len as u8;
             leader[len] = i;
             size[len] = 1;
             len += 1;
@@ -113,8 +113,8 @@ impl Exec<'_> {
         let mut w = 0;
         for k in 0..len {
             c.masks[k] = (u64::MAX >> (64 - size[k])) << w;
-            for i in leader[k]..n {
-                if class[i] as usize == k {
+            for (i, &cls) in class.iter().enumerate().take(n).skip(leader[k]) {
+                if cls as usize == k {
                     self.st.locals[at + 1 + w] = self.st.scratch[mark + i];
                     w += 1;
                 }
