@@ -23,6 +23,7 @@ const EXAMPLES: &[&str] = &[
     "nim/misere.rules",
     "yacht/yacht.rules",
     "route-builder/route-builder.rules",
+    "coin-auction/coin-auction.rules",
 ];
 
 fn load(rel: &str) -> Arc<Game> {
@@ -235,6 +236,38 @@ fn nim_offers_only_what_a_heap_holds() {
     assert_eq!(m.option_labels(), vec!["take 1", "take 2"]);
 }
 
+/// Coin auction (examples/coin-auction/README.md, CA-3 to CA-6): red bids
+/// its whole purse for the first lot in one decision; blue then buys the
+/// other five lots a coin or two at a time and wins.
+#[test]
+fn coin_auction_a_bid_of_several_coins_is_one_decision() {
+    let mut m = play("coin-auction/coin-auction.rules", &[]);
+    // CA-3: the sets of 1, 1, 2, 3, 5 with one to five coins, the two 1s
+    // counted once (3 * 2 * 2 * 2 - 1 = 23), and the pass.
+    let labels = m.option_labels();
+    assert_eq!(labels.len(), 24, "{labels:?}");
+    assert_eq!(labels.iter().filter(|l| *l == "bid 1").count(), 1);
+    assert!(labels.contains(&"bid 1, 1, 2, 3 and 5".to_string()));
+    for l in [
+        "bid 1, 1, 2, 3 and 5",
+        "bid 1",
+        "bid 1",
+        "bid 2",
+        "bid 3",
+        "bid 5",
+    ] {
+        m.apply_label(l)
+            .unwrap_or_else(|e| panic!("`{l}`: {}", e.message));
+    }
+    assert_eq!(winners(&mut m), vec!["blue"]);
+    let st = m.standings().unwrap();
+    let red = st.iter().find(|s| s.seat == "red").unwrap();
+    let blue = st.iter().find(|s| s.seat == "blue").unwrap();
+    // Six lots of 3 to 8 points: red has one, blue the other five.
+    assert_eq!(red.score + blue.score, 33);
+    assert!(red.score <= 8 && blue.score >= 25);
+}
+
 #[test]
 fn example_scenarios_pass() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
@@ -250,8 +283,8 @@ fn example_scenarios_pass() {
     }
     files.sort();
     assert!(
-        files.len() >= 20,
-        "expected the Breakthrough, Reversi, Yacht and Route Builder scenarios, found {}",
+        files.len() >= 24,
+        "expected the Breakthrough, Reversi, Yacht, Route Builder and Coin auction scenarios, found {}",
         files.len()
     );
     let mut argv: Vec<String> = vec!["regel".into(), "test".into()];

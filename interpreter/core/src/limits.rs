@@ -60,6 +60,16 @@ pub const MAX_GRID_CELLS: u64 = 100_000;
 /// player, a record or a scenario picks by label, and the labels are listed.
 pub const MAX_OPTIONS: u64 = 1_000_000;
 
+/// The most elements `subsets(C)` takes subsets of: a subset is a bit mask
+/// of one 64-bit value over them.
+pub const MAX_SUBSET_ELEMS: usize = 64;
+
+/// The most subsets one `subsets(C, lo..hi)` may list (after twins are
+/// counted once and the size bounds applied): every subset of 16 different
+/// elements. They are counted before any is listed, so a larger family is
+/// a run-time error, not a long wait.
+pub const MAX_SUBSETS: u64 = 65_536;
+
 /// The longest range (`a..b`) evaluated at run time, in numbers.
 pub const MAX_RANGE: i64 = 1_000_000;
 

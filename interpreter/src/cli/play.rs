@@ -124,7 +124,9 @@ fn action_words(g: &crate::ir::Game, a: usize) -> String {
     for part in &t.parts {
         match part {
             crate::ir::TPart::Text(s) => out.push_str(s),
-            crate::ir::TPart::Hole(..) | crate::ir::TPart::Choice(..) => out.push('…'),
+            crate::ir::TPart::Hole(..)
+            | crate::ir::TPart::Choice(..)
+            | crate::ir::TPart::Set(..) => out.push('…'),
         }
     }
     out

@@ -29,6 +29,11 @@ pub(super) struct Body {
     /// The named blocks (`block NAME { … }`) met so far in this body, for
     /// E0305: a variant names one as `BODY.NAME`, so a name may be used once.
     pub named: Vec<(String, Span)>,
+    /// Set while an action parameter's domain or a `choose`'s collection is
+    /// checked: the one place `subsets(…)` may stand (taken by `coll`).
+    pub subsets_ok: bool,
+    /// Locals holding a subset, with the area its elements are read from.
+    pub areas: Vec<(u16, u16)>,
 }
 
 pub(super) struct Checker {

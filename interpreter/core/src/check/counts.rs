@@ -68,9 +68,10 @@ pub(super) fn check(items: &[Item]) -> Vec<Diagnostic> {
             ItemKind::Action { params, body, .. } => {
                 bump("actions", span);
                 over("parameters of one action", params.len(), span);
+                let areas: usize = params.iter().map(|p| subsets_slots(&p.domain)).sum();
                 over(
                     "names bound in one body",
-                    params.len() + binders_b(body),
+                    params.len() + areas + binders_b(body),
                     span,
                 );
             }
@@ -110,6 +111,29 @@ fn binders_e(e: &Expr) -> usize {
     n.0
 }
 
+/// The slots a `subsets(…)` call takes for its elements (its area, see
+/// `eval/expr/subsets.rs`), 0 for any other expression.
+fn subsets_area(e: &Expr) -> usize {
+    match &e.kind {
+        ExprKind::Call(name, _) if name.name == "subsets" => 1 + crate::limits::MAX_SUBSET_ELEMS,
+        _ => 0,
+    }
+}
+
+/// The slots the `subsets(…)` calls of an action parameter's domain take.
+fn subsets_slots(e: &Expr) -> usize {
+    struct Areas(usize);
+    impl Visit<'_> for Areas {
+        fn expr(&mut self, e: &Expr) {
+            self.0 += subsets_area(e);
+            walk_expr(self, e)
+        }
+    }
+    let mut n = Areas(0);
+    n.expr(e);
+    n.0
+}
+
 /// Counts the names a body binds.
 struct Binders(usize);
 
@@ -142,6 +166,7 @@ impl Visit<'_> for Binders {
         if let ExprKind::Agg { .. } | ExprKind::Where(..) = e.kind {
             self.0 += 1;
         }
+        self.0 += subsets_area(e);
         walk_expr(self, e)
     }
 

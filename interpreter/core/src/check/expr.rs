@@ -1076,7 +1076,7 @@ impl Checker {
                 (b(Builtin::Team, vec![a[0].0.clone()]), Ty::INT)
             }
             "successors" | "predecessors" | "neighbors" | "edges_of" | "players_from"
-            | "opponents" | "distinct" | "sorted" | "reachable" | "components" => {
+            | "opponents" | "distinct" | "sorted" | "reachable" | "components" | "subsets" => {
                 self.error(err("E0242", span, format!("`{}(…)` is a collection where a single value is expected", name.name), "this is a collection")
                     .help("use it in `for`, `count(…)`, `any(x in …: …)` or as an action parameter's domain"));
                 (Expr::Const(0), Ty::ERR)
@@ -1086,7 +1086,7 @@ impl Checker {
                     Some(Sym::Proc(_)) => self.error(err("E0245", name.span, format!("`{}` is a procedure: call it as a statement", name.name), "not a function")
                         .help("procedures change the game and have no value; functions (`fn`) compute values")),
                     _ => {
-                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "components", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst"];
+                        let builtins = ["next", "prev", "abs", "sign", "min", "max", "top", "bottom", "random", "first", "last", "empty", "count", "sum", "index", "distance", "reachable", "components", "longest_path", "zone_of", "node_of", "revealed", "edge_between", "team", "sees", "any", "all", "best", "worst", "subsets"];
                         let mut names: Vec<&str> = builtins.to_vec();
                         let user: Vec<String> = self.globals.keys().cloned().collect();
                         names.extend(user.iter().map(|s| s.as_str()));
@@ -1217,6 +1217,8 @@ impl Checker {
         let span = e.span;
         // Only the outermost `where` of a named collection gets the name.
         let elem_name = self.body.elem_name.take();
+        // `subsets(…)` may stand here only under this collection's `where`s.
+        let subsets_ok = std::mem::take(&mut self.body.subsets_ok);
         match &e.kind {
             ExprKind::Name(id) if self.lookup_local(&id.name).is_none() && id.name == "players" => {
                 (Coll::Players, Ty::PLAYER)
@@ -1281,8 +1283,12 @@ impl Checker {
                 (Coll::List(es), ty.unwrap_or(Ty::INT))
             }
             ExprKind::Where(c, cond) => {
+                self.body.subsets_ok = subsets_ok;
                 let (c2, et) = self.coll(c);
                 let slot = self.bind_elem(None, et);
+                if let Some(area) = c2.subsets_area(&[]) {
+                    self.body.areas.push((slot, area));
+                }
                 let named = elem_name.is_some();
                 if let Some(n) = elem_name {
                     self.body.where_names.push((n, slot, et));
@@ -1309,6 +1315,11 @@ impl Checker {
                 if name.name == "components" && self.global_sym(&name.name).is_none() =>
             {
                 self.components(name, args, span)
+            }
+            ExprKind::Call(name, args)
+                if name.name == "subsets" && self.global_sym(&name.name).is_none() =>
+            {
+                self.subsets(name, args, span, subsets_ok)
             }
             ExprKind::Call(name, args)
                 if name.name == "reachable" && self.global_sym(&name.name).is_none() =>
@@ -1433,6 +1444,7 @@ impl Checker {
                     }
                     Scalar::Set(on) if !t.list => (Coll::Members(on, x), super::sets::elem_of(on)),
                     Scalar::Error => (Coll::List(vec![]), Ty::ERR),
+                    _ if t.list => self.subset_coll(x, t, span),
                     _ => {
                         let d = err("E0249", span, format!("expected a collection, found {}", self.type_name(t)), "not a collection")
                             .help("collections are zones, `players`, `nodes`, `edges`, ranges `a..b`, lists `[…]` and `… where …`");
@@ -1523,7 +1535,10 @@ impl Checker {
                 if self.no_set(t, e.span, "a label or log line") {
                     return Hole::Value(Expr::Const(0), Ty::ERR);
                 }
-                Hole::Value(x, t)
+                match self.area_of(&x).filter(|_| t.list) {
+                    Some(area) => Hole::Parts(vec![TPart::Set(x, area, t)]),
+                    None => Hole::Value(x, t),
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ mod prose;
 mod ranges;
 mod sets;
 mod stmt;
+mod subsets;
 mod twins;
 
 use crate::board::Board;

@@ -70,9 +70,23 @@ impl Checker {
             } => {
                 let (p, pt) = self.expr(player);
                 self.expect(pt, Ty::PLAYER, player.span);
+                self.body.subsets_ok = true;
                 let (c, et) = self.coll(from);
                 let slot = self.bind(&name.name, et);
-                let label = label.as_ref().map(|t| self.template(t));
+                let area = c.subsets_area(&[]);
+                if let Some(area) = area {
+                    self.body.areas.push((slot, area));
+                }
+                let label = match (label, area) {
+                    (Some(t), _) => Some(self.template(t)),
+                    // A subset without a label reads as its elements.
+                    (None, Some(area)) => {
+                        let parts = vec![TPart::Set(Expr::Local(slot), area, et)];
+                        self.g.templates.push(Template { parts });
+                        Some((self.g.templates.len() - 1) as u32)
+                    }
+                    (None, None) => None,
+                };
                 Instr::Choose {
                     slot,
                     player: p,
@@ -358,9 +372,19 @@ impl Checker {
         self.body.actor = Some(actor);
         let mut ps: Vec<ActionParam> = vec![];
         for p in params {
+            self.body.subsets_ok = true;
             let (c, et) = self.named_coll(&p.domain, &p.name.name);
             let deps = param_mask(&ps, |f| visit_c(&c, f));
             let slot = self.bind(&p.name.name, et);
+            if let Some(area) = c.subsets_area(&[]) {
+                self.body.areas.push((slot, area));
+                if param_mask(&ps, |f| visit_c(subsets_of(&c), f)) != 0 {
+                    self.error(
+                        err("E0295", p.domain.span, "the collection of `subsets(…)` reads another parameter", "reads another parameter")
+                            .help("a subset's collection is listed once per decision: take it from what the actor holds, and filter with `where` (which may read the parameters before it)"),
+                    );
+                }
+            }
             ps.push(ActionParam {
                 name: p.name.name.clone(),
                 slot,
@@ -408,6 +432,10 @@ impl Checker {
         });
         let product =
             ps.iter().all(|p| p.deps == 0) && pre.iter().all(|(_, m, _)| m.count_ones() <= 1);
+        let areas = ps
+            .iter()
+            .filter_map(|p| p.domain.subsets_area(&[]))
+            .collect();
         ActionDecl {
             name: name.name.clone(),
             params: ps,
@@ -419,6 +447,7 @@ impl Checker {
             product,
             merge: false,
             merge_labels: false,
+            areas,
             span: name.span,
         }
     }
@@ -428,6 +457,15 @@ fn place_span(st: &ast::Stmt) -> crate::diag::Span {
     match &st.kind {
         StmtKind::Assign { place, .. } => place.span,
         _ => st.span,
+    }
+}
+
+/// The collection a `subsets(…)` domain (perhaps filtered) chooses from.
+fn subsets_of(c: &Coll) -> &Coll {
+    match c {
+        Coll::Subsets { of, .. } => of,
+        Coll::Filter(c, _, _) => subsets_of(c),
+        _ => c,
     }
 }
 

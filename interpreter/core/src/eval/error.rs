@@ -67,6 +67,12 @@ pub enum RunErrorKind {
     Interrupted,
     /// A decision with more options than `limits::MAX_OPTIONS`.
     TooManyOptions { what: Box<str> },
+    /// `subsets(C)` of more than `limits::MAX_SUBSET_ELEMS` elements.
+    SubsetsOfTooMany { n: usize },
+    /// `subsets(C, lo..hi)` with more than `limits::MAX_SUBSETS` subsets.
+    TooManySubsets { elems: usize },
+    /// `subsets(C, lo..hi)` with `lo < 0` or `hi < lo`.
+    SubsetsBounds { lo: Val, hi: Val },
     /// Two options of one decision read alike (`eval/labels.rs`): the label
     /// and the two options, as the decision's text names them.
     EqualLabels {
@@ -172,6 +178,17 @@ impl RunErrorKind {
                 "`{what}` offers more than {} options at once",
                 crate::limits::MAX_OPTIONS
             ),
+            SubsetsOfTooMany { n } => format!(
+                "`subsets` of {n} elements: at most {} can be chosen from",
+                crate::limits::MAX_SUBSET_ELEMS
+            ),
+            TooManySubsets { elems } => format!(
+                "`subsets` of {elems} elements has more than {} subsets of the sizes asked",
+                crate::limits::MAX_SUBSETS
+            ),
+            SubsetsBounds { lo, hi } => {
+                format!("`subsets` with sizes {lo}..{hi}: a size is 0 or more, and the first bound is at most the second")
+            }
             EqualLabels {
                 label,
                 first,
@@ -212,6 +229,8 @@ impl RunErrorKind {
             EqualLabels { act: false, .. } => "a record names an option by its label: put the value in the choice's label (`label \"take {x}\"`)".into(),
             EqualLabels { act: true, .. } => "a record names an option by its label: put the value that tells them apart in the label, or, if they are the same move, write the action `merge` (`action NAME(…) merge label \"…\"`)".into(),
             MoveShort { .. } => "the rules did not expect this collection to run short; guard the move with a count".into(),
+            SubsetsOfTooMany { .. } | TooManySubsets { .. } => "narrow the collection with `where`, or bound the sizes (`subsets(C, 1..3)`)".into(),
+            SubsetsBounds { .. } => "write the sizes as `lo..hi` with `0 <= lo <= hi`".into(),
             ChooseEmpty => "guard the choice with `if count(…) > 0`".into(),
             RequireFailed => "only the `require`s at the start of an action filter its options; later ones are assertions".into(),
             PlayerCount { min, max, .. } => format!("pass `--players` between {min} and {max}"),

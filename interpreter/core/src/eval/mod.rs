@@ -112,6 +112,14 @@ pub struct State {
     pub opt_vals: Vec<Val>,
     pub opt_groups: Vec<OptGroup>,
     pub opt_count: u32,
+    /// The pending `act`'s subsets (`expr/subsets.rs`): per action with a
+    /// `subsets(…)` parameter, its index and where its areas start in
+    /// `opt_sets`, which holds each area (a count, then the elements) in
+    /// parameter order. An option's mask means something only with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opt_areas: Vec<(u16, u32)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opt_sets: Vec<Val>,
     pub status: Status,
     pub steps: u64,
     pub budget: u64,
@@ -377,6 +385,8 @@ impl Match {
             pending: None,
             opt_vals: Vec::with_capacity(64),
             opt_groups: Vec::with_capacity(4),
+            opt_areas: Vec::new(),
+            opt_sets: Vec::new(),
             opt_count: 0,
             status: Status::Running,
             steps: 0,

@@ -20,6 +20,8 @@ impl Exec<'_> {
         self.st.opt_vals.clear();
         self.st.opt_groups.clear();
         self.st.opt_count = 0;
+        self.st.opt_areas.clear();
+        self.st.opt_sets.clear();
         let (mut merge, mut merge_labels) = (false, false);
         for &a in actions {
             let ad = &self.g.actions[a as usize];
@@ -35,6 +37,9 @@ impl Exec<'_> {
             } else {
                 self.enumerate_one::<false>(a, span)
             };
+            if r.is_ok() {
+                self.keep_areas(a);
+            }
             self.base = old;
             self.st.locals.truncate(base);
             r?;
@@ -202,6 +207,44 @@ impl Exec<'_> {
         Ok(())
     }
 
+    /// Keeps the areas of action `a`'s `subsets(…)` parameters, as its
+    /// enumeration left them in the running frame, for the frames that its
+    /// options' labels and its start will make.
+    fn keep_areas(&mut self, a: u16) {
+        let areas = &self.g.actions[a as usize].areas;
+        if areas.is_empty() {
+            return;
+        }
+        let at = self.st.opt_sets.len() as u32;
+        self.st.opt_areas.push((a, at));
+        for &area in areas {
+            let at = self.base + area as usize;
+            let n = self.st.locals[at].max(0) as usize;
+            let st = &mut *self.st;
+            st.opt_sets.extend_from_slice(&st.locals[at..at + 1 + n]);
+        }
+    }
+
+    /// Writes the areas kept by `keep_areas` for action `a` into the running
+    /// frame (the action's, just made), so that its subsets can be read.
+    pub(super) fn restore_areas(&mut self, a: u16) {
+        let areas = &self.g.actions[a as usize].areas;
+        if areas.is_empty() {
+            return;
+        }
+        let Some(&(_, mut from)) = self.st.opt_areas.iter().find(|x| x.0 == a) else {
+            return;
+        };
+        for &area in areas {
+            let from_u = from as usize;
+            let n = self.st.opt_sets[from_u].max(0) as usize;
+            let to = self.base + area as usize;
+            let st = &mut *self.st;
+            st.locals[to..to + 1 + n].copy_from_slice(&st.opt_sets[from_u..from_u + 1 + n]);
+            from += 1 + n as u32;
+        }
+    }
+
     /// Starts option `i` of the current option buffers as an action call.
     pub fn start_action(&mut self, p: Val, i: usize) {
         let (a, vals) = super::option_tuple(self.st, i);
@@ -219,6 +262,7 @@ impl Exec<'_> {
         let ad = &self.g.actions[a as usize];
         self.push_call(ad.body, ad.nlocals);
         self.set_local(0, p);
+        self.restore_areas(a);
         for (k, prm) in ad.params.iter().enumerate() {
             self.set_local(prm.slot, vals[k]);
         }

@@ -38,6 +38,8 @@ pub enum Value {
     /// An id (node, edge, member, seat, zone), a text, or a list as text.
     Id(String),
     Piece(Box<Piece>),
+    /// The elements of a subset (a `subsets(…)` parameter or choice), typed.
+    List(Vec<Typed>),
     /// `none`.
     None,
 }
@@ -119,6 +121,30 @@ pub struct ViewData {
 }
 
 impl<'a> Exec<'a> {
+    /// A subset (mask `m` over the frame's area, see `expr/subsets.rs`) as
+    /// a typed list of its elements, in the collection's order.
+    fn typed_set(&mut self, t: Ty, m: Val, area: u16, viewer: Viewer) -> Typed {
+        let at = self.base + area as usize;
+        let n = self.st.locals[at] as usize;
+        let mut items = vec![];
+        let mut bits = m as u64;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if i < n {
+                let v = self.st.locals[at + 1 + i];
+                items.push(self.typed(t.elem(), v, viewer, true));
+            }
+        }
+        // What the list is of: the elements' kind or enumeration, else their type.
+        let (word, of) = type_word(self.g, t.elem());
+        Typed {
+            ty: "list",
+            of: Some(of.unwrap_or_else(|| word.to_string())),
+            value: Value::List(items),
+        }
+    }
+
     /// Value `v` of type `t` as `viewer` may see it.
     fn typed(&mut self, t: Ty, v: Val, viewer: Viewer, follow: bool) -> Typed {
         let g = self.g;
@@ -253,13 +279,22 @@ impl Match {
     ) -> Vec<OptionData> {
         let g = &*self.game;
         let mut st = self.state.clone();
+        // A choice's type, and for a choice among subsets, the frame's
+        // base and its area.
         let choose_ty = match st.pending.as_ref().map(|p| &p.kind) {
-            Some(PendingKind::Choose { block, pc, .. }) => {
-                match &g.code[*block as usize][*pc as usize].op {
-                    Op::Choose { ty, .. } => Some(*ty),
-                    _ => None,
-                }
-            }
+            Some(PendingKind::Choose {
+                block,
+                pc,
+                slot: at,
+                ..
+            }) => match &g.code[*block as usize][*pc as usize].op {
+                Op::Choose { ty, from, slot, .. } => Some((
+                    *ty,
+                    from.subsets_area(&g.programs)
+                        .map(|area| (*at as usize - *slot as usize, area)),
+                )),
+                _ => None,
+            },
             _ => None,
         };
         let mut out = vec![];
@@ -272,24 +307,40 @@ impl Match {
             };
             let (a, vals) = option_tuple(cx.st, i);
             let (action, params) = match (a, choose_ty) {
-                (CHOOSE, Some(ty)) => (
-                    None,
-                    vec![Named {
+                (CHOOSE, Some((ty, set))) => {
+                    let value = match set {
+                        Some((base, area)) => {
+                            cx.base = base;
+                            cx.typed_set(ty, vals[0], area, viewer)
+                        }
+                        None => cx.typed(ty, vals[0], viewer, true),
+                    };
+                    let choice = Named {
                         name: "choice".into(),
-                        value: cx.typed(ty, vals[0], viewer, true),
-                    }],
-                ),
+                        value,
+                    };
+                    (None, vec![choice])
+                }
                 _ => {
                     let ad = &g.actions[a as usize];
+                    // A frame for the action, where its subsets can be read.
+                    let base = cx.st.locals.len();
+                    cx.st.locals.resize(base + ad.nlocals as usize, 0);
+                    cx.base = base;
+                    cx.restore_areas(a);
                     let params = ad
                         .params
                         .iter()
                         .zip(vals.iter())
                         .map(|(p, &v)| Named {
                             name: p.name.clone(),
-                            value: cx.typed(p.ty, v, viewer, true),
+                            value: match p.domain.subsets_area(&g.programs) {
+                                Some(area) => cx.typed_set(p.ty, v, area, viewer),
+                                None => cx.typed(p.ty, v, viewer, true),
+                            },
                         })
                         .collect();
+                    cx.st.locals.truncate(base);
                     (Some(ad.name.clone()), params)
                 }
             };

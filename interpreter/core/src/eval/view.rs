@@ -88,6 +88,32 @@ fn cut(mut s: String) -> String {
 }
 
 impl<'a> Exec<'a> {
+    /// A subset (mask `m` over the elements listed at the frame's `area`,
+    /// see `expr/subsets.rs`) as people read it: its elements in the
+    /// collection's order, `3, 5 and 7`; `nothing` when it is empty.
+    pub fn display_set(&mut self, elem: Ty, m: Val, area: u16, viewer: Viewer) -> String {
+        let at = self.base + area as usize;
+        let n = self.st.locals[at] as usize;
+        let mut m = m as u64 & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let total = m.count_ones();
+        if total == 0 {
+            return "nothing".into();
+        }
+        let mut s = String::new();
+        let mut k = 0;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if k > 0 {
+                s.push_str(if k + 1 == total { " and " } else { ", " });
+            }
+            let v = self.st.locals[at + 1 + i];
+            s.push_str(&self.display(elem.elem(), v, viewer));
+            k += 1;
+        }
+        s
+    }
+
     pub fn display(&mut self, t: Ty, v: Val, viewer: Viewer) -> String {
         let g = self.g;
         if v == NONE && !matches!(t.scalar, Scalar::Int | Scalar::Bool) {
@@ -195,6 +221,10 @@ impl<'a> Exec<'a> {
                     Some(v) => s.push_str(&self.display(*ty, v, viewer)),
                     None => s.push_str("hidden"),
                 },
+                TPart::Set(e, area, ty) => {
+                    let m = self.eval(e, span)?;
+                    s.push_str(&self.display_set(*ty, m, *area, viewer));
+                }
                 TPart::Choice(c, a, b) => match self.guarded(c, viewer, span)? {
                     Some(v) => self.format_parts(if v != 0 { a } else { b }, viewer, span, s)?,
                     None => s.push_str("hidden"),
@@ -293,6 +323,7 @@ impl<'a> Exec<'a> {
             self.st.locals[nbase + prm.slot as usize] = vals[k];
         }
         let old = std::mem::replace(&mut self.base, nbase);
+        self.restore_areas(a);
         let s = match ad.label {
             Some(t) => self
                 .format_template(t, Some(viewer), ad.span)
@@ -305,7 +336,11 @@ impl<'a> Exec<'a> {
                 };
                 for (k, prm) in ad.params.iter().enumerate() {
                     s.push(' ');
-                    s.push_str(&self.display(prm.ty, vals[k], viewer));
+                    let v = match prm.domain.subsets_area(&self.g.programs) {
+                        Some(area) => self.display_set(prm.ty, vals[k], area, viewer),
+                        None => self.display(prm.ty, vals[k], viewer),
+                    };
+                    s.push_str(&v);
                 }
                 s
             }

@@ -211,8 +211,20 @@ fn unfiltered<'g>(g: &'g Game, c: &'g Coll) -> &'g Coll {
 fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources: &Sources) -> Why {
     let ad = &g.actions[a as usize];
     let shown = |st: &mut State, k: usize| {
-        let mut cx = Exec { g, st, base: 0 };
-        cx.display(ad.params[k].ty, found.vals[k], Viewer::Seat(actor as usize))
+        let prm = &ad.params[k];
+        let viewer = Viewer::Seat(actor as usize);
+        let Some(area) = prm.domain.subsets_area(&g.programs) else {
+            let mut cx = Exec { g, st, base: 0 };
+            return cx.display(prm.ty, found.vals[k], viewer);
+        };
+        // A subset is read in a frame of the action, its areas restored.
+        let base = st.locals.len();
+        st.locals.resize(base + ad.nlocals as usize, 0);
+        let mut cx = Exec { g, st, base };
+        cx.restore_areas(a);
+        let s = cx.display_set(prm.ty, found.vals[k], area, viewer);
+        cx.st.locals.truncate(base);
+        s
     };
     // A `where` that read hidden things is not named: the requires are
     // explained instead, as when no part the seat sees is false.
@@ -227,6 +239,7 @@ fn explain(g: &Game, st: &mut State, a: u16, actor: Val, found: &Found, sources:
     st.locals.resize(base + ad.nlocals as usize, 0);
     st.locals[base] = actor;
     let mut cx = Exec { g, st, base };
+    cx.restore_areas(a);
     for (k, prm) in ad.params.iter().enumerate() {
         cx.set_local(prm.slot, found.vals[k]);
     }

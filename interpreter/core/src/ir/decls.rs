@@ -91,6 +91,10 @@ pub struct ActionDecl {
     /// alike are one move, the first offered (`eval/labels.rs`); without it
     /// two options with one label are an error where labels are written.
     pub merge_labels: bool,
+    /// The areas of the parameters chosen by `subsets(…)`, in parameter
+    /// order (see `eval/expr/subsets.rs`); empty for almost every action,
+    /// so that listing options costs them nothing more.
+    pub areas: Vec<u16>,
     pub span: Span,
 }
 

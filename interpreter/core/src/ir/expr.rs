@@ -262,9 +262,45 @@ pub enum Coll {
     Distinct(Box<Coll>, u16, Expr),
     /// `sorted(x in C: KEY)`: the elements ordered by increasing key, a stable sort (by themselves without a key).
     Sorted(Box<Coll>, u16, Expr),
+    /// `subsets(C, lo..hi)`: every sub-multiset of `C` with `lo` to `hi`
+    /// elements (`hi` absent: all of them), each once however many twins it
+    /// could be made of, as a bit mask over `C`'s elements. Listing it
+    /// writes `C`'s elements into the frame's slots from `area` (their
+    /// number, then the elements), where [`Coll::Subset`] reads them.
+    /// `pieces`: the elements are pieces, whose twins (same kind, owner
+    /// and fields, in one zone, equally revealed) count as one element;
+    /// other elements are twins when they are equal.
+    Subsets {
+        of: Box<Coll>,
+        lo: Expr,
+        hi: Option<Expr>,
+        area: u16,
+        pieces: bool,
+    },
+    /// The elements of one subset: those of the area's list whose bit is set
+    /// in the mask (a parameter or `choose` local holding a subset).
+    Subset(Expr, u16),
     /// The collection compiled to bytecode: `Game::programs[id]` lists its
     /// elements (see `ir/bytecode.rs`) and keeps the collection it came from.
     Code(u32),
+}
+
+impl Coll {
+    /// The area of the `subsets(…)` this collection lists (perhaps filtered
+    /// by a `where`), if it is one: where a subset's elements are read.
+    /// `programs` are the game's bytecode programs, which keep the
+    /// collections they were compiled from (none at check time).
+    pub fn subsets_area(&self, programs: &[Program]) -> Option<u16> {
+        match self {
+            Coll::Subsets { area, .. } => Some(*area),
+            Coll::Filter(c, _, _) => c.subsets_area(programs),
+            Coll::Code(id) => programs
+                .get(*id as usize)
+                .and_then(|p| p.listed())
+                .and_then(|c| c.subsets_area(programs)),
+            _ => None,
+        }
+    }
 }
 
 /// What a zone test ([`ZPred`]), a set or a network query ranges over: the

@@ -334,6 +334,15 @@ impl Printer<'_> {
                 self.expr(e)
             ),
             Coll::WhereZones(on, p) => format!("{}-where[{}]", elems(*on), self.zpred(*on, p)),
+            Coll::Subsets {
+                of, lo, hi, area, ..
+            } => format!(
+                "subsets@l{area}({}, {}..{})",
+                self.coll(of),
+                self.expr(lo),
+                hi.as_ref().map_or("count".into(), |h| self.expr(h))
+            ),
+            Coll::Subset(e, area) => format!("subset@l{area}({})", self.expr(e)),
             Coll::Filter(c, s, e) => format!("({} where l{s}: {})", self.coll(c), self.expr(e)),
             Coll::Map(c, s, e) => format!("map(l{s} in {}: {})", self.coll(c), self.expr(e)),
             Coll::Distinct(c, s, e) => {
@@ -477,6 +486,9 @@ impl Printer<'_> {
                 TPart::Text(x) => s.push_str(x),
                 TPart::Hole(e, _) => {
                     let _ = write!(s, "{{{}}}", self.expr(e));
+                }
+                TPart::Set(e, area, _) => {
+                    let _ = write!(s, "{{subset@l{area}({})}}", self.expr(e));
                 }
                 TPart::Choice(c, a, b) => {
                     let _ = write!(

@@ -84,6 +84,9 @@ pub enum TPart {
     /// number and a word, a template): the parts of the branch the
     /// condition picks.
     Choice(Expr, Vec<TPart>, Vec<TPart>),
+    /// A subset (a mask over the elements listed at a frame's area, see
+    /// [`Coll::Subsets`]), written as its elements: `3, 5 and 7`, `nothing`.
+    Set(Expr, u16, Ty),
 }
 
 #[derive(Clone, Debug)]

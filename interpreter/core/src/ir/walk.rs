@@ -109,6 +109,14 @@ pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
             walk_e(b, f);
         }
         Coll::List(es) => es.iter_mut().for_each(|e| walk_e(e, f)),
+        Coll::Subsets { of, lo, hi, .. } => {
+            walk_c(of, f);
+            walk_e(lo, f);
+            if let Some(h) = hi {
+                walk_e(h, f);
+            }
+        }
+        Coll::Subset(e, _) => walk_e(e, f),
         Coll::Filter(c, _, e)
         | Coll::Map(c, _, e)
         | Coll::Distinct(c, _, e)
@@ -167,7 +175,7 @@ fn walk_parts(parts: &mut [TPart], v: &mut dyn Visit) {
     for part in parts {
         match part {
             TPart::Text(_) => {}
-            TPart::Hole(e, _) => {
+            TPart::Hole(e, _) | TPart::Set(e, _, _) => {
                 v.root();
                 walk_e(e, v);
             }

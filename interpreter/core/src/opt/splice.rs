@@ -258,7 +258,9 @@ impl Visit for Shift {
             Coll::Filter(_, slot, _)
             | Coll::Map(_, slot, _)
             | Coll::Distinct(_, slot, _)
-            | Coll::Sorted(_, slot, _) => *slot += self.0,
+            | Coll::Sorted(_, slot, _)
+            | Coll::Subsets { area: slot, .. }
+            | Coll::Subset(_, slot) => *slot += self.0,
             // Bytecode is the last pass, after splicing.
             Coll::Code(_) => {}
             Coll::Zone(_)

@@ -230,6 +230,14 @@ impl Exec<'_> {
                     .scratch
                     .extend(order[lo..hi].iter().map(|&n| n as Val));
             }
+            Coll::Subsets {
+                of,
+                lo,
+                hi,
+                area,
+                pieces,
+            } => self.subsets(of, lo, hi.as_ref(), *area, *pieces, span)?,
+            Coll::Subset(mask, area) => self.subset(mask, *area, span)?,
             Coll::Filter(inner, slot, cond) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;

@@ -13,6 +13,7 @@ mod builtins;
 mod colls;
 mod network;
 mod sets;
+mod subsets;
 mod zpred;
 
 pub(crate) use zpred::{push_where, zone_agg, zpred as zpred_at};

@@ -28,6 +28,8 @@ impl<'g> Comp<'g> {
                 | Coll::Reachable(..)
                 | Coll::Components(..)
                 | Coll::Members(..)
+                | Coll::Subsets { .. }
+                | Coll::Subset(..)
                 | Coll::Code(_)
         ) {
             let c = self.remap_coll(c);
@@ -131,12 +133,16 @@ impl<'g> Comp<'g> {
                 self.patch(next);
                 self.emit(BOp::Truncate { m: w });
             }
-            // Sets and their components are the tree evaluator's alone.
+            // Sets and their components are the tree evaluator's alone, and
+            // so are subsets, which read and write the frame's area; they are
+            // rare and never hot.
             Coll::Distinct(..)
             | Coll::Sorted(..)
             | Coll::Reachable(..)
             | Coll::Components(..)
             | Coll::Members(..)
+            | Coll::Subsets { .. }
+            | Coll::Subset(..)
             | Coll::Code(_) => {
                 let c = self.remap_coll(c);
                 self.p.colls.push(c);
