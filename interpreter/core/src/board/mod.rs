@@ -158,8 +158,8 @@ impl Csr {
         }
         Csr { starts, items }
     }
-    /// Where node `n`'s list lies in `items`: start and end (an index past
-    /// the end has an empty list, as in [`Csr::get`]).
+    /// Where node `n`'s list lies in `items`: start and end. An index past
+    /// the end has an empty list rather than a panic.
     #[inline]
     pub(crate) fn span(&self, n: u32) -> (usize, usize) {
         let n = n as usize;
@@ -168,14 +168,11 @@ impl Csr {
             _ => (0, 0),
         }
     }
+    /// Node `n`'s list.
     #[inline]
     fn get(&self, n: u32) -> &[u32] {
-        let n = n as usize;
-        match (self.starts.get(n), self.starts.get(n + 1)) {
-            (Some(&s), Some(&e)) => &self.items[s as usize..e as usize],
-            // An index past the end has no neighbours rather than a panic.
-            _ => &[],
-        }
+        let (s, e) = self.span(n);
+        &self.items[s..e]
     }
 }
 
