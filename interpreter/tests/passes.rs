@@ -247,3 +247,58 @@ fn indexes_equal_the_scans_they_replace() {
     }
     assert!(indexed > 0, "some game keeps an index");
 }
+
+/// An action's leading `require`s that end at a parameter are folded into
+/// that parameter's domain (`ActionParam::fast`), except when coverage
+/// counts each requirement. So a match with coverage lists options through
+/// the requirements one by one, and one without through the folded
+/// domains: at every decision of seeded games of every shipped game both
+/// must list the same options in the same order. The test asserts that
+/// some game folds a requirement, so that it cannot pass by comparing a
+/// path with itself.
+#[test]
+fn folded_requirements_list_the_options_they_test() {
+    let mut folded = 0;
+    for path in games() {
+        let game = load(&path, &Passes::all());
+        for players in game.min_players..=game.max_players {
+            let own = game.for_players(players);
+            folded += own
+                .actions
+                .iter()
+                .flat_map(|a| &a.params)
+                .filter(|p| p.fast.is_some())
+                .count();
+            let seeds = if path.to_string_lossy().contains("teutonica") {
+                1
+            } else {
+                3
+            };
+            for seed in 1..=seeds {
+                let setup = Setup::new(players, seed);
+                let mut fast = Match::new(game.clone(), &setup).expect("the match starts");
+                let mut one_by_one =
+                    Match::new_with_coverage(game.clone(), &setup).expect("the match starts");
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xf01d);
+                let mut decisions = 0;
+                while let Some((_, n)) = fast.pending() {
+                    assert_eq!(
+                        fast.option_labels(),
+                        one_by_one.option_labels(),
+                        "{} ({players} players, seed {seed}), decision {decisions}",
+                        path.display()
+                    );
+                    let i = rng.gen_range(0..n);
+                    fast.apply(i).unwrap();
+                    one_by_one.apply(i).unwrap();
+                    decisions += 1;
+                    if decisions > 5_000 {
+                        break;
+                    }
+                }
+                assert_eq!(fast.pending(), one_by_one.pending());
+            }
+        }
+    }
+    assert!(folded > 0, "some game folds a requirement into a domain");
+}

@@ -391,6 +391,7 @@ impl Checker {
                 ty: et,
                 domain: c,
                 deps,
+                fast: None,
             });
         }
         let mut pre = vec![];

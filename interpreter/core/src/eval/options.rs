@@ -14,6 +14,26 @@ pub(super) fn too_many_options(span: Span, what: &str) -> Box<RunError> {
     RunError::at(RunErrorKind::TooManyOptions { what: what.into() }, span)
 }
 
+/// The domain option listing walks for `prm`, and whether it is the one
+/// with the requirements folded in ([`ActionParam::fast`]). Coverage counts
+/// each requirement, so it keeps them apart.
+#[inline]
+fn domain<const COVERAGE: bool>(prm: &ActionParam) -> (&Coll, bool) {
+    match &prm.fast {
+        Some((c, _)) if !COVERAGE => (c, true),
+        _ => (&prm.domain, false),
+    }
+}
+
+/// The parameters the domain of [`domain`] reads.
+#[inline]
+fn deps<const COVERAGE: bool>(prm: &ActionParam) -> u32 {
+    match &prm.fast {
+        Some((_, d)) if !COVERAGE => *d,
+        _ => prm.deps,
+    }
+}
+
 impl Exec<'_> {
     /// Fills the option groups with every legal instance of `actions` for player `p`.
     pub(super) fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
@@ -74,10 +94,12 @@ impl Exec<'_> {
             for (i, prm) in ad.params.iter().enumerate() {
                 let start = self.st.opt_vals.len();
                 let mark = self.st.scratch.len();
-                self.coll(&prm.domain, span)?;
-                if !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
-                    // No requirement reads this parameter alone: the whole
-                    // domain is legal and is copied in one go.
+                let (domain, fast) = domain::<COVERAGE>(prm);
+                self.coll(domain, span)?;
+                if fast || !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
+                    // No requirement reads this parameter alone, or the
+                    // domain has them folded in: the whole domain is legal
+                    // and is copied in one go.
                     let st = &mut *self.st;
                     st.opt_vals.extend_from_slice(&st.scratch[mark..]);
                     st.scratch.truncate(mark);
@@ -126,9 +148,9 @@ impl Exec<'_> {
             let mark = self.st.scratch.len();
             let mut cached: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
             for prm in &ad.params {
-                if prm.deps == 0 {
+                if deps::<COVERAGE>(prm) == 0 {
                     let s = self.st.scratch.len();
-                    self.coll(&prm.domain, span)?;
+                    self.coll(domain::<COVERAGE>(prm).0, span)?;
                     cached.push((s as u32, (self.st.scratch.len() - s) as u32));
                 } else {
                     cached.push((u32::MAX, 0));
@@ -165,8 +187,9 @@ impl Exec<'_> {
         count: &mut u32,
     ) -> R<()> {
         let ad = &self.g.actions[a as usize];
-        // Requirements whose last parameter is the one just bound.
-        if i > 0 {
+        // Requirements whose last parameter is the one just bound, unless
+        // its domain held them.
+        if i > 0 && !domain::<COVERAGE>(&ad.params[i - 1]).1 {
             for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
                 if *mask != 0
                     && 32 - mask.leading_zeros() as usize == i
@@ -188,7 +211,7 @@ impl Exec<'_> {
         let mark = self.st.scratch.len();
         let (start, end) = match cached[i] {
             (u32::MAX, _) => {
-                self.coll(&prm.domain, span)?;
+                self.coll(domain::<COVERAGE>(prm).0, span)?;
                 (mark, self.st.scratch.len())
             }
             (s, n) => {

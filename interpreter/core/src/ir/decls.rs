@@ -67,6 +67,13 @@ pub struct ActionParam {
     pub domain: Coll,
     /// Bit i set: the domain reads parameter i, so it is re-evaluated per prefix.
     pub deps: u32,
+    /// The domain with the action's leading `require`s that end at this
+    /// parameter folded in as its filter, compiled to one program, and the
+    /// parameters it reads (set by the `bytecode` pass). Option listing
+    /// uses it instead of testing each requirement per value, except when
+    /// coverage counts each requirement; `why.rs` keeps to the
+    /// requirements, to name the one that fails.
+    pub fast: Option<(Coll, u32)>,
 }
 
 #[derive(Clone, Debug)]

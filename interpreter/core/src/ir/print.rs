@@ -69,6 +69,13 @@ pub fn print(g: &Game) -> String {
                 p.coll(&ap.domain),
                 ap.deps
             );
+            if let Some((c, deps)) = &ap.fast {
+                let _ = writeln!(
+                    s,
+                    "    listed as {} with the requirements that end here (reads params {deps:#b})",
+                    p.coll(c)
+                );
+            }
         }
         for (e, mask, _) in &a.pre {
             let _ = writeln!(s, "  require {} (reads params {mask:#b})", p.expr(e));

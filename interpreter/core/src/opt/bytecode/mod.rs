@@ -48,6 +48,7 @@ pub(super) fn run(g: &mut Game) {
     }
     for a in 0..g.actions.len() {
         let mut frame = Frame::new(g.actions[a].nlocals);
+        let folded = folded_domains(g, &g.actions[a]);
         let mut pre = std::mem::take(&mut g.actions[a].pre);
         for (e, _, _) in pre.iter_mut() {
             frame.root(g, e, &inl);
@@ -56,6 +57,14 @@ pub(super) fn run(g: &mut Game) {
         let mut params = std::mem::take(&mut g.actions[a].params);
         for prm in params.iter_mut() {
             frame.root_coll(g, &mut prm.domain, &inl);
+        }
+        for (prm, fold) in params.iter_mut().zip(folded) {
+            let Some((mut c, deps)) = fold else { continue };
+            frame.root_coll(g, &mut c, &inl);
+            // Only a compiled filter saves work; a tree one is left alone.
+            if matches!(c, Coll::Code(_)) {
+                prm.fast = Some((c, deps));
+            }
         }
         g.actions[a].params = params;
         frame.blocks(g, g.actions[a].body, &shared, &inl);
@@ -111,6 +120,49 @@ pub(super) fn run(g: &mut Game) {
     for inv in g.invariants.iter_mut() {
         (inv.1, inv.2) = next();
     }
+}
+
+/// For each parameter of `ad`, its domain filtered by the leading
+/// `require`s that end at it (joined by `and`, in their order), and the
+/// parameters that filter reads; `None` where no requirement ends there.
+///
+/// The options listed are the same either way, found in the same order,
+/// each requirement tested on the same values in the same order. That
+/// holds where the requirements of one parameter are tested before any
+/// later parameter's domain is listed: every parameter of an action whose
+/// options are a product of domains, and the last parameter of any other
+/// (with an earlier one, a later domain's error could come before a
+/// requirement's error it used to follow). A `subsets(…)` domain keeps its
+/// own path.
+fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
+    let last = ad.params.len().saturating_sub(1);
+    ad.params
+        .iter()
+        .enumerate()
+        .map(|(i, prm)| {
+            if !(ad.product || i == last) || prm.domain.subsets_area(&g.programs).is_some() {
+                return None;
+            }
+            let ends_here = |mask: u32| {
+                if ad.product {
+                    mask == 1 << i
+                } else {
+                    mask != 0 && 31 - mask.leading_zeros() as usize == i
+                }
+            };
+            let mut deps = prm.deps;
+            let mut cond: Option<Expr> = None;
+            for (e, mask, _) in ad.pre.iter().filter(|(_, m, _)| ends_here(*m)) {
+                deps |= mask & !(1 << i);
+                cond = Some(match cond {
+                    None => e.clone(),
+                    Some(c) => Expr::Bin(crate::ast::BinOp::And, Box::new(c), Box::new(e.clone())),
+                });
+            }
+            let filter = Coll::Filter(Box::new(prm.domain.clone()), prm.slot, cond?);
+            Some((filter, deps))
+        })
+        .collect()
 }
 
 /// One body's frame: its own locals, and the highest slot a program placed
