@@ -574,3 +574,52 @@ fn owner_tests_over_a_zone() {
     assert_eq!(on, least(&regel::opt::Passes::none()));
     assert!(on.unwrap() > 20, "{on:?}");
 }
+
+/// The options of an action whose parameters depend on each other are
+/// listed by one program (`opt/bytecode/lister.rs`), except when coverage
+/// counts each requirement. Both listings test each requirement on the same
+/// values in the same order, so they list the same options, and a
+/// requirement that fails to compute fails with the same error at the same
+/// place: here `6 / (b - 2)` divides by zero at the tuple (1, 2), after
+/// (1, 1) passed.
+#[test]
+fn an_action_lister_fails_where_the_requirements_fail() {
+    let rules = |divisor: &str| {
+        format!(
+            r#"game "Pairs"
+players 2
+board "board.toml"
+var picked: int = 0
+action pick(a in 1..3, b in a..3 where it != 3 or a == 3) label "{{a}} {{b}}" {{
+  require a + b < 6
+  require 6 / ({divisor}) != 0
+  picked = a * 10 + b
+}}
+play {{
+  act first(players) with pick
+  log "picked {{picked}}"
+}}
+"#
+        )
+    };
+    let game = |divisor| {
+        compile(
+            &rules(divisor),
+            &loop_board(false),
+            &regel::opt::Passes::all(),
+        )
+    };
+    let ok = game("b + 2");
+    assert!(ok.actions[0].lister.is_some(), "the action has a lister");
+    let setup = Setup::new(2, 1);
+    let fast = Match::new(ok.clone(), &setup).unwrap();
+    let slow = Match::new_with_coverage(ok, &setup).unwrap();
+    assert_eq!(fast.option_labels(), ["1 1", "1 2", "2 2"]);
+    assert_eq!(fast.option_labels(), slow.option_labels());
+    let failing = game("b - 2");
+    let fast = Match::new(failing.clone(), &setup).unwrap_err();
+    let slow = Match::new_with_coverage(failing, &setup).unwrap_err();
+    assert!(fast.message.contains("zero"), "{}", fast.message);
+    assert_eq!(fast.message, slow.message);
+    assert_eq!(fast.span, slow.span);
+}

@@ -248,17 +248,20 @@ fn indexes_equal_the_scans_they_replace() {
     assert!(indexed > 0, "some game keeps an index");
 }
 
-/// An action's leading `require`s that end at a parameter are folded into
-/// that parameter's domain (`ActionParam::fast`), except when coverage
-/// counts each requirement. So a match with coverage lists options through
-/// the requirements one by one, and one without through the folded
-/// domains: at every decision of seeded games of every shipped game both
-/// must list the same options in the same order. The test asserts that
-/// some game folds a requirement, so that it cannot pass by comparing a
-/// path with itself.
+/// Two shortcuts of option listing, both off when coverage counts each
+/// requirement: an action's leading `require`s that end at a parameter are
+/// folded into that parameter's domain (`ActionParam::fast`), and an action
+/// whose parameters depend on each other lists all its options in one
+/// program (`ActionDecl::lister`). So a match with coverage lists options
+/// through the domains and requirements one by one, and one without through
+/// the shortcuts: at every decision of seeded games of every shipped game
+/// both must list the same options in the same order. The test asserts
+/// that some game takes each shortcut, so that it cannot pass by comparing
+/// a path with itself.
 #[test]
-fn folded_requirements_list_the_options_they_test() {
+fn listing_shortcuts_list_the_options_the_requirements_allow() {
     let mut folded = 0;
+    let mut listers = 0;
     for path in games() {
         let game = load(&path, &Passes::all());
         for players in game.min_players..=game.max_players {
@@ -269,6 +272,7 @@ fn folded_requirements_list_the_options_they_test() {
                 .flat_map(|a| &a.params)
                 .filter(|p| p.fast.is_some())
                 .count();
+            listers += own.actions.iter().filter(|a| a.lister.is_some()).count();
             let seeds = if path.to_string_lossy().contains("teutonica") {
                 1
             } else {
@@ -301,4 +305,8 @@ fn folded_requirements_list_the_options_they_test() {
         }
     }
     assert!(folded > 0, "some game folds a requirement into a domain");
+    assert!(
+        listers > 0,
+        "some game lists an action's options in one program"
+    );
 }

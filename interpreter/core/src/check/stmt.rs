@@ -449,6 +449,7 @@ impl Checker {
             merge: false,
             merge_labels: false,
             areas,
+            lister: None,
             span: name.span,
         }
     }

@@ -593,6 +593,18 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     w!(d, found as Val)
                 }
+                BOp::Emit { d, args, n } => {
+                    for &r in &p.regs()[args as usize..][..n as usize] {
+                        let v = r!(r);
+                        self.st.opt_vals.push(v);
+                    }
+                    let c = r!(d) + 1;
+                    w!(d, c)
+                }
+                BOp::ChargeRange { a, b, sp } => {
+                    let n = r!(b) - r!(a);
+                    charge!(n as u64, sp);
+                }
                 BOp::Listed { d, m, what, sp } => {
                     let m = r!(m) as usize;
                     let s = &self.st.scratch[m..];

@@ -142,6 +142,13 @@ impl Exec<'_> {
                 tuples: None,
             });
             self.st.opt_count += count as u32;
+        } else if let (Some(id), false) = (ad.lister, COVERAGE) {
+            // The same listing as below, in one program (`opt/bytecode/lister.rs`).
+            let mark = self.st.scratch.len();
+            let r = self.run_bytecode(id, span);
+            self.st.scratch.truncate(mark);
+            let count = r? as u64;
+            self.push_listed(a, first, vstart, count, span)?;
         } else {
             // Dependent parameters: list every tuple. Domains that read no other
             // parameter are listed once, below the recursion's scratch.
@@ -160,20 +167,28 @@ impl Exec<'_> {
             let r = self.enumerate_params::<COVERAGE>(a, 0, span, &cached, &mut count);
             self.st.scratch.truncate(mark);
             r?;
-            if u64::from(self.st.opt_count) + u64::from(count) > crate::limits::MAX_OPTIONS {
-                return Err(too_many_options(span, &ad.name));
-            }
-            if count > 0 {
-                let arity = ad.params.len() as u16;
-                self.st.opt_groups.push(super::OptGroup {
-                    action: a,
-                    first,
-                    count,
-                    dims: Default::default(),
-                    tuples: Some((vstart as u32, arity)),
-                });
-                self.st.opt_count += count;
-            }
+            self.push_listed(a, first, vstart, count.into(), span)?;
+        }
+        Ok(())
+    }
+
+    /// Records the `count` tuples of action `a` listed from `vstart` of the
+    /// option buffer as one group of options.
+    fn push_listed(&mut self, a: u16, first: u32, vstart: usize, count: u64, span: Span) -> R<()> {
+        let ad = &self.g.actions[a as usize];
+        if u64::from(self.st.opt_count) + count > crate::limits::MAX_OPTIONS {
+            return Err(too_many_options(span, &ad.name));
+        }
+        if count > 0 {
+            let arity = ad.params.len() as u16;
+            self.st.opt_groups.push(super::OptGroup {
+                action: a,
+                first,
+                count: count as u32,
+                dims: Default::default(),
+                tuples: Some((vstart as u32, arity)),
+            });
+            self.st.opt_count += count as u32;
         }
         Ok(())
     }

@@ -306,6 +306,12 @@ pub enum BOp {
     ErrEmpty { m: Reg, e: Reg, max: bool, sp: u16 },
     /// Whether `x` is listed above mark `m`; drops the list.
     Contains { d: Reg, x: Reg, m: Reg },
+    /// Appends the registers `regs[args..args + n]` to the option buffer as
+    /// one tuple and counts it in `d` (an action's lister).
+    Emit { d: Reg, args: u32, n: u16 },
+    /// Charges the elements from index `a` to index `b` of the scratch
+    /// stack: a list made once is walked again.
+    ChargeRange { a: Reg, b: Reg, sp: u16 },
     /// Reads a list above mark `m` and drops it.
     Listed {
         d: Reg,
@@ -450,6 +456,8 @@ impl BOp {
             } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
             Contains { d, x, m } => &[*d, *x, *m],
+            Emit { d, .. } => &[*d],
+            ChargeRange { a, b, .. } => &[*a, *b],
             Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],
             ReachVia { n, m, .. } => &[*n, *m],
         };

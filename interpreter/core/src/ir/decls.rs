@@ -102,6 +102,12 @@ pub struct ActionDecl {
     /// order (see `eval/expr/subsets.rs`); empty for almost every action,
     /// so that listing options costs them nothing more.
     pub areas: Vec<u16>,
+    /// For an action whose options are listed (not a product): one program
+    /// that walks every parameter's domain in nested loops, tests each
+    /// requirement where the listing would, and appends each tuple to the
+    /// option buffer, returning how many (set by the `bytecode` pass; see
+    /// `opt/bytecode/lister.rs`). Unused when coverage counts requirements.
+    pub lister: Option<u32>,
     pub span: Span,
 }
 

@@ -80,6 +80,9 @@ pub fn print(g: &Game) -> String {
         for (e, mask, _) in &a.pre {
             let _ = writeln!(s, "  require {} (reads params {mask:#b})", p.expr(e));
         }
+        if let Some(id) = a.lister {
+            let _ = writeln!(s, "  options listed by code#{id}");
+        }
     }
     for (i, pr) in g.procs.iter().enumerate() {
         let _ = writeln!(

@@ -22,12 +22,14 @@
 //! | `mod.rs` | the driver: which expressions of which frame are compiled, and which functions may be inlined |
 //! | `comp.rs` | `Comp`: expressions, conditions as jumps, calls compiled in place |
 //! | `colls.rs` | collections, aggregates and key lookups |
+//! | `lister.rs` | an action's lister: all its options in one program, for actions whose parameters depend on each other |
 
 use crate::ir::walk::walk_e;
 use crate::ir::*;
 
 mod colls;
 mod comp;
+mod lister;
 
 use comp::Comp;
 
@@ -49,6 +51,17 @@ pub(super) fn run(g: &mut Game) {
     for a in 0..g.actions.len() {
         let mut frame = Frame::new(g.actions[a].nlocals);
         let folded = folded_domains(g, &g.actions[a]);
+        let ad = &g.actions[a];
+        if !ad.product && ad.areas.is_empty() && !ad.params.is_empty() {
+            let mut out = vec![];
+            let base_id = g.programs.len() as u32;
+            let top = lister::compile(g, &inl, ad, frame.locals as u32, base_id, &mut out);
+            if let Some(top) = top.and_then(|t| u16::try_from(t).ok()) {
+                frame.top = frame.top.max(top);
+                g.actions[a].lister = Some(base_id + out.len() as u32 - 1);
+                g.programs.extend(out);
+            }
+        }
         let mut pre = std::mem::take(&mut g.actions[a].pre);
         for (e, _, _) in pre.iter_mut() {
             frame.root(g, e, &inl);

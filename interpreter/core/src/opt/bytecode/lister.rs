@@ -1,0 +1,116 @@
+//! An action's lister: the options of an action whose parameters depend on
+//! each other (`action step(src in nodes where mine(actor, it), dst in
+//! neighbors(src))`), listed by one program instead of a recursion in the
+//! executor that calls a program per domain and per requirement.
+//!
+//! The program does what `eval/options.rs` does, in the same order, so
+//! that the same options come out and every requirement is tested on the
+//! same values (and fails with the same error) as there:
+//!
+//! 1. the domains that read no other parameter are listed once, in order,
+//!    below everything else;
+//! 2. then nested loops, one per parameter: a domain that reads an earlier
+//!    parameter is listed afresh for each value of it, a domain listed once
+//!    is walked again (and charged again: each element visited is work);
+//! 3. after binding a parameter, the requirements whose last parameter it is
+//!    are tested in their order, the first false one skipping the value;
+//! 4. the innermost loop appends the tuple to the option buffer
+//!    ([`BOp::Emit`]); the program returns how many it appended.
+//!
+//! Requirements that read no parameter are tested before, by the executor.
+
+use super::comp::Comp;
+use super::Inlinable;
+use crate::ir::*;
+
+/// The lister of `ad` (its parameters and requirements as trees, before
+/// they are compiled one by one), with temporaries from `temps`; the
+/// highest register it uses, or `None` where it cannot be compiled.
+pub(super) fn compile(
+    g: &Game,
+    inl: &Inlinable,
+    ad: &ActionDecl,
+    temps: u32,
+    base_id: u32,
+    out: &mut Vec<Program>,
+) -> Option<u32> {
+    let mut comp = Comp::new(g, inl, temps, base_id);
+    let count = comp.temp();
+    comp.emit(BOp::Const { d: count, v: 0 });
+    // Domains listed once: the registers holding where each one starts and ends.
+    let mut once: Vec<Option<(Reg, Reg)>> = vec![];
+    for prm in &ad.params {
+        once.push((prm.deps == 0).then(|| listed(&mut comp, &prm.domain)));
+    }
+    let args = comp.p.regs.len() as u32;
+    let slots: Vec<Reg> = ad.params.iter().map(|p| comp.loc(p.slot)).collect();
+    comp.p.regs.extend(&slots);
+    level(&mut comp, ad, 0, &once, count, args);
+    comp.emit(BOp::Ret { s: count });
+    comp.finish(Expr::Const(0), out)
+}
+
+/// Lists `c` above the scratch stack's top: the registers holding the index
+/// of its first element and the index past its last.
+fn listed(comp: &mut Comp, c: &Coll) -> (Reg, Reg) {
+    let m = comp.temp();
+    comp.emit(BOp::Mark { d: m });
+    comp.coll(c, m, CALLER_SPAN);
+    let end = comp.temp();
+    comp.emit(BOp::Mark { d: end });
+    (m, end)
+}
+
+/// The loop over parameter `i` and everything inside it.
+fn level(
+    comp: &mut Comp,
+    ad: &ActionDecl,
+    i: usize,
+    once: &[Option<(Reg, Reg)>],
+    count: Reg,
+    args: u32,
+) {
+    if i == ad.params.len() {
+        comp.emit(BOp::Emit {
+            d: count,
+            args,
+            n: ad.params.len() as u16,
+        });
+        return;
+    }
+    let prm = &ad.params[i];
+    let (m, end) = match once[i] {
+        Some((m, end)) => {
+            comp.emit(BOp::ChargeRange {
+                a: m,
+                b: end,
+                sp: CALLER_SPAN,
+            });
+            (m, end)
+        }
+        None => listed(comp, &prm.domain),
+    };
+    let at = comp.temp();
+    comp.emit(BOp::Mov { d: at, s: m });
+    let top = comp.here();
+    let next = comp.emit(BOp::Next {
+        i: at,
+        end,
+        slot: comp.loc(prm.slot),
+        exit: 0,
+    });
+    for (e, mask, s) in &ad.pre {
+        if *mask != 0 && 31 - mask.leading_zeros() as usize == i {
+            let sp = comp.span(*s);
+            for j in comp.branch(e, false, sp) {
+                comp.patch_to(j, top);
+            }
+        }
+    }
+    level(comp, ad, i + 1, once, count, args);
+    comp.emit(BOp::Jump { to: top });
+    comp.patch(next);
+    if once[i].is_none() {
+        comp.emit(BOp::Truncate { m });
+    }
+}
