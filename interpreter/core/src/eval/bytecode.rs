@@ -594,10 +594,8 @@ impl<'a> Exec<'a> {
                     w!(d, found as Val)
                 }
                 BOp::Emit { d, args, n } => {
-                    for &r in &p.regs()[args as usize..][..n as usize] {
-                        let v = r!(r);
-                        self.st.opt_vals.push(v);
-                    }
+                    let regs = &p.regs()[args as usize..][..n as usize];
+                    self.emit_tuple(regs);
                     let c = r!(d) + 1;
                     w!(d, c)
                 }
@@ -658,6 +656,17 @@ impl<'a> Exec<'a> {
             return Err(RunErrorKind::NoneZone);
         }
         Ok(base + i as u32)
+    }
+
+    /// Appends the values of the running frame's registers `regs` to the
+    /// option buffer (`BOp::Emit`). Out of line: the machine's loop stays
+    /// as it was for every program that lists no options.
+    #[inline(never)]
+    fn emit_tuple(&mut self, regs: &[Reg]) {
+        for &r in regs {
+            let v = self.st.locals[self.base + r as usize];
+            self.st.opt_vals.push(v);
+        }
     }
 
     /// A call with its arguments already in registers (as
