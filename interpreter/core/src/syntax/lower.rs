@@ -8,6 +8,7 @@ use crate::ast::*;
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::limits::MAX_TEMPLATE_NESTING;
 use pest::iterators::Pair;
+use std::cell::RefCell;
 
 type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, Diagnostics>;
@@ -20,6 +21,10 @@ struct Ctx {
     /// string with holes is a template ([`ExprKind::Template`]).
     holes: u32,
     errors: Diagnostics,
+    /// [`Ctx::trimmed_end`] by where a pair's text ends, once computed (`u32::MAX`
+    /// where not yet): every pair ending at one offset has the same trimmed
+    /// end, so each is found once instead of once per pair above it.
+    ends: RefCell<Vec<u32>>,
 }
 
 impl Ctx {
@@ -28,8 +33,43 @@ impl Ctx {
         Span::new(
             self.file,
             s.start() + self.offset,
-            trimmed_end(p) + self.offset,
+            self.trimmed_end(p) + self.offset,
         )
+    }
+
+    /// Where a pair's own text ends. pest's implicit white space after an
+    /// element that may be followed by an optional part (`move_pos?`,
+    /// `stmt*`) belongs to the pair's span; diagnostics should not underline
+    /// it, so the span ends at the last child or literal token instead (white
+    /// space, `;` and comments after it are dropped). An atomic pair without
+    /// children is exact already.
+    ///
+    /// Each is remembered by the pair's end (`ends`). A pair with children
+    /// ends at its last significant byte before its end: the bytes after its
+    /// last child are white space, comments or literal tokens, and those of
+    /// the child are the same rule again. So any two pairs that end at one
+    /// offset trim to the same place, except one that ends with the
+    /// zero-width `EOI` (`file`, `hole`), which is not remembered (nor is a
+    /// pair without children, which ends where its text does).
+    fn trimmed_end(&self, p: &P) -> usize {
+        let end = p.as_span().end();
+        let Some(last) = p.clone().into_inner().next_back() else {
+            return end;
+        };
+        if last.as_rule() == Rule::EOI {
+            return end;
+        }
+        let known = self.ends.borrow().get(end).copied();
+        if let Some(e) = known.filter(|&e| e != u32::MAX) {
+            return e as usize;
+        }
+        let trimmed = trim_after(p, self.trimmed_end(&last));
+        let mut ends = self.ends.borrow_mut();
+        if ends.is_empty() {
+            ends.resize(p.as_span().get_input().len() + 1, u32::MAX);
+        }
+        ends[end] = trimmed as u32;
+        trimmed
     }
     fn ident(&self, p: P) -> Ident {
         Ident {
@@ -39,18 +79,11 @@ impl Ctx {
     }
 }
 
-/// Where a pair's own text ends. pest's implicit white space after an element
-/// that may be followed by an optional part (`move_pos?`, `stmt*`) belongs to
-/// the pair's span; diagnostics should not underline it, so the span ends at
-/// the last child or literal token instead (white space, `;` and comments after
-/// it are dropped). An atomic pair without children is exact already.
-fn trimmed_end(p: &P) -> usize {
+/// The end of `p`'s text when its last child's text ends at `end`: the
+/// literal tokens after it kept, white space, `;` and comments dropped.
+fn trim_after(p: &P, mut end: usize) -> usize {
     let s = p.as_span();
-    let Some(last) = p.clone().into_inner().last() else {
-        return s.end();
-    };
     let bytes = s.get_input().as_bytes();
-    let mut end = trimmed_end(&last);
     let mut i = end;
     while i < s.end() {
         match bytes[i] {
@@ -85,6 +118,7 @@ pub(super) fn file(file_id: u32, p: P) -> R<File> {
         offset: 0,
         holes: 0,
         errors: vec![],
+        ends: RefCell::default(),
     };
     let mut it = kids(p);
     let header = cx.header(it.next().unwrap());
@@ -107,6 +141,7 @@ pub(super) fn expr_at(file: u32, p: P, offset: usize, holes: u32) -> R<Expr> {
         offset,
         holes,
         errors: vec![],
+        ends: RefCell::default(),
     };
     let e = cx.expr(p);
     if cx.errors.is_empty() {
@@ -1136,6 +1171,67 @@ fn first_ident(p: P) -> P {
         match kids(cur.clone()).next() {
             Some(c) => cur = c,
             None => return cur,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pest::Parser;
+
+    /// The trimmed end found by walking down to the last leaf every time,
+    /// without [`Ctx::trimmed_end`]'s memory.
+    fn walked_end(p: &P) -> usize {
+        let Some(last) = p.clone().into_inner().next_back() else {
+            return p.as_span().end();
+        };
+        trim_after(p, walked_end(&last))
+    }
+
+    /// The remembered trimmed ends are the walked ones for every pair of
+    /// every shipped ruleset and example (pairs that end with `EOI` aside).
+    #[test]
+    fn remembered_ends_are_the_walked_ones() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let mut files = vec![];
+        let mut dirs = vec![format!("{root}/rulesets"), format!("{root}/examples")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path.display().to_string());
+                } else if path.extension().is_some_and(|x| x == "rules") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 20, "found only {} rules files", files.len());
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let file = super::super::RulesParser::parse(Rule::file, &text)
+                .unwrap()
+                .next()
+                .unwrap();
+            let cx = Ctx {
+                file: 0,
+                offset: 0,
+                holes: 0,
+                errors: vec![],
+                ends: RefCell::default(),
+            };
+            for p in file.into_inner().flatten() {
+                if p.clone().into_inner().next_back().map(|l| l.as_rule()) != Some(Rule::EOI) {
+                    assert_eq!(
+                        cx.trimmed_end(&p),
+                        walked_end(&p),
+                        "{}: {:?} at {:?}",
+                        f.display(),
+                        p.as_rule(),
+                        p.as_span()
+                    );
+                }
+            }
         }
     }
 }
