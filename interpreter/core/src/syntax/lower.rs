@@ -839,7 +839,8 @@ impl Ctx {
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                let place = self.postfix(kids(k.pop().unwrap()).next().unwrap());
+                let place: Vec<P> = k.pop().unwrap().into_inner().collect();
+                let place = self.postfix(&place);
                 StmtKind::Assign { place, op, value }
             }
             Rule::if_stmt => self.if_stmt(k),
@@ -878,9 +879,14 @@ impl Ctx {
                 let what = match w.as_rule() {
                     Rule::move_all => MoveWhat::All(self.expr(kids(w).next().unwrap())),
                     Rule::move_n => {
-                        let mut it = kids(w);
-                        let n = self.sum(it.next().unwrap());
-                        MoveWhat::N(n, self.expr(it.next().unwrap()))
+                        // The count's items (the grammar's `sum`), `of`, the collection.
+                        let items: Vec<P> = w.into_inner().collect();
+                        let of = items
+                            .iter()
+                            .position(|c| c.as_rule() == Rule::k_of)
+                            .unwrap();
+                        let n = self.sum(&items[..of]);
+                        MoveWhat::N(n, self.expr(items[of + 1].clone()))
                     }
                     _ => MoveWhat::One(self.expr(w)),
                 };
@@ -952,9 +958,19 @@ impl Ctx {
         Expr { kind, span }
     }
 
+    /// An `expr` or `if_expr` pair. The precedence levels below `expr` are
+    /// silent in the grammar: an `expr` that is not an `if` holds the
+    /// operands and operators of its `where`, `or` and `and` levels flat,
+    /// each operand a `not_expr`.
     pub(super) fn expr(&mut self, p: P) -> Expr {
         match p.as_rule() {
-            Rule::expr => self.expr(kids(p).next().unwrap()),
+            Rule::expr => {
+                let items: Vec<P> = p.into_inner().collect();
+                if items[0].as_rule() == Rule::if_expr {
+                    return self.expr(items[0].clone());
+                }
+                self.filtered(&items)
+            }
             Rule::if_expr => {
                 let span = self.span(&p);
                 let mut it = kids(p);
@@ -963,138 +979,187 @@ impl Ctx {
                 let b = self.expr(it.next().unwrap());
                 self.mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span)
             }
-            Rule::filtered => {
-                let span = self.span(&p);
-                let mut it = kids(p);
-                let coll = self.expr(it.next().unwrap());
-                match it.next() {
-                    Some(c) => {
-                        let cond = self.expr(c);
-                        self.mk(ExprKind::Where(Box::new(coll), Box::new(cond)), span)
-                    }
-                    None => coll,
-                }
-            }
-            Rule::or_expr | Rule::and_expr => {
-                let op = if p.as_rule() == Rule::or_expr {
-                    BinOp::Or
-                } else {
-                    BinOp::And
-                };
-                let mut it = kids(p);
-                let mut acc = self.expr(it.next().unwrap());
-                for c in it {
-                    let rhs = self.expr(c);
-                    let span = acc.span.to(rhs.span);
-                    acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
-                }
-                acc
-            }
-            Rule::not_expr => {
-                let span = self.span(&p);
-                let k: Vec<P> = kids(p).collect();
-                let nots = k.iter().filter(|c| c.as_rule() == Rule::not_op).count();
-                let mut e = self.expr(k.into_iter().last().unwrap());
-                for _ in 0..nots {
-                    e = self.mk(ExprKind::Not(Box::new(e)), span);
-                }
-                e
-            }
-            Rule::cmp_expr => {
-                let mut it = kids(p);
-                let lhs = self.expr(it.next().unwrap());
-                match it.next() {
-                    None => lhs,
-                    Some(op) => {
-                        let opk = kids(op.clone()).next().map(|x| x.as_rule());
-                        let rhs_p = it.next().unwrap();
-                        if opk == Some(Rule::is_op) {
-                            let span = lhs.span.to(self.span(&rhs_p));
-                            let name = self.ident(first_ident(rhs_p));
-                            return self.mk(ExprKind::Is(Box::new(lhs), name), span);
-                        }
-                        let rhs = self.expr(rhs_p);
-                        let op = match (opk, op.as_str()) {
-                            (Some(Rule::in_op), _) => BinOp::In,
-                            (_, "==") => BinOp::Eq,
-                            (_, "!=") => BinOp::Ne,
-                            (_, "<=") => BinOp::Le,
-                            (_, ">=") => BinOp::Ge,
-                            (_, "<") => BinOp::Lt,
-                            _ => BinOp::Gt,
-                        };
-                        let span = lhs.span.to(rhs.span);
-                        self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
-                    }
-                }
-            }
-            Rule::range => {
-                let mut it = kids(p);
-                let a = self.expr(it.next().unwrap());
-                match it.next() {
-                    None => a,
-                    Some(b) => {
-                        let b = self.expr(b);
-                        let span = a.span.to(b.span);
-                        self.mk(ExprKind::Range(Box::new(a), Box::new(b)), span)
-                    }
-                }
-            }
-            Rule::sum => self.sum(p),
-            Rule::product => self.binary_chain(p),
-            Rule::unary => {
-                let span = self.span(&p);
-                let k: Vec<P> = kids(p).collect();
-                let negs = k.iter().filter(|c| c.as_rule() == Rule::neg).count();
-                let mut e = self.postfix(k.into_iter().last().unwrap());
-                for _ in 0..negs {
-                    e = match e.kind {
-                        ExprKind::Int(v) => self.mk(ExprKind::Int(-v), span),
-                        _ => self.mk(ExprKind::Neg(Box::new(e)), span),
-                    };
-                }
-                e
-            }
-            Rule::postfix => self.postfix(p),
             r => unreachable!("expr rule {r:?}"),
         }
     }
 
-    fn sum(&mut self, p: P) -> Expr {
-        self.binary_chain(p)
+    /// The span from the first of `items` to where the last one's text ends,
+    /// which is that of the silent rule that held them.
+    fn items_span(&self, items: &[P]) -> Span {
+        let start = items[0].as_span().start() + self.offset;
+        let end = self.trimmed_end(items.last().unwrap()) + self.offset;
+        Span::new(self.file, start, end)
     }
 
-    fn binary_chain(&mut self, p: P) -> Expr {
-        let mut it = kids(p);
-        let mut acc = self.expr(it.next().unwrap());
-        while let Some(op) = it.next() {
-            let rhs = self.expr(it.next().unwrap());
-            let op = match op.as_str() {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                _ => BinOp::Rem,
-            };
-            let span = acc.span.to(rhs.span);
-            acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
+    /// `COLL where COND`, or just a value (the grammar's `filtered`).
+    fn filtered(&mut self, items: &[P]) -> Expr {
+        match items.iter().position(|c| c.as_rule() == Rule::k_where) {
+            None => self.logic(items, Rule::k_or),
+            Some(w) => {
+                let span = self.items_span(items);
+                let coll = self.logic(&items[..w], Rule::k_or);
+                let cond = self.logic(&items[w + 1..], Rule::k_or);
+                self.mk(ExprKind::Where(Box::new(coll), Box::new(cond)), span)
+            }
         }
-        acc
     }
 
-    fn postfix(&mut self, p: P) -> Expr {
-        let mut it = kids(p);
-        let mut e = self.primary(it.next().unwrap());
-        for f in it {
+    /// `A or B …` (`k_or`) or `A and B …` (`k_and`), left to right; the
+    /// operands of `and` are `not_expr` pairs.
+    fn logic(&mut self, items: &[P], word: Rule) -> Expr {
+        let (op, inner) = match word {
+            Rule::k_or => (BinOp::Or, Some(Rule::k_and)),
+            _ => (BinOp::And, None),
+        };
+        let mut acc: Option<Expr> = None;
+        for part in items.split(|c| c.as_rule() == word) {
+            let rhs = match inner {
+                Some(w) => self.logic(part, w),
+                None => self.not_expr(part[0].clone()),
+            };
+            acc = Some(match acc {
+                None => rhs,
+                Some(lhs) => {
+                    let span = lhs.span.to(rhs.span);
+                    self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+                }
+            });
+        }
+        acc.unwrap()
+    }
+
+    /// `not A`, any number of times, or a comparison: the `not_op`s, then
+    /// the comparison's items.
+    fn not_expr(&mut self, p: P) -> Expr {
+        let span = self.span(&p);
+        let items: Vec<P> = p.into_inner().collect();
+        let nots = items
+            .iter()
+            .take_while(|c| c.as_rule() == Rule::not_op)
+            .count();
+        let mut e = self.comparison(&items[nots..]);
+        for _ in 0..nots {
+            e = self.mk(ExprKind::Not(Box::new(e)), span);
+        }
+        e
+    }
+
+    /// A comparison of two values or one value (the grammar's `cmp_expr`).
+    fn comparison(&mut self, items: &[P]) -> Expr {
+        let Some(at) = items.iter().position(|c| c.as_rule() == Rule::cmp_op) else {
+            return self.range(items);
+        };
+        let lhs = self.range(&items[..at]);
+        let op = &items[at];
+        let rhs = &items[at + 1..];
+        let opk = kids(op.clone()).next().map(|x| x.as_rule());
+        if opk == Some(Rule::is_op) {
+            let span = lhs.span.to(self.items_span(rhs));
+            let name = self.ident(first_ident(rhs[0].clone()));
+            return self.mk(ExprKind::Is(Box::new(lhs), name), span);
+        }
+        let rhs = self.range(rhs);
+        let op = match (opk, op.as_str()) {
+            (Some(Rule::in_op), _) => BinOp::In,
+            (_, "==") => BinOp::Eq,
+            (_, "!=") => BinOp::Ne,
+            (_, "<=") => BinOp::Le,
+            (_, ">=") => BinOp::Ge,
+            (_, "<") => BinOp::Lt,
+            _ => BinOp::Gt,
+        };
+        let span = lhs.span.to(rhs.span);
+        self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    /// `A..B` or one value (the grammar's `range`). `..` makes no pair: the
+    /// second sum starts at an operand that follows an operand.
+    fn range(&mut self, items: &[P]) -> Expr {
+        let operand = |c: &P| c.as_rule() == Rule::unary;
+        let Some(at) = (1..items.len()).find(|&i| operand(&items[i - 1]) && operand(&items[i]))
+        else {
+            return self.sum(items);
+        };
+        let a = self.sum(&items[..at]);
+        let b = self.sum(&items[at..]);
+        let span = a.span.to(b.span);
+        self.mk(ExprKind::Range(Box::new(a), Box::new(b)), span)
+    }
+
+    /// `A + B - …` over products (`sum_op`), or `A * B / …` over `unary`
+    /// pairs (`prod_op`), left to right.
+    fn sum(&mut self, items: &[P]) -> Expr {
+        self.arith(items, Rule::sum_op)
+    }
+
+    fn arith(&mut self, items: &[P], level: Rule) -> Expr {
+        let mut acc: Option<Expr> = None;
+        let mut op = "";
+        let mut start = 0;
+        for end in 0..=items.len() {
+            if end < items.len() && items[end].as_rule() != level {
+                continue;
+            }
+            let part = &items[start..end];
+            let rhs = match level {
+                Rule::sum_op => self.arith(part, Rule::prod_op),
+                _ => self.unary(part[0].clone()),
+            };
+            acc = Some(match acc {
+                None => rhs,
+                Some(lhs) => {
+                    let op = match op {
+                        "+" => BinOp::Add,
+                        "-" => BinOp::Sub,
+                        "*" => BinOp::Mul,
+                        "/" => BinOp::Div,
+                        _ => BinOp::Rem,
+                    };
+                    let span = lhs.span.to(rhs.span);
+                    self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+                }
+            });
+            if end < items.len() {
+                op = items[end].as_str();
+                start = end + 1;
+            }
+        }
+        acc.unwrap()
+    }
+
+    /// A value with any number of minus signs before it: the `neg`s, then
+    /// the postfix items.
+    fn unary(&mut self, p: P) -> Expr {
+        let span = self.span(&p);
+        let items: Vec<P> = p.into_inner().collect();
+        let negs = items
+            .iter()
+            .take_while(|c| c.as_rule() == Rule::neg)
+            .count();
+        let mut e = self.postfix(&items[negs..]);
+        for _ in 0..negs {
+            e = match e.kind {
+                ExprKind::Int(v) => self.mk(ExprKind::Int(-v), span),
+                _ => self.mk(ExprKind::Neg(Box::new(e)), span),
+            };
+        }
+        e
+    }
+
+    /// A primary value followed by field names and index expressions (the
+    /// grammar's `postfix`).
+    fn postfix(&mut self, items: &[P]) -> Expr {
+        let mut e = self.primary(items[0].clone());
+        for f in &items[1..] {
             if f.as_rule() == Rule::expr {
                 // `]` ends the index; the span stops at the expression's end plus one.
-                let ispan = self.span(&f);
+                let ispan = self.span(f);
                 let span = Span::new(e.span.file, e.span.start as usize, ispan.end as usize + 1);
-                let i = self.expr(f);
+                let i = self.expr(f.clone());
                 e = self.mk(ExprKind::Index(Box::new(e), Box::new(i)), span);
                 continue;
             }
-            let field = self.ident(f);
+            let field = self.ident(f.clone());
             let span = e.span.to(field.span);
             e = self.mk(ExprKind::Field(Box::new(e), field), span);
         }
