@@ -53,6 +53,14 @@ impl Ctx {
     /// pair without children, which ends where its text does).
     fn trimmed_end(&self, p: &P) -> usize {
         let end = p.as_span().end();
+        // Names and numbers (atomic, no children) are the commonest pairs:
+        // known exact without looking for children.
+        if matches!(
+            p.as_rule(),
+            Rule::ident | Rule::int | Rule::field_name | Rule::node_name
+        ) {
+            return end;
+        }
         let Some(last) = p.clone().into_inner().next_back() else {
             return end;
         };
