@@ -8,6 +8,7 @@ use crate::ast::*;
 use crate::diag::{Diagnostic, Diagnostics, Span};
 use crate::limits::MAX_TEMPLATE_NESTING;
 use pest::iterators::Pair;
+use std::cell::RefCell;
 
 type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, Diagnostics>;
@@ -20,6 +21,10 @@ struct Ctx {
     /// string with holes is a template ([`ExprKind::Template`]).
     holes: u32,
     errors: Diagnostics,
+    /// [`Ctx::trimmed_end`] by where a pair's text ends, once computed (`u32::MAX`
+    /// where not yet): every pair ending at one offset has the same trimmed
+    /// end, so each is found once instead of once per pair above it.
+    ends: RefCell<Vec<u32>>,
 }
 
 impl Ctx {
@@ -28,8 +33,51 @@ impl Ctx {
         Span::new(
             self.file,
             s.start() + self.offset,
-            trimmed_end(p) + self.offset,
+            self.trimmed_end(p) + self.offset,
         )
+    }
+
+    /// Where a pair's own text ends. pest's implicit white space after an
+    /// element that may be followed by an optional part (`move_pos?`,
+    /// `stmt*`) belongs to the pair's span; diagnostics should not underline
+    /// it, so the span ends at the last child or literal token instead (white
+    /// space, `;` and comments after it are dropped). An atomic pair without
+    /// children is exact already.
+    ///
+    /// Each is remembered by the pair's end (`ends`). A pair with children
+    /// ends at its last significant byte before its end: the bytes after its
+    /// last child are white space, comments or literal tokens, and those of
+    /// the child are the same rule again. So any two pairs that end at one
+    /// offset trim to the same place, except one that ends with the
+    /// zero-width `EOI` (`file`, `hole`), which is not remembered (nor is a
+    /// pair without children, which ends where its text does).
+    fn trimmed_end(&self, p: &P) -> usize {
+        let end = p.as_span().end();
+        // Names and numbers (atomic, no children) are the commonest pairs:
+        // known exact without looking for children.
+        if matches!(
+            p.as_rule(),
+            Rule::ident | Rule::int | Rule::field_name | Rule::node_name
+        ) {
+            return end;
+        }
+        let Some(last) = p.clone().into_inner().next_back() else {
+            return end;
+        };
+        if last.as_rule() == Rule::EOI {
+            return end;
+        }
+        let known = self.ends.borrow().get(end).copied();
+        if let Some(e) = known.filter(|&e| e != u32::MAX) {
+            return e as usize;
+        }
+        let trimmed = trim_after(p, self.trimmed_end(&last));
+        let mut ends = self.ends.borrow_mut();
+        if ends.is_empty() {
+            ends.resize(p.as_span().get_input().len() + 1, u32::MAX);
+        }
+        ends[end] = trimmed as u32;
+        trimmed
     }
     fn ident(&self, p: P) -> Ident {
         Ident {
@@ -39,18 +87,11 @@ impl Ctx {
     }
 }
 
-/// Where a pair's own text ends. pest's implicit white space after an element
-/// that may be followed by an optional part (`move_pos?`, `stmt*`) belongs to
-/// the pair's span; diagnostics should not underline it, so the span ends at
-/// the last child or literal token instead (white space, `;` and comments after
-/// it are dropped). An atomic pair without children is exact already.
-fn trimmed_end(p: &P) -> usize {
+/// The end of `p`'s text when its last child's text ends at `end`: the
+/// literal tokens after it kept, white space, `;` and comments dropped.
+fn trim_after(p: &P, mut end: usize) -> usize {
     let s = p.as_span();
-    let Some(last) = p.clone().into_inner().last() else {
-        return s.end();
-    };
     let bytes = s.get_input().as_bytes();
-    let mut end = trimmed_end(&last);
     let mut i = end;
     while i < s.end() {
         match bytes[i] {
@@ -85,6 +126,7 @@ pub(super) fn file(file_id: u32, p: P) -> R<File> {
         offset: 0,
         holes: 0,
         errors: vec![],
+        ends: RefCell::default(),
     };
     let mut it = kids(p);
     let header = cx.header(it.next().unwrap());
@@ -107,6 +149,7 @@ pub(super) fn expr_at(file: u32, p: P, offset: usize, holes: u32) -> R<Expr> {
         offset,
         holes,
         errors: vec![],
+        ends: RefCell::default(),
     };
     let e = cx.expr(p);
     if cx.errors.is_empty() {
@@ -804,7 +847,8 @@ impl Ctx {
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                let place = self.postfix(kids(k.pop().unwrap()).next().unwrap());
+                let place: Vec<P> = k.pop().unwrap().into_inner().collect();
+                let place = self.postfix(&place);
                 StmtKind::Assign { place, op, value }
             }
             Rule::if_stmt => self.if_stmt(k),
@@ -843,9 +887,14 @@ impl Ctx {
                 let what = match w.as_rule() {
                     Rule::move_all => MoveWhat::All(self.expr(kids(w).next().unwrap())),
                     Rule::move_n => {
-                        let mut it = kids(w);
-                        let n = self.sum(it.next().unwrap());
-                        MoveWhat::N(n, self.expr(it.next().unwrap()))
+                        // The count's items (the grammar's `sum`), `of`, the collection.
+                        let items: Vec<P> = w.into_inner().collect();
+                        let of = items
+                            .iter()
+                            .position(|c| c.as_rule() == Rule::k_of)
+                            .unwrap();
+                        let n = self.sum(&items[..of]);
+                        MoveWhat::N(n, self.expr(items[of + 1].clone()))
                     }
                     _ => MoveWhat::One(self.expr(w)),
                 };
@@ -917,9 +966,19 @@ impl Ctx {
         Expr { kind, span }
     }
 
+    /// An `expr` or `if_expr` pair. The precedence levels below `expr` are
+    /// silent in the grammar: an `expr` that is not an `if` holds the
+    /// operands and operators of its `where`, `or` and `and` levels flat,
+    /// each operand a `not_expr`.
     pub(super) fn expr(&mut self, p: P) -> Expr {
         match p.as_rule() {
-            Rule::expr => self.expr(kids(p).next().unwrap()),
+            Rule::expr => {
+                let items: Vec<P> = p.into_inner().collect();
+                if items[0].as_rule() == Rule::if_expr {
+                    return self.expr(items[0].clone());
+                }
+                self.filtered(&items)
+            }
             Rule::if_expr => {
                 let span = self.span(&p);
                 let mut it = kids(p);
@@ -928,138 +987,187 @@ impl Ctx {
                 let b = self.expr(it.next().unwrap());
                 self.mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span)
             }
-            Rule::filtered => {
-                let span = self.span(&p);
-                let mut it = kids(p);
-                let coll = self.expr(it.next().unwrap());
-                match it.next() {
-                    Some(c) => {
-                        let cond = self.expr(c);
-                        self.mk(ExprKind::Where(Box::new(coll), Box::new(cond)), span)
-                    }
-                    None => coll,
-                }
-            }
-            Rule::or_expr | Rule::and_expr => {
-                let op = if p.as_rule() == Rule::or_expr {
-                    BinOp::Or
-                } else {
-                    BinOp::And
-                };
-                let mut it = kids(p);
-                let mut acc = self.expr(it.next().unwrap());
-                for c in it {
-                    let rhs = self.expr(c);
-                    let span = acc.span.to(rhs.span);
-                    acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
-                }
-                acc
-            }
-            Rule::not_expr => {
-                let span = self.span(&p);
-                let k: Vec<P> = kids(p).collect();
-                let nots = k.iter().filter(|c| c.as_rule() == Rule::not_op).count();
-                let mut e = self.expr(k.into_iter().last().unwrap());
-                for _ in 0..nots {
-                    e = self.mk(ExprKind::Not(Box::new(e)), span);
-                }
-                e
-            }
-            Rule::cmp_expr => {
-                let mut it = kids(p);
-                let lhs = self.expr(it.next().unwrap());
-                match it.next() {
-                    None => lhs,
-                    Some(op) => {
-                        let opk = kids(op.clone()).next().map(|x| x.as_rule());
-                        let rhs_p = it.next().unwrap();
-                        if opk == Some(Rule::is_op) {
-                            let span = lhs.span.to(self.span(&rhs_p));
-                            let name = self.ident(first_ident(rhs_p));
-                            return self.mk(ExprKind::Is(Box::new(lhs), name), span);
-                        }
-                        let rhs = self.expr(rhs_p);
-                        let op = match (opk, op.as_str()) {
-                            (Some(Rule::in_op), _) => BinOp::In,
-                            (_, "==") => BinOp::Eq,
-                            (_, "!=") => BinOp::Ne,
-                            (_, "<=") => BinOp::Le,
-                            (_, ">=") => BinOp::Ge,
-                            (_, "<") => BinOp::Lt,
-                            _ => BinOp::Gt,
-                        };
-                        let span = lhs.span.to(rhs.span);
-                        self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
-                    }
-                }
-            }
-            Rule::range => {
-                let mut it = kids(p);
-                let a = self.expr(it.next().unwrap());
-                match it.next() {
-                    None => a,
-                    Some(b) => {
-                        let b = self.expr(b);
-                        let span = a.span.to(b.span);
-                        self.mk(ExprKind::Range(Box::new(a), Box::new(b)), span)
-                    }
-                }
-            }
-            Rule::sum => self.sum(p),
-            Rule::product => self.binary_chain(p),
-            Rule::unary => {
-                let span = self.span(&p);
-                let k: Vec<P> = kids(p).collect();
-                let negs = k.iter().filter(|c| c.as_rule() == Rule::neg).count();
-                let mut e = self.postfix(k.into_iter().last().unwrap());
-                for _ in 0..negs {
-                    e = match e.kind {
-                        ExprKind::Int(v) => self.mk(ExprKind::Int(-v), span),
-                        _ => self.mk(ExprKind::Neg(Box::new(e)), span),
-                    };
-                }
-                e
-            }
-            Rule::postfix => self.postfix(p),
             r => unreachable!("expr rule {r:?}"),
         }
     }
 
-    fn sum(&mut self, p: P) -> Expr {
-        self.binary_chain(p)
+    /// The span from the first of `items` to where the last one's text ends,
+    /// which is that of the silent rule that held them.
+    fn items_span(&self, items: &[P]) -> Span {
+        let start = items[0].as_span().start() + self.offset;
+        let end = self.trimmed_end(items.last().unwrap()) + self.offset;
+        Span::new(self.file, start, end)
     }
 
-    fn binary_chain(&mut self, p: P) -> Expr {
-        let mut it = kids(p);
-        let mut acc = self.expr(it.next().unwrap());
-        while let Some(op) = it.next() {
-            let rhs = self.expr(it.next().unwrap());
-            let op = match op.as_str() {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                _ => BinOp::Rem,
-            };
-            let span = acc.span.to(rhs.span);
-            acc = self.mk(ExprKind::Bin(op, Box::new(acc), Box::new(rhs)), span);
+    /// `COLL where COND`, or just a value (the grammar's `filtered`).
+    fn filtered(&mut self, items: &[P]) -> Expr {
+        match items.iter().position(|c| c.as_rule() == Rule::k_where) {
+            None => self.logic(items, Rule::k_or),
+            Some(w) => {
+                let span = self.items_span(items);
+                let coll = self.logic(&items[..w], Rule::k_or);
+                let cond = self.logic(&items[w + 1..], Rule::k_or);
+                self.mk(ExprKind::Where(Box::new(coll), Box::new(cond)), span)
+            }
         }
-        acc
     }
 
-    fn postfix(&mut self, p: P) -> Expr {
-        let mut it = kids(p);
-        let mut e = self.primary(it.next().unwrap());
-        for f in it {
+    /// `A or B …` (`k_or`) or `A and B …` (`k_and`), left to right; the
+    /// operands of `and` are `not_expr` pairs.
+    fn logic(&mut self, items: &[P], word: Rule) -> Expr {
+        let (op, inner) = match word {
+            Rule::k_or => (BinOp::Or, Some(Rule::k_and)),
+            _ => (BinOp::And, None),
+        };
+        let mut acc: Option<Expr> = None;
+        for part in items.split(|c| c.as_rule() == word) {
+            let rhs = match inner {
+                Some(w) => self.logic(part, w),
+                None => self.not_expr(part[0].clone()),
+            };
+            acc = Some(match acc {
+                None => rhs,
+                Some(lhs) => {
+                    let span = lhs.span.to(rhs.span);
+                    self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+                }
+            });
+        }
+        acc.unwrap()
+    }
+
+    /// `not A`, any number of times, or a comparison: the `not_op`s, then
+    /// the comparison's items.
+    fn not_expr(&mut self, p: P) -> Expr {
+        let span = self.span(&p);
+        let items: Vec<P> = p.into_inner().collect();
+        let nots = items
+            .iter()
+            .take_while(|c| c.as_rule() == Rule::not_op)
+            .count();
+        let mut e = self.comparison(&items[nots..]);
+        for _ in 0..nots {
+            e = self.mk(ExprKind::Not(Box::new(e)), span);
+        }
+        e
+    }
+
+    /// A comparison of two values or one value (the grammar's `cmp_expr`).
+    fn comparison(&mut self, items: &[P]) -> Expr {
+        let Some(at) = items.iter().position(|c| c.as_rule() == Rule::cmp_op) else {
+            return self.range(items);
+        };
+        let lhs = self.range(&items[..at]);
+        let op = &items[at];
+        let rhs = &items[at + 1..];
+        let opk = kids(op.clone()).next().map(|x| x.as_rule());
+        if opk == Some(Rule::is_op) {
+            let span = lhs.span.to(self.items_span(rhs));
+            let name = self.ident(first_ident(rhs[0].clone()));
+            return self.mk(ExprKind::Is(Box::new(lhs), name), span);
+        }
+        let rhs = self.range(rhs);
+        let op = match (opk, op.as_str()) {
+            (Some(Rule::in_op), _) => BinOp::In,
+            (_, "==") => BinOp::Eq,
+            (_, "!=") => BinOp::Ne,
+            (_, "<=") => BinOp::Le,
+            (_, ">=") => BinOp::Ge,
+            (_, "<") => BinOp::Lt,
+            _ => BinOp::Gt,
+        };
+        let span = lhs.span.to(rhs.span);
+        self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    /// `A..B` or one value (the grammar's `range`). `..` makes no pair: the
+    /// second sum starts at an operand that follows an operand.
+    fn range(&mut self, items: &[P]) -> Expr {
+        let operand = |c: &P| c.as_rule() == Rule::unary;
+        let Some(at) = (1..items.len()).find(|&i| operand(&items[i - 1]) && operand(&items[i]))
+        else {
+            return self.sum(items);
+        };
+        let a = self.sum(&items[..at]);
+        let b = self.sum(&items[at..]);
+        let span = a.span.to(b.span);
+        self.mk(ExprKind::Range(Box::new(a), Box::new(b)), span)
+    }
+
+    /// `A + B - …` over products (`sum_op`), or `A * B / …` over `unary`
+    /// pairs (`prod_op`), left to right.
+    fn sum(&mut self, items: &[P]) -> Expr {
+        self.arith(items, Rule::sum_op)
+    }
+
+    fn arith(&mut self, items: &[P], level: Rule) -> Expr {
+        let mut acc: Option<Expr> = None;
+        let mut op = "";
+        let mut start = 0;
+        for end in 0..=items.len() {
+            if end < items.len() && items[end].as_rule() != level {
+                continue;
+            }
+            let part = &items[start..end];
+            let rhs = match level {
+                Rule::sum_op => self.arith(part, Rule::prod_op),
+                _ => self.unary(part[0].clone()),
+            };
+            acc = Some(match acc {
+                None => rhs,
+                Some(lhs) => {
+                    let op = match op {
+                        "+" => BinOp::Add,
+                        "-" => BinOp::Sub,
+                        "*" => BinOp::Mul,
+                        "/" => BinOp::Div,
+                        _ => BinOp::Rem,
+                    };
+                    let span = lhs.span.to(rhs.span);
+                    self.mk(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)
+                }
+            });
+            if end < items.len() {
+                op = items[end].as_str();
+                start = end + 1;
+            }
+        }
+        acc.unwrap()
+    }
+
+    /// A value with any number of minus signs before it: the `neg`s, then
+    /// the postfix items.
+    fn unary(&mut self, p: P) -> Expr {
+        let span = self.span(&p);
+        let items: Vec<P> = p.into_inner().collect();
+        let negs = items
+            .iter()
+            .take_while(|c| c.as_rule() == Rule::neg)
+            .count();
+        let mut e = self.postfix(&items[negs..]);
+        for _ in 0..negs {
+            e = match e.kind {
+                ExprKind::Int(v) => self.mk(ExprKind::Int(-v), span),
+                _ => self.mk(ExprKind::Neg(Box::new(e)), span),
+            };
+        }
+        e
+    }
+
+    /// A primary value followed by field names and index expressions (the
+    /// grammar's `postfix`).
+    fn postfix(&mut self, items: &[P]) -> Expr {
+        let mut e = self.primary(items[0].clone());
+        for f in &items[1..] {
             if f.as_rule() == Rule::expr {
                 // `]` ends the index; the span stops at the expression's end plus one.
-                let ispan = self.span(&f);
+                let ispan = self.span(f);
                 let span = Span::new(e.span.file, e.span.start as usize, ispan.end as usize + 1);
-                let i = self.expr(f);
+                let i = self.expr(f.clone());
                 e = self.mk(ExprKind::Index(Box::new(e), Box::new(i)), span);
                 continue;
             }
-            let field = self.ident(f);
+            let field = self.ident(f.clone());
             let span = e.span.to(field.span);
             e = self.mk(ExprKind::Field(Box::new(e), field), span);
         }
@@ -1136,6 +1244,67 @@ fn first_ident(p: P) -> P {
         match kids(cur.clone()).next() {
             Some(c) => cur = c,
             None => return cur,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pest::Parser;
+
+    /// The trimmed end found by walking down to the last leaf every time,
+    /// without [`Ctx::trimmed_end`]'s memory.
+    fn walked_end(p: &P) -> usize {
+        let Some(last) = p.clone().into_inner().next_back() else {
+            return p.as_span().end();
+        };
+        trim_after(p, walked_end(&last))
+    }
+
+    /// The remembered trimmed ends are the walked ones for every pair of
+    /// every shipped ruleset and example (pairs that end with `EOI` aside).
+    #[test]
+    fn remembered_ends_are_the_walked_ones() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let mut files = vec![];
+        let mut dirs = vec![format!("{root}/rulesets"), format!("{root}/examples")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path.display().to_string());
+                } else if path.extension().is_some_and(|x| x == "rules") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 20, "found only {} rules files", files.len());
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let file = super::super::RulesParser::parse(Rule::file, &text)
+                .unwrap()
+                .next()
+                .unwrap();
+            let cx = Ctx {
+                file: 0,
+                offset: 0,
+                holes: 0,
+                errors: vec![],
+                ends: RefCell::default(),
+            };
+            for p in file.into_inner().flatten() {
+                if p.clone().into_inner().next_back().map(|l| l.as_rule()) != Some(Rule::EOI) {
+                    assert_eq!(
+                        cx.trimmed_end(&p),
+                        walked_end(&p),
+                        "{}: {:?} at {:?}",
+                        f.display(),
+                        p.as_rule(),
+                        p.as_span()
+                    );
+                }
+            }
         }
     }
 }
