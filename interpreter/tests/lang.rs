@@ -623,3 +623,34 @@ play {{
     assert_eq!(fast.message, slow.message);
     assert_eq!(fast.span, slow.span);
 }
+
+/// Inlining pastes a function's body into its caller's frame, so a body
+/// that binds a name of its own is not pasted, even when it never reads the
+/// name: `sum(x in neighbors(n): 1)` binds `x` in the callee's second slot,
+/// which in `g`'s frame (and in `play`'s, where `g` is pasted in turn) is
+/// `b`. Pasted, the sum overwrote `b` with each neighbour and `b == a` never
+/// held (the log said `total 0`).
+#[test]
+fn inlining_leaves_the_callers_locals_alone() {
+    let rules = r#"game "Clobber"
+players 2
+board "board.toml"
+var total: int = 0
+fn f(n: node) -> int = sum(x in neighbors(n): 1)
+fn g(a: node, b: node) -> bool = f(a) > 0 and b == a
+play {
+  for a in nodes {
+    for b in nodes { if g(a, b) { total = total + 1 } }
+  }
+  log "total {total}"
+}
+"#;
+    for passes in [regel::opt::Passes::none(), regel::opt::Passes::all()] {
+        let game = compile(rules, &loop_board(false), &passes);
+        let mut setup = Setup::new(2, 1);
+        setup.log = true;
+        let mut m = Match::new(game, &setup).unwrap();
+        // Every node but the lone `f` has a neighbour: five pairs (a, a).
+        assert_eq!(lines(&m.take_log()), ["total 5"], "{passes:?}");
+    }
+}

@@ -58,9 +58,15 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
         return;
     };
     let f = &fns[*func as usize];
-    // Only bodies that read no locals of their own (no aggregate binding a
-    // name) can be pasted into the caller's frame without renumbering.
-    if depth > 6 || !args.iter().all(simple) || !reads_only_params(&f.body, f.nparams) {
+    // Only bodies with no locals of their own can be pasted into the
+    // caller's frame without renumbering: an aggregate binding a name (`x
+    // in C`) writes a slot that is one of the caller's there, even when it
+    // never reads the name (`sum(x in C: 1)`).
+    if depth > 6
+        || !args.iter().all(simple)
+        || binds_names(&f.body)
+        || !reads_only_params(&f.body, f.nparams)
+    {
         return;
     }
     let mut body = f.body.clone();
@@ -75,6 +81,31 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
         inline_call(x, fns, depth + 1, budget)
     });
     *e = body;
+}
+
+/// Whether an expression binds a name in a slot of its frame: an
+/// aggregate's element, or the element of a `where`, `list`, `distinct`
+/// or `sorted`, or the area of a `subsets`.
+fn binds_names(e: &Expr) -> bool {
+    struct Binds(bool);
+    impl Visit for Binds {
+        fn expr(&mut self, e: &mut Expr) {
+            self.0 |= matches!(e, Expr::Agg { .. });
+        }
+        fn coll(&mut self, c: &mut Coll) {
+            self.0 |= matches!(
+                c,
+                Coll::Filter(..)
+                    | Coll::Map(..)
+                    | Coll::Distinct(..)
+                    | Coll::Sorted(..)
+                    | Coll::Subsets { .. }
+            );
+        }
+    }
+    let mut b = Binds(false);
+    walk_e(&mut e.clone(), &mut b);
+    b.0
 }
 
 pub(super) fn reads_only_params(body: &Expr, nparams: u16) -> bool {
