@@ -624,6 +624,106 @@ play {{
     assert_eq!(fast.span, slow.span);
 }
 
+/// The `fn-tables` pass answers calls of a function that reads only the
+/// static board from a table made at check time, with each call's value
+/// and the steps it charges; a call the table cannot answer exactly runs
+/// instead: one that fails (`12 / 0` next to `e`, whose degree is 1), one
+/// made too close to the call depth limit (`deep(depth, …)` nests `depth`
+/// calls before it calls `spread`; a variable, so that no pass folds the
+/// chain away), one whose steps would pass the budget or the host's next
+/// look at its interrupt flag. So the pass changes no outcome: not the log,
+/// not the error or its place, not the steps a match counts, at every
+/// budget around the one the match needs.
+#[test]
+fn function_tables_answer_exactly_as_the_calls_would() {
+    let rules = |k: i64, depth: i64| {
+        format!(
+            r#"game "Tables"
+players 2
+board "board.toml"
+var total: int = 0
+var depth: int = {depth}
+fn degree(n: node) -> int = sum(x in neighbors(n): 1)
+fn spread(n: node) -> int = sum(y in neighbors(n): 12 / (degree(y) - ({k})))
+fn link(a: node, b: node) -> bool = any(x in neighbors(a): x == b)
+fn deep(d: int, n: node) -> int = if d == 0 then spread(n) else deep(d - 1, n)
+play {{
+  for a in nodes {{
+    for b in nodes {{
+      if link(a, b) {{ total = total + deep(depth, a) }}
+    }}
+  }}
+  log "total {{total}}"
+}}
+"#
+        )
+    };
+    let with = regel::opt::Passes::all();
+    let without = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
+    )
+    .unwrap();
+    let outcome = |g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>| {
+        let mut setup = Setup::new(2, 1);
+        setup.log = true;
+        if let Some(b) = budget {
+            setup.budget = b;
+        }
+        match Match::new(g.clone(), &setup) {
+            Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
+            Err(e) => format!("{} at {:?}", e.message, e.span),
+        }
+    };
+    let mut answered = 0;
+    let mut deep_fails = false;
+    for (k, depth) in [
+        (-1, 0),
+        (-1, 150),
+        (-1, 165),
+        (-1, 200),
+        (-1, 201),
+        (1, 0),
+        (1, 150),
+    ] {
+        let (fast, slow) = (
+            compile(&rules(k, depth), &loop_board(false), &with),
+            compile(&rules(k, depth), &loop_board(false), &without),
+        );
+        assert!(fast.fns[..3].iter().all(|f| f.table.is_some()));
+        assert!(slow.fn_tables.is_empty());
+        let misses = fast.fn_tables[1]
+            .entries
+            .iter()
+            .filter(|e| e.0 == regel::ir::FnTable::MISS)
+            .count();
+        assert_eq!(misses > 0, k == 1, "calls next to `e` fail");
+        let done = outcome(&slow, None);
+        assert_eq!(outcome(&fast, None), done, "k = {k}, depth = {depth}");
+        let Some(steps) = done
+            .strip_suffix(" steps")
+            .and_then(|s| s.rsplit(' ').next())
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            assert!(
+                done.contains("zero") || done.contains("too deeply"),
+                "{done}"
+            );
+            deep_fails |= done.contains("too deeply");
+            continue;
+        };
+        answered += 1;
+        for budget in steps.saturating_sub(40)..=steps {
+            assert_eq!(
+                outcome(&fast, Some(budget)),
+                outcome(&slow, Some(budget)),
+                "k = {k}, depth = {depth}, budget {budget}"
+            );
+        }
+    }
+    assert!(answered >= 3, "most cases run to the end");
+    assert!(deep_fails, "a call of `spread` passes the depth limit");
+}
+
 /// Inlining pastes a function's body into its caller's frame, so a body
 /// that binds a name of its own is not pasted, even when it never reads the
 /// name: `sum(x in neighbors(n): 1)` binds `x` in the callee's second slot,

@@ -101,6 +101,9 @@ impl Checker {
                         nparams: params.len() as u16,
                         nlocals: self.body.nlocals,
                         body: e,
+                        params: sig.0.clone(),
+                        ret: sig.1,
+                        table: None,
                     });
                 }
                 ItemKind::Proc { name, params, body } => {

@@ -88,6 +88,7 @@ impl Checker {
                 enums: vec![],
                 lists: vec![],
                 dist: vec![],
+                fn_tables: vec![],
                 texts: vec![],
                 kinds: vec![],
                 zones: vec![],

@@ -51,6 +51,18 @@ impl<'a> Exec<'a> {
         r
     }
 
+    /// Whether a function table's entry (value `v`, `n` steps) answers the
+    /// call here exactly as the call would (see `opt/fn_tables.rs`): it is
+    /// not a miss, the caller is shallow enough for the call to succeed,
+    /// and its steps end before the next checkpoint, so the call would have
+    /// met no budget or interrupt check.
+    #[inline(always)]
+    fn tab_answers(&self, v: Val, n: u32) -> bool {
+        v != FnTable::MISS
+            && self.st.depth <= super::MAX_CALL_DEPTH - FnTable::DEPTH
+            && self.st.steps + n as u64 <= self.st.checkpoint
+    }
+
     fn run_program(&mut self, id: u32, span: Span) -> R<Val> {
         let g = self.g;
         let p = &g.programs[id as usize];
@@ -354,11 +366,35 @@ impl<'a> Exec<'a> {
                     refresh!();
                     w!(d, v)
                 }
+                BOp::Tab1 { d, t, a, sp, to } => {
+                    let tab = &g.fn_tables[t as usize];
+                    let x = r!(a) as u64;
+                    if x < tab.sizes[0] as u64 {
+                        let (v, n) = tab.entries[x as usize];
+                        if self.tab_answers(v, n) {
+                            charge!(n as u64, sp);
+                            w!(d, v);
+                            pc = to as usize;
+                        }
+                    }
+                }
+                BOp::Tab2 { d, t, a, b, sp, to } => {
+                    let tab = &g.fn_tables[t as usize];
+                    let (x, y) = (r!(a) as u64, r!(b) as u64);
+                    if x < tab.sizes[0] as u64 && y < tab.sizes[1] as u64 {
+                        let (v, n) = tab.entries[(x * tab.sizes[1] as u64 + y) as usize];
+                        if self.tab_answers(v, n) {
+                            charge!(n as u64, sp);
+                            w!(d, v);
+                            pc = to as usize;
+                        }
+                    }
+                }
                 BOp::CallEnter { sp } => {
                     // As `Exec::charge` and `Exec::depth_up`.
                     charge!(1, sp);
                     self.st.depth += 1;
-                    if self.st.depth > 200 {
+                    if self.st.depth > super::MAX_CALL_DEPTH {
                         return Err(RunError::at(RunErrorKind::FunctionDepth, at!(sp)));
                     }
                 }

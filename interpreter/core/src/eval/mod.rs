@@ -19,6 +19,7 @@ mod options;
 pub mod present;
 mod recall;
 mod statistics;
+pub(crate) mod tabulate;
 pub mod typed;
 pub mod view;
 mod vm;
@@ -54,6 +55,9 @@ pub const DEFAULT_BUDGET: u64 = 50_000_000;
 /// interrupt flag, when one is set: about a millisecond of work, so a
 /// deadline is met to within that, and the look costs nothing measurable.
 pub const INTERRUPT_EVERY: u64 = 1 << 16;
+
+/// How deep function calls may nest before the match stops with an error.
+pub const MAX_CALL_DEPTH: u32 = 200;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
@@ -178,6 +182,58 @@ pub struct State {
     /// so free, unless the match was made by [`Match::new_with_coverage`].
     #[serde(skip)]
     pub coverage: Option<Box<Coverage>>,
+}
+
+impl State {
+    /// A position of `nplayers` seats with the pieces where `zones` puts
+    /// them, every variable 0, no decision pending, no log, the default
+    /// budget and the generator seeded with `seed`: what a match starts
+    /// from before its variables and setup run ([`Match::new`]), and what
+    /// the `fn-tables` pass evaluates in.
+    pub(crate) fn blank(g: &Game, nplayers: usize, zones: Zones, seed: u64) -> State {
+        let (zcount, zbits) = zindex::build(g, &zones);
+        State {
+            nplayers: nplayers as u8,
+            vars: vec![0; g.nvars as usize],
+            zones,
+            zcount,
+            zbits,
+            revealed: vec![false; g.piece_kind.len()],
+            zone_open: vec![false; g.zones.len()],
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            // Working sizes up front: a fresh match would otherwise grow each
+            // of these through several reallocations in its first turns.
+            frames: Vec::with_capacity(16),
+            locals: Vec::with_capacity(64),
+            items: Vec::with_capacity(64),
+            pending: None,
+            opt_vals: Vec::with_capacity(64),
+            opt_groups: Vec::with_capacity(4),
+            opt_areas: Vec::new(),
+            opt_sets: Vec::new(),
+            opt_count: 0,
+            status: Status::Running,
+            steps: 0,
+            budget: DEFAULT_BUDGET,
+            checkpoint: 0,
+            interrupt: None,
+            decisions: 0,
+            forced: 0,
+            scratch: Vec::with_capacity(256),
+            depth: 0,
+            guard: None,
+            peeked: false,
+            log_on: false,
+            log: vec![],
+            rolls: vec![],
+            seat_logs: false,
+            seat_log: vec![],
+            hid: vec![],
+            known: vec![],
+            recall: false,
+            coverage: None,
+        }
+    }
 }
 
 /// One line of the match log as each viewer may read it (see `view.rs`).
@@ -366,53 +422,16 @@ impl Match {
                 }
             })
             .collect();
-        let zones = Zones::new(g.nzones as usize, &initial);
-        let (zcount, zbits) = zindex::build(g, &zones);
-        let state = State {
-            nplayers: n as u8,
-            vars: vec![0; g.nvars as usize],
-            zones,
-            zcount,
-            zbits,
-            revealed: vec![false; g.piece_kind.len()],
-            zone_open: vec![false; g.zones.len()],
-            rng: ChaCha8Rng::seed_from_u64(setup.seed),
-            // Working sizes up front: a fresh match would otherwise grow each
-            // of these through several reallocations in its first turns.
-            frames: Vec::with_capacity(16),
-            locals: Vec::with_capacity(64),
-            items: Vec::with_capacity(64),
-            pending: None,
-            opt_vals: Vec::with_capacity(64),
-            opt_groups: Vec::with_capacity(4),
-            opt_areas: Vec::new(),
-            opt_sets: Vec::new(),
-            opt_count: 0,
-            status: Status::Running,
-            steps: 0,
-            budget: setup.budget,
-            checkpoint: 0,
-            interrupt,
-            decisions: 0,
-            forced: 0,
-            scratch: Vec::with_capacity(256),
-            depth: 0,
-            guard: None,
-            peeked: false,
-            log_on: setup.log || seat_logs,
-            log: vec![],
-            rolls,
-            seat_logs,
-            seat_log: vec![],
-            hid: vec![],
-            known: if seat_logs {
-                vec![0; g.piece_kind.len()]
-            } else {
-                vec![]
-            },
-            recall: false,
-            coverage: coverage.then(|| Box::new(Coverage::new(g))),
-        };
+        let mut state = State::blank(g, n, Zones::new(g.nzones as usize, &initial), setup.seed);
+        state.budget = setup.budget;
+        state.interrupt = interrupt;
+        state.log_on = setup.log || seat_logs;
+        state.rolls = rolls;
+        state.seat_logs = seat_logs;
+        if seat_logs {
+            state.known = vec![0; g.piece_kind.len()];
+        }
+        state.coverage = coverage.then(|| Box::new(Coverage::new(g)));
         let mut m = Match {
             game: game.clone(),
             state,

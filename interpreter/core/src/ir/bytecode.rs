@@ -188,6 +188,27 @@ pub enum BOp {
         n: u16,
         sp: u16,
     },
+    /// A call of a tabulated function (`Game::fn_tables[t]`, one read
+    /// parameter, in `a`): when the table answers (see `opt/fn_tables.rs`),
+    /// `d` = its value, its steps are charged and the machine goes on at
+    /// `to`, past the call compiled after this operation, which runs
+    /// otherwise.
+    Tab1 {
+        d: Reg,
+        t: u16,
+        a: Reg,
+        sp: u16,
+        to: u32,
+    },
+    /// [`BOp::Tab1`] for a function of two read parameters, in `a` and `b`.
+    Tab2 {
+        d: Reg,
+        t: u16,
+        a: Reg,
+        b: Reg,
+        sp: u16,
+        to: u32,
+    },
     /// A call compiled in place starts: one step counted, the call depth
     /// raised and checked, as a call does after its arguments.
     CallEnter { sp: u16 },
@@ -434,6 +455,8 @@ impl BOp {
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
             JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
             Call { d, .. } => &[*d],
+            Tab1 { d, a, .. } => &[*d, *a],
+            Tab2 { d, a, b, .. } => &[*d, *a, *b],
             Builtin { d, x, y, .. } => &[*d, *x, *y],
             Charge { m, .. } | Truncate { m } => &[*m],
             PushZone { z } => &[*z],
@@ -471,7 +494,9 @@ impl BOp {
             | BOp::JumpIf { to, .. }
             | BOp::JumpUnless { to, .. }
             | BOp::JumpEqK { to, .. }
-            | BOp::JumpNeK { to, .. } => Some(*to),
+            | BOp::JumpNeK { to, .. }
+            | BOp::Tab1 { to, .. }
+            | BOp::Tab2 { to, .. } => Some(*to),
             BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
                 Some(*exit)
             }

@@ -128,6 +128,13 @@ pub struct FnDecl {
     pub nparams: u16,
     pub nlocals: u16,
     pub body: Expr,
+    /// The parameters' types and the result's, as declared (a copy made by
+    /// the `consts` pass keeps its original's).
+    pub params: Vec<Ty>,
+    pub ret: Ty,
+    /// The function's values, computed at check time (`Game::fn_tables`,
+    /// the `fn-tables` pass), when its body reads only the static board.
+    pub table: Option<u16>,
 }
 
 #[derive(Clone, Debug)]

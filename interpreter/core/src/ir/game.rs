@@ -26,6 +26,10 @@ pub struct Game {
     /// when the rules use `distance` on a board of at most
     /// [`DIST_TABLE_MAX`] nodes; empty otherwise.
     pub dist: Vec<i16>,
+    /// Functions of board elements whose bodies read only the static board,
+    /// with every value computed at check time (the `fn-tables` pass); a
+    /// function names its table in [`FnDecl::table`].
+    pub fn_tables: Vec<FnTable>,
     pub texts: Vec<String>,
     pub kinds: Vec<KindDecl>,
     pub zones: Vec<ZoneDecl>,
@@ -169,6 +173,32 @@ impl Game {
 
 /// Boards up to this many nodes get a precomputed distance table.
 pub const DIST_TABLE_MAX: usize = 1024;
+
+/// A function's values for every node or edge its one or two read
+/// parameters may hold (see `opt/fn_tables.rs`). Entry `x * sizes[1] + y`
+/// holds the value of the call with those parameters at `x` and `y`, and
+/// the steps the call charges; [`FnTable::MISS`] marks a call that fails
+/// or has to run (it runs as it would without the table).
+#[derive(Clone, Debug)]
+pub struct FnTable {
+    pub func: u16,
+    /// The parameters the body reads (the second `None` for one).
+    pub args: (u16, Option<u16>),
+    /// The number of nodes or edges each read parameter ranges over (1
+    /// for an absent second).
+    pub sizes: [u32; 2],
+    pub entries: Vec<(Val, u32)>,
+}
+
+impl FnTable {
+    /// The value that marks an entry to be computed by calling.
+    pub const MISS: Val = Val::MIN;
+
+    /// Calls at most this deep below the table's call are tabulated: a
+    /// table answers only while the caller is at most this far from the
+    /// call depth limit, where every tabulated call would have succeeded.
+    pub const DEPTH: u32 = 40;
+}
 
 #[derive(Clone, Copy, Debug)]
 pub enum Sym {

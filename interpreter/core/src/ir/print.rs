@@ -46,6 +46,19 @@ pub fn print(g: &Game) -> String {
             f.nlocals,
             p.expr(&f.body)
         );
+        if let Some(t) = f.table {
+            let t = &g.fn_tables[t as usize];
+            let over = match t.args.1 {
+                Some(b) => format!("l{} and l{}", t.args.0, b),
+                None => format!("l{}", t.args.0),
+            };
+            let misses = t.entries.iter().filter(|e| e.0 == FnTable::MISS).count();
+            let _ = writeln!(
+                s,
+                "  tabulated over {over}: {} entries, {misses} computed by calling",
+                t.entries.len()
+            );
+        }
     }
     for (i, a) in g.actions.iter().enumerate() {
         let _ = writeln!(

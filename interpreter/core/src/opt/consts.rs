@@ -92,6 +92,9 @@ impl Specialiser {
             nparams: f.nparams,
             nlocals: f.nlocals,
             body: f.body.clone(),
+            params: f.params.clone(),
+            ret: f.ret,
+            table: None,
         };
         // Reserve the id before rewriting the body, so that recursion with
         // the same constants calls the copy itself.

@@ -14,11 +14,13 @@
 //! | `searches.rs` | `searches`: `first`/`empty`/`last` of a filter as searches that stop |
 //! | `board_index.rs` | `board-index`: node tests of board attributes answered from indexes and key tables |
 //! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
+//! | `fn_tables.rs` | `fn-tables`: functions of nodes and edges that read only the static board computed for every argument |
 //! | `bytecode/` | `bytecode`: expressions compiled to flat register programs (last: registers are frame slots) |
 
 mod board_index;
 mod bytecode;
 mod consts;
+mod fn_tables;
 mod fold_board;
 mod inline;
 mod searches;
@@ -39,6 +41,7 @@ pub enum Pass {
     Searches,
     BoardIndex,
     Splice,
+    FnTables,
     Bytecode,
 }
 
@@ -49,8 +52,9 @@ impl Pass {
     /// bodies. Zone predicates come
     /// before searches so that `first(nodes where free(it))` keeps the flat
     /// predicate as its collection; board indexes come after searches, whose
-    /// stopping `first` is what a key lookup replaces.
-    pub const ALL: [Pass; 9] = [
+    /// stopping `first` is what a key lookup replaces. Function tables come
+    /// last before the bytecode, which reads them, once bodies are final.
+    pub const ALL: [Pass; 10] = [
         Pass::ZoneLen,
         Pass::Inline,
         Pass::FoldBoard,
@@ -59,6 +63,7 @@ impl Pass {
         Pass::Searches,
         Pass::BoardIndex,
         Pass::Splice,
+        Pass::FnTables,
         Pass::Bytecode,
     ];
 
@@ -72,6 +77,7 @@ impl Pass {
             Pass::ZonePred => "zone-pred",
             Pass::Searches => "searches",
             Pass::Splice => "splice",
+            Pass::FnTables => "fn-tables",
             Pass::Bytecode => "bytecode",
         }
     }
@@ -137,7 +143,7 @@ impl Passes {
 /// is a constant when its callers paste it, and again after, for aggregates
 /// that inlining has just made foldable. The rest is explained at
 /// [`Pass::ALL`].
-const SCHEDULE: [Pass; 10] = [
+const SCHEDULE: [Pass; 11] = [
     Pass::ZoneLen,
     Pass::FoldBoard,
     Pass::Inline,
@@ -147,6 +153,7 @@ const SCHEDULE: [Pass; 10] = [
     Pass::Searches,
     Pass::BoardIndex,
     Pass::Splice,
+    Pass::FnTables,
     Pass::Bytecode,
 ];
 
@@ -165,6 +172,7 @@ pub fn run(g: &mut Game, passes: &Passes) {
             Pass::ZonePred => zone_pred::run(g),
             Pass::Searches => searches::run(g),
             Pass::Splice => splice::run(g),
+            Pass::FnTables => fn_tables::run(g),
             Pass::Bytecode => bytecode::run(g),
         }
     }

@@ -366,7 +366,7 @@ impl<'a> Exec<'a> {
     /// stays raised, which `run_bytecode` relies on when it puts it back).
     pub(crate) fn depth_up(&mut self, span: Span) -> R<()> {
         self.st.depth += 1;
-        if self.st.depth > 200 {
+        if self.st.depth > super::MAX_CALL_DEPTH {
             return Err(RunError::at(RunErrorKind::FunctionDepth, span));
         }
         Ok(())

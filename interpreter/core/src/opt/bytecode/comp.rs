@@ -120,7 +120,9 @@ impl<'g> Comp<'g> {
             | BOp::JumpIf { to, .. }
             | BOp::JumpUnless { to, .. }
             | BOp::JumpEqK { to, .. }
-            | BOp::JumpNeK { to, .. } => *to = here,
+            | BOp::JumpNeK { to, .. }
+            | BOp::Tab1 { to, .. }
+            | BOp::Tab2 { to, .. } => *to = here,
             BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
                 *exit = here
             }
@@ -407,7 +409,24 @@ impl<'g> Comp<'g> {
             Expr::Call { func, args, span } => {
                 let sp = self.span(*span);
                 let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, sp)).collect();
-                if self.inlined < MAX_INLINED && self.inl.ok[*func as usize] {
+                // A tabulated function is read from its table, and called
+                // (below) only when the table does not answer.
+                let tab = self.g.fns[*func as usize].table.map(|t| {
+                    let tt = &self.g.fn_tables[t as usize];
+                    let a = regs[tt.args.0 as usize];
+                    self.emit(match tt.args.1.map(|p| regs[p as usize]) {
+                        Some(b) => BOp::Tab2 {
+                            d,
+                            t,
+                            a,
+                            b,
+                            sp,
+                            to: 0,
+                        },
+                        None => BOp::Tab1 { d, t, a, sp, to: 0 },
+                    })
+                });
+                if tab.is_none() && self.inlined < MAX_INLINED && self.inl.ok[*func as usize] {
                     return self.inline_call(*func, &regs, d, sp);
                 }
                 let at = self.p.regs.len() as u32;
@@ -419,6 +438,9 @@ impl<'g> Comp<'g> {
                     n: args.len() as u16,
                     sp,
                 });
+                if let Some(j) = tab {
+                    self.patch(j);
+                }
             }
             // Sets live on the scratch stack as the tree evaluator keeps it
             // (`eval/expr/sets.rs`), so their operations stay trees.
