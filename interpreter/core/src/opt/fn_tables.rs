@@ -32,16 +32,16 @@ pub(super) fn run(g: &mut Game) {
     let mut t = Tabulator::new(g, MAX_STEPS);
     'fns: for (f, reads) in fixed.iter().enumerate() {
         let Some(reads) = reads else { continue };
-        let Some(shape) = shape(g, f, reads) else {
+        let Some(mut tab) = empty_table(g, f, reads) else {
             continue;
         };
-        let n = (shape.sizes[0] * shape.sizes[1]) as usize;
+        let n = (tab.sizes[0] * tab.sizes[1]) as usize;
         let mut entries = Vec::with_capacity(n);
         let mut args = vec![0; g.fns[f].nparams as usize];
-        for x in 0..shape.sizes[0] {
-            for y in 0..shape.sizes[1] {
-                args[shape.args.0 as usize] = x as Val;
-                if let Some(b) = shape.args.1 {
+        for x in 0..tab.sizes[0] {
+            for y in 0..tab.sizes[1] {
+                args[tab.args.0 as usize] = x as Val;
+                if let Some(b) = tab.args.1 {
                     args[b as usize] = y as Val;
                 }
                 entries.push(match t.call(g, f as u16, &args) {
@@ -56,12 +56,8 @@ pub(super) fn run(g: &mut Game) {
         if entries.iter().all(|e| e.0 == FnTable::MISS) {
             continue;
         }
-        tables.push(FnTable {
-            func: f as u16,
-            args: shape.args,
-            sizes: shape.sizes,
-            entries,
-        });
+        tab.entries = entries;
+        tables.push(tab);
     }
     for (i, tab) in tables.iter().enumerate() {
         g.fns[tab.func as usize].table = Some(i as u16);
@@ -69,16 +65,10 @@ pub(super) fn run(g: &mut Game) {
     g.fn_tables = tables;
 }
 
-/// The parameters a table ranges over and their sizes.
-struct Shape {
-    args: (u16, Option<u16>),
-    sizes: [u32; 2],
-}
-
-/// The shape of function `f`'s table, if it can have one: it reads one or
+/// Function `f`'s table without its entries, if it can have one: it reads one or
 /// two parameters, each a node or an edge, its result is a plain value,
 /// and the table is not too large.
-fn shape(g: &Game, f: usize, reads: &[u16]) -> Option<Shape> {
+fn empty_table(g: &Game, f: usize, reads: &[u16]) -> Option<FnTable> {
     let fd = &g.fns[f];
     let plain = matches!(
         fd.ret.scalar,
@@ -103,9 +93,11 @@ fn shape(g: &Game, f: usize, reads: &[u16]) -> Option<Shape> {
     if s0 == 0 || s1 == 0 || (s0 as usize).saturating_mul(s1 as usize) > MAX_ENTRIES {
         return None;
     }
-    Some(Shape {
+    Some(FnTable {
+        func: f as u16,
         args: (reads[0], reads.get(1).copied()),
         sizes: [s0, s1],
+        entries: vec![],
     })
 }
 
