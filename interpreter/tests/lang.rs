@@ -754,3 +754,77 @@ play {
         assert_eq!(lines(&m.take_log()), ["total 5"], "{passes:?}");
     }
 }
+
+/// `C[i]` and `index(x, C)` are compiled to the machine (`BOp::ListAt`,
+/// `BOp::IndexOf`), not left to the tree evaluator, and answer exactly as
+/// the tree does: with every pass on, and with every pass but the bytecode,
+/// the same log in the same number of steps, and for an index out of range
+/// the same error at the same span. (The other passes may save steps, an
+/// inlined call's for one, so the machine is compared with the tree after
+/// them.) The index is a variable, so that no rewrite folds it away.
+#[test]
+fn list_positions_compiled_answer_as_the_tree_does() {
+    let rules = |i: i64| {
+        format!(
+            r#"game "Lists"
+players 2
+board "board.toml"
+const prices = [3, 5, 7]
+var i: int = {i}
+fn price(k: int) -> int = prices[k] * 10
+play {{
+  log "at {{price(i)}} index {{index(2 * i + 1, prices)}} {{index(4, prices)}} {{index(@b, [@a, @b])}}"
+  log "then {{[@c, @a][i]}} {{count(x in nodes where index(it, [@a, @c]) > 0: true)}}"
+}}
+"#
+        )
+    };
+    let outcome = |g: &std::sync::Arc<regel::ir::Game>| {
+        let mut setup = Setup::new(2, 1);
+        setup.log = true;
+        match Match::new(g.clone(), &setup) {
+            Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
+            Err(e) => format!("{} at {:?}", e.message, e.span),
+        }
+    };
+    let tree = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    for i in 0..=3 {
+        let fast = compile(&rules(i), &line_board(false), &regel::opt::Passes::all());
+        let slow = compile(&rules(i), &line_board(false), &tree);
+        let trees = fast
+            .programs
+            .iter()
+            .flat_map(|p| p.ops())
+            .filter(|op| matches!(op, regel::ir::BOp::Tree { .. }))
+            .count();
+        assert_eq!(trees, 0, "every expression is compiled");
+        let done = outcome(&slow);
+        assert_eq!(outcome(&fast), done, "i = {i}");
+        seen.push(done);
+    }
+    // Positions are 1-based: 0 is outside `prices`, 3 outside `[@c, @a]`.
+    assert!(
+        seen[0].contains("index 0 is outside the list (1..3)"),
+        "{}",
+        seen[0]
+    );
+    assert!(
+        seen[1].starts_with(r#"["at 30 index 1 0 2", "then c 2"]"#),
+        "{}",
+        seen[1]
+    );
+    assert!(
+        seen[2].starts_with(r#"["at 50 index 2 0 2", "then a 2"]"#),
+        "{}",
+        seen[2]
+    );
+    assert!(
+        seen[3].contains("index 3 is outside the list (1..2)"),
+        "{}",
+        seen[3]
+    );
+}

@@ -629,6 +629,24 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     w!(d, found as Val)
                 }
+                BOp::ListAt { d, x, m, sp } => {
+                    let (x, m) = (r!(x), r!(m) as usize);
+                    let len = (self.st.scratch.len() - m) as Val;
+                    if x < 1 || x > len {
+                        self.st.scratch.truncate(m);
+                        let kind = RunErrorKind::IndexOutside { index: x, len };
+                        return Err(RunError::at(kind, at!(sp)));
+                    }
+                    let v = self.st.scratch[m + x as usize - 1];
+                    self.st.scratch.truncate(m);
+                    w!(d, v)
+                }
+                BOp::IndexOf { d, x, m } => {
+                    let (x, m) = (r!(x), r!(m) as usize);
+                    let at = self.st.scratch[m..].iter().position(|&v| v == x);
+                    self.st.scratch.truncate(m);
+                    w!(d, at.map_or(0, |i| i as Val + 1))
+                }
                 BOp::Emit { d, args, n } => {
                     let regs = &p.regs()[args as usize..][..n as usize];
                     self.emit_tuple(regs);

@@ -327,6 +327,12 @@ pub enum BOp {
     ErrEmpty { m: Reg, e: Reg, max: bool, sp: u16 },
     /// Whether `x` is listed above mark `m`; drops the list.
     Contains { d: Reg, x: Reg, m: Reg },
+    /// The `x`-th (1-based) element listed above mark `m` (`C[x]`); out of
+    /// range is a run-time error. Drops the list.
+    ListAt { d: Reg, x: Reg, m: Reg, sp: u16 },
+    /// The 1-based position of `x` among the elements listed above mark `m`,
+    /// 0 when absent (`index(x, C)`). Drops the list.
+    IndexOf { d: Reg, x: Reg, m: Reg },
     /// Appends the registers `regs[args..args + n]` to the option buffer as
     /// one tuple and counts it in `d` (an action's lister).
     Emit { d: Reg, args: u32, n: u16 },
@@ -478,7 +484,7 @@ impl BOp {
                 d, key, has, x, v, ..
             } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
-            Contains { d, x, m } => &[*d, *x, *m],
+            Contains { d, x, m } | ListAt { d, x, m, .. } | IndexOf { d, x, m } => &[*d, *x, *m],
             Emit { d, .. } => &[*d],
             ChargeRange { a, b, .. } => &[*a, *b],
             Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],

@@ -474,6 +474,23 @@ impl<'g> Comp<'g> {
                 self.coll(c, m, sp);
                 self.emit(BOp::Listed { d, m, what, sp });
             }
+            // `C[i]` and `index(x, C)`: the argument first, then the list,
+            // as the tree evaluator takes them. `index` in a plain zone asks
+            // where the piece lies instead of listing the zone, so it stays
+            // a tree.
+            Expr::Builtin(b @ (Builtin::ListAt | Builtin::IndexOf), args, Some(c), span)
+                if args.len() == 1 && !(*b == Builtin::IndexOf && matches!(**c, Coll::Zone(_))) =>
+            {
+                let sp = self.span(*span);
+                let x = self.expr(&args[0], sp);
+                let m = self.temp();
+                self.emit(BOp::Mark { d: m });
+                self.coll(c, m, sp);
+                self.emit(match b {
+                    Builtin::ListAt => BOp::ListAt { d, x, m, sp },
+                    _ => BOp::IndexOf { d, x, m },
+                });
+            }
             Expr::Builtin(Builtin::LongestPath, _, Some(c), span) => {
                 let sp = self.span(*span);
                 let m = self.temp();
