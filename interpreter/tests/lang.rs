@@ -756,10 +756,12 @@ play {
 }
 
 /// `C[i]` and `index(x, C)` are compiled to the machine (`BOp::ListAt`,
-/// `BOp::IndexOf`), not left to the tree evaluator, and answer exactly as
-/// the tree does: with every pass on, and with every pass but the bytecode,
-/// the same log in the same number of steps, and for an index out of range
-/// the same error at the same span. (The other passes may save steps, an
+/// `BOp::IndexOf`, and `BOp::ConstAt` for a list of constants), not left to
+/// the tree evaluator, and answer exactly as the tree does: with every pass
+/// on, and with every pass but the bytecode, the same log in the same number
+/// of steps, the same error at the same span for an index out of range, and
+/// the same outcome under each budget in the 30 steps below the one the
+/// match needs. (The other passes may save steps, an
 /// inlined call's for one, so the machine is compared with the tree after
 /// them.) The index is a variable, so that no rewrite folds it away.
 #[test]
@@ -771,17 +773,26 @@ players 2
 board "board.toml"
 const prices = [3, 5, 7]
 var i: int = {i}
-fn price(k: int) -> int = prices[k] * 10
+var x: int = 0
 play {{
-  log "at {{price(i)}} index {{index(2 * i + 1, prices)}} {{index(4, prices)}} {{index(@b, [@a, @b])}}"
-  log "then {{[@c, @a][i]}} {{count(x in nodes where index(it, [@a, @c]) > 0: true)}}"
+  x = prices[i] * 10
+  log "at {{x}}"
+  x = index(2 * i + 1, prices) * 100 + index(4, prices) * 10 + index(@b, [@a, @b])
+  log "index {{x}}"
+  x = index([@c, @a][i], [@a, @b, @c]) * 100 + [i, 2 * i, 3 * i][i]
+  log "then {{x}}"
+  x = count(n in nodes where index(it, [@a, @c]) > 0: true)
+  log "count {{x}}"
 }}
 "#
         )
     };
-    let outcome = |g: &std::sync::Arc<regel::ir::Game>| {
+    let outcome = |g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>| {
         let mut setup = Setup::new(2, 1);
         setup.log = true;
+        if let Some(b) = budget {
+            setup.budget = b;
+        }
         match Match::new(g.clone(), &setup) {
             Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
             Err(e) => format!("{} at {:?}", e.message, e.span),
@@ -795,15 +806,29 @@ play {{
     for i in 0..=3 {
         let fast = compile(&rules(i), &line_board(false), &regel::opt::Passes::all());
         let slow = compile(&rules(i), &line_board(false), &tree);
-        let trees = fast
-            .programs
+        let ops: Vec<_> = fast.programs.iter().flat_map(|p| p.ops()).collect();
+        assert!(!ops
             .iter()
-            .flat_map(|p| p.ops())
-            .filter(|op| matches!(op, regel::ir::BOp::Tree { .. }))
-            .count();
-        assert_eq!(trees, 0, "every expression is compiled");
-        let done = outcome(&slow);
-        assert_eq!(outcome(&fast), done, "i = {i}");
+            .any(|op| matches!(op, regel::ir::BOp::Tree { .. })));
+        for op in ["ConstAt", "ListAt", "IndexOf"] {
+            assert!(ops.iter().any(|o| format!("{o:?}").starts_with(op)), "{op}");
+        }
+        let done = outcome(&slow, None);
+        assert_eq!(outcome(&fast, None), done, "i = {i}");
+        if let Some(steps) = done
+            .strip_suffix(" steps")
+            .and_then(|s| s.rsplit(' ').next())
+        {
+            let steps: u64 = steps.parse().unwrap();
+            for budget in steps - 30..=steps {
+                let want = outcome(&slow, Some(budget));
+                assert_eq!(
+                    outcome(&fast, Some(budget)),
+                    want,
+                    "i = {i}, budget {budget}"
+                );
+            }
+        }
         seen.push(done);
     }
     // Positions are 1-based: 0 is outside `prices`, 3 outside `[@c, @a]`.
@@ -812,15 +837,14 @@ play {{
         "{}",
         seen[0]
     );
+    let (one, two) = (&seen[1], &seen[2]);
     assert!(
-        seen[1].starts_with(r#"["at 30 index 1 0 2", "then c 2"]"#),
-        "{}",
-        seen[1]
+        one.starts_with(r#"["at 30", "index 102", "then 301", "count 2"]"#),
+        "{one}"
     );
     assert!(
-        seen[2].starts_with(r#"["at 50 index 2 0 2", "then a 2"]"#),
-        "{}",
-        seen[2]
+        two.starts_with(r#"["at 50", "index 202", "then 104", "count 2"]"#),
+        "{two}"
     );
     assert!(
         seen[3].contains("index 3 is outside the list (1..2)"),

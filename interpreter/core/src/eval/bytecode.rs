@@ -641,6 +641,19 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     w!(d, v)
                 }
+                BOp::ConstAt { d, x, at, n, sp } => {
+                    charge!(n as u64, sp);
+                    let x = r!(x);
+                    if x < 1 || x > n as Val {
+                        let kind = RunErrorKind::IndexOutside {
+                            index: x,
+                            len: n as Val,
+                        };
+                        return Err(RunError::at(kind, at!(sp)));
+                    }
+                    let v = p.vals()[at as usize + x as usize - 1];
+                    w!(d, v)
+                }
                 BOp::IndexOf { d, x, m } => {
                     let (x, m) = (r!(x), r!(m) as usize);
                     let at = self.st.scratch[m..].iter().position(|&v| v == x);

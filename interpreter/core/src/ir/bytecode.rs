@@ -330,6 +330,17 @@ pub enum BOp {
     /// The `x`-th (1-based) element listed above mark `m` (`C[x]`); out of
     /// range is a run-time error. Drops the list.
     ListAt { d: Reg, x: Reg, m: Reg, sp: u16 },
+    /// `d` = the `x`-th (1-based) of the `n` constants `vals[at..at + n]`
+    /// (`[2, 3, 5][x]`), after charging the `n` elements as listing them
+    /// would; out of range is a run-time error. One operation instead of a
+    /// mark, a `Const` and a `Push` per element, a charge and `ListAt`.
+    ConstAt {
+        d: Reg,
+        x: Reg,
+        at: u32,
+        n: u16,
+        sp: u16,
+    },
     /// The 1-based position of `x` among the elements listed above mark `m`,
     /// 0 when absent (`index(x, C)`). Drops the list.
     IndexOf { d: Reg, x: Reg, m: Reg },
@@ -368,6 +379,8 @@ pub struct Draft {
     pub preds: Vec<(Elems, ZPred)>,
     /// Call arguments, as runs of registers.
     pub regs: Vec<Reg>,
+    /// Constant lists, as runs of values ([`BOp::ConstAt`]).
+    pub vals: Vec<Val>,
     /// Key lookups: the programs that compute the values, and the tree to
     /// run instead should one fail.
     pub lookups: Vec<(Vec<u32>, u32)>,
@@ -389,6 +402,7 @@ impl Default for Draft {
             colls: vec![],
             preds: vec![],
             regs: vec![],
+            vals: vec![],
             lookups: vec![],
             source: Expr::Const(0),
             listed: None,
@@ -412,6 +426,7 @@ pub struct Program {
     colls: Vec<Coll>,
     preds: Vec<(Elems, ZPred)>,
     regs: Vec<Reg>,
+    vals: Vec<Val>,
     lookups: Vec<(Vec<u32>, u32)>,
     source: Expr,
     listed: Option<Coll>,
@@ -484,6 +499,7 @@ impl BOp {
                 d, key, has, x, v, ..
             } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
+            ConstAt { d, x, .. } => &[*d, *x],
             Contains { d, x, m } | ListAt { d, x, m, .. } | IndexOf { d, x, m } => &[*d, *x, *m],
             Emit { d, .. } => &[*d],
             ChargeRange { a, b, .. } => &[*a, *b],
@@ -539,6 +555,7 @@ impl Program {
             colls: d.colls,
             preds: d.preds,
             regs: d.regs,
+            vals: d.vals,
             lookups: d.lookups,
             source: d.source,
             listed: d.listed,
@@ -587,6 +604,12 @@ impl Program {
     #[inline]
     pub fn regs(&self) -> &[Reg] {
         &self.regs
+    }
+
+    /// The constant lists that [`BOp::ConstAt`] reads.
+    #[inline]
+    pub fn vals(&self) -> &[Val] {
+        &self.vals
     }
 
     /// Key lookups: the programs that compute the values, and the tree to

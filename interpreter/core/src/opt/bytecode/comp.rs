@@ -483,6 +483,13 @@ impl<'g> Comp<'g> {
             {
                 let sp = self.span(*span);
                 let x = self.expr(&args[0], sp);
+                if let (Builtin::ListAt, Some(vals)) = (b, const_list(c)) {
+                    let at = self.p.vals.len() as u32;
+                    self.p.vals.extend(vals);
+                    let n = (self.p.vals.len() as u32 - at) as u16;
+                    self.emit(BOp::ConstAt { d, x, at, n, sp });
+                    return;
+                }
                 let m = self.temp();
                 self.emit(BOp::Mark { d: m });
                 self.coll(c, m, sp);
@@ -585,4 +592,19 @@ impl<'g> Comp<'g> {
             sp,
         });
     }
+}
+
+/// The values of a list literal of constants no longer than an operation
+/// can count (`[2, 3, 5]`), or `None`.
+fn const_list(c: &Coll) -> Option<Vec<Val>> {
+    let Coll::List(es) = c else { return None };
+    if es.len() > u16::MAX as usize {
+        return None;
+    }
+    es.iter()
+        .map(|e| match e {
+            Expr::Const(v) => Some(*v),
+            _ => None,
+        })
+        .collect()
 }
