@@ -756,7 +756,8 @@ play {
 }
 
 /// `C[i]` and `index(x, C)` are compiled to the machine (`BOp::ListAt`,
-/// `BOp::IndexOf`, and `BOp::ConstAt` for a list of constants), not left to
+/// `BOp::IndexOf`, and `BOp::ConstAt` for a list of constants), and `x in
+/// players` to a range test (`BOp::InPlayers`), not left to
 /// the tree evaluator, and answer exactly as the tree does: with every pass
 /// on, and with every pass but the bytecode, the same log in the same number
 /// of steps, the same error at the same span for an index out of range, and
@@ -765,7 +766,7 @@ play {
 /// inlined call's for one, so the machine is compared with the tree after
 /// them.) The index is a variable, so that no rewrite folds it away.
 #[test]
-fn list_positions_compiled_answer_as_the_tree_does() {
+fn list_positions_and_seat_tests_compiled_answer_as_the_tree_does() {
     let rules = |i: i64| {
         format!(
             r#"game "Lists"
@@ -774,7 +775,10 @@ board "board.toml"
 const prices = [3, 5, 7]
 var i: int = {i}
 var x: int = 0
+var w: player = none
+var w2: player = none
 play {{
+  w2 = first(players)
   x = prices[i] * 10
   log "at {{x}}"
   x = index(2 * i + 1, prices) * 100 + index(4, prices) * 10 + index(@b, [@a, @b])
@@ -783,6 +787,8 @@ play {{
   log "then {{x}}"
   x = count(n in nodes where index(it, [@a, @c]) > 0: true)
   log "count {{x}}"
+  x = (if w in players then 1 else 0) + (if next(w2) in players then 10 else 0)
+  log "seats {{x}}"
 }}
 "#
         )
@@ -810,7 +816,7 @@ play {{
         assert!(!ops
             .iter()
             .any(|op| matches!(op, regel::ir::BOp::Tree { .. })));
-        for op in ["ConstAt", "ListAt", "IndexOf"] {
+        for op in ["ConstAt", "ListAt", "IndexOf", "InPlayers"] {
             assert!(ops.iter().any(|o| format!("{o:?}").starts_with(op)), "{op}");
         }
         let done = outcome(&slow, None);
@@ -839,11 +845,11 @@ play {{
     );
     let (one, two) = (&seen[1], &seen[2]);
     assert!(
-        one.starts_with(r#"["at 30", "index 102", "then 301", "count 2"]"#),
+        one.starts_with(r#"["at 30", "index 102", "then 301", "count 2", "seats 10"]"#),
         "{one}"
     );
     assert!(
-        two.starts_with(r#"["at 50", "index 202", "then 104", "count 2"]"#),
+        two.starts_with(r#"["at 50", "index 202", "then 104", "count 2", "seats 10"]"#),
         "{two}"
     );
     assert!(

@@ -641,6 +641,12 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     w!(d, v)
                 }
+                BOp::InPlayers { d, x, sp } => {
+                    let n = self.st.nplayers as Val;
+                    charge!(n as u64, sp);
+                    let x = r!(x);
+                    w!(d, (0 <= x && x < n) as Val)
+                }
                 BOp::ConstAt { d, x, at, n, sp } => {
                     charge!(n as u64, sp);
                     let x = r!(x);

@@ -330,6 +330,9 @@ pub enum BOp {
     /// The `x`-th (1-based) element listed above mark `m` (`C[x]`); out of
     /// range is a run-time error. Drops the list.
     ListAt { d: Reg, x: Reg, m: Reg, sp: u16 },
+    /// `d` = whether `x` is a seat (`x in players`), after charging one step
+    /// per seat as listing them would.
+    InPlayers { d: Reg, x: Reg, sp: u16 },
     /// `d` = the `x`-th (1-based) of the `n` constants `vals[at..at + n]`
     /// (`[2, 3, 5][x]`), after charging the `n` elements as listing them
     /// would; out of range is a run-time error. One operation instead of a
@@ -499,7 +502,7 @@ impl BOp {
                 d, key, has, x, v, ..
             } => &[*d, *key, *has, *x, *v],
             ErrEmpty { m, e, .. } => &[*m, *e],
-            ConstAt { d, x, .. } => &[*d, *x],
+            ConstAt { d, x, .. } | InPlayers { d, x, .. } => &[*d, *x],
             Contains { d, x, m } | ListAt { d, x, m, .. } | IndexOf { d, x, m } => &[*d, *x, *m],
             Emit { d, .. } => &[*d],
             ChargeRange { a, b, .. } => &[*a, *b],

@@ -389,6 +389,11 @@ impl<'g> Comp<'g> {
                 self.patch(j);
             }
             Expr::Bin(op, a, b) => self.bin(e, *op, a, b, d, sp),
+            // Seats are the numbers below the seat count: a range test.
+            Expr::In(a, c) if matches!(**c, Coll::Players) => {
+                let x = self.expr(a, sp);
+                self.emit(BOp::InPlayers { d, x, sp });
+            }
             Expr::In(a, c) => {
                 let x = self.expr(a, sp);
                 let m = self.temp();
