@@ -663,17 +663,6 @@ play {{
         "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
     )
     .unwrap();
-    let outcome = |g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>| {
-        let mut setup = Setup::new(2, 1);
-        setup.log = true;
-        if let Some(b) = budget {
-            setup.budget = b;
-        }
-        match Match::new(g.clone(), &setup) {
-            Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
-            Err(e) => format!("{} at {:?}", e.message, e.span),
-        }
-    };
     let mut answered = 0;
     let mut deep_fails = false;
     for (k, depth) in [
@@ -755,6 +744,61 @@ play {
     }
 }
 
+/// A match of two players run to its end (or error) with the `budget`
+/// given, if any: its log and steps, or the error and its span.
+fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
+    let mut setup = Setup::new(2, 1);
+    setup.log = true;
+    if let Some(b) = budget {
+        setup.budget = b;
+    }
+    match Match::new(g.clone(), &setup) {
+        Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
+        Err(e) => format!("{} at {:?}", e.message, e.span),
+    }
+}
+
+/// Runs `rules` compiled with every pass and with every pass but the
+/// bytecode (the other passes may save steps, an inlined call's for one, so
+/// the machine is compared with the tree after them), asserts that both give
+/// the same outcome (the log and the steps, or the error and its span), also
+/// under each budget in the `sweep` steps below the one the match needs, and
+/// that the compiled programs use each of `ops`. Returns the outcome.
+fn same_as_the_tree(rules: &str, board: &str, sweep: u64, ops: &[&str]) -> String {
+    let tree = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+    )
+    .unwrap();
+    let fast = compile(rules, board, &regel::opt::Passes::all());
+    let slow = compile(rules, board, &tree);
+    let listed: Vec<String> = fast
+        .programs
+        .iter()
+        .flat_map(|p| p.ops())
+        .map(|o| format!("{o:?}"))
+        .collect();
+    assert!(
+        !listed.iter().any(|o| o.starts_with("Tree")),
+        "all compiled"
+    );
+    for op in ops {
+        assert!(listed.iter().any(|o| o.starts_with(op)), "{op} is used");
+    }
+    let done = outcome(&slow, None);
+    assert_eq!(outcome(&fast, None), done);
+    if let Some(steps) = done
+        .strip_suffix(" steps")
+        .and_then(|s| s.rsplit(' ').next())
+    {
+        let steps: u64 = steps.parse().unwrap();
+        for budget in steps.saturating_sub(sweep)..=steps {
+            let want = outcome(&slow, Some(budget));
+            assert_eq!(outcome(&fast, Some(budget)), want, "budget {budget}");
+        }
+    }
+    done
+}
+
 /// `C[i]` and `index(x, C)` are compiled to the machine (`BOp::ListAt`,
 /// `BOp::IndexOf`, and `BOp::ConstAt` for a list of constants), and `x in
 /// players` to a range test (`BOp::InPlayers`), not left to
@@ -793,50 +837,10 @@ play {{
 "#
         )
     };
-    let outcome = |g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>| {
-        let mut setup = Setup::new(2, 1);
-        setup.log = true;
-        if let Some(b) = budget {
-            setup.budget = b;
-        }
-        match Match::new(g.clone(), &setup) {
-            Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
-            Err(e) => format!("{} at {:?}", e.message, e.span),
-        }
-    };
-    let tree = regel::opt::Passes::parse(
-        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
-    )
-    .unwrap();
-    let mut seen = Vec::new();
-    for i in 0..=3 {
-        let fast = compile(&rules(i), &line_board(false), &regel::opt::Passes::all());
-        let slow = compile(&rules(i), &line_board(false), &tree);
-        let ops: Vec<_> = fast.programs.iter().flat_map(|p| p.ops()).collect();
-        assert!(!ops
-            .iter()
-            .any(|op| matches!(op, regel::ir::BOp::Tree { .. })));
-        for op in ["ConstAt", "ListAt", "IndexOf", "InPlayers"] {
-            assert!(ops.iter().any(|o| format!("{o:?}").starts_with(op)), "{op}");
-        }
-        let done = outcome(&slow, None);
-        assert_eq!(outcome(&fast, None), done, "i = {i}");
-        if let Some(steps) = done
-            .strip_suffix(" steps")
-            .and_then(|s| s.rsplit(' ').next())
-        {
-            let steps: u64 = steps.parse().unwrap();
-            for budget in steps - 30..=steps {
-                let want = outcome(&slow, Some(budget));
-                assert_eq!(
-                    outcome(&fast, Some(budget)),
-                    want,
-                    "i = {i}, budget {budget}"
-                );
-            }
-        }
-        seen.push(done);
-    }
+    let ops = ["ConstAt", "ListAt", "IndexOf", "InPlayers"];
+    let seen: Vec<String> = (0..=3)
+        .map(|i| same_as_the_tree(&rules(i), &line_board(false), 30, &ops))
+        .collect();
     // Positions are 1-based: 0 is outside `prices`, 3 outside `[@c, @a]`.
     assert!(
         seen[0].contains("index 0 is outside the list (1..3)"),
@@ -855,6 +859,87 @@ play {{
     assert!(
         seen[3].contains("index 3 is outside the list (1..2)"),
         "{}",
+        seen[3]
+    );
+}
+
+/// Aggregates and filters over a range, a zone, all nodes or a node's
+/// neighbours read the elements where they lie (`BOp::RangeInit` and
+/// `BOp::RangeNext` for a range, `BOp::IterInit` and `BOp::IterNext` for the
+/// rest, the kept elements pushed), and answer exactly as the tree does
+/// after the same passes: the same log in the same steps, and the same
+/// outcome under each budget in the 60 steps below the one the match needs.
+/// The ranges include an empty one, one that ends at the largest number and
+/// one too long to list (an error at the same span either way).
+#[test]
+fn walks_in_place_answer_as_the_tree_does() {
+    let rules = |lo: i64, hi: &str| {
+        format!(
+            r#"game "Walks"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player {{ }} in supply {{ 3 x {{ }} }}
+zone per player supply: stone
+zone per node pile: stone
+var lo: int = {lo}
+var hi: int = {hi}
+var x: int = 0
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @c.pile
+  x = count(k in lo..hi: k % 2 == 0) * 1000 + sum(k in lo..(lo + 3): k - lo) + count(lo..hi where it > lo + 1)
+  log "range {{x}}"
+  x = count(s in (@b.pile where owner == red): true) * 100 + count(red.supply where true) * 10 + count(nodes where not empty(it.pile))
+  log "zones {{x}}"
+  x = count(neighbors(@c) where count(it.pile) > 0) * 10 + sum(k in (lo..(lo + 2) where it != lo + 1): 1) + count(n in neighbors(@b): true)
+  log "neighbours {{x}}"
+}}
+"#
+        )
+    };
+    let ops = ["RangeInit", "RangeNext", "IterInit", "IterNext"];
+    let ranges = [
+        (1, "6"),
+        (5, "2"),
+        (9223372036854775804, "9223372036854775807"),
+        (0, "2000000"),
+    ];
+    let seen: Vec<String> = ranges
+        .iter()
+        .map(|&(lo, hi)| same_as_the_tree(&rules(lo, hi), &loop_board(false), 60, &ops))
+        .collect();
+    // 1..6: 2, 4, 6 are even (3000); 0 + 1 + 2 + 3 over 1..4 (6); 3, 4, 5
+    // and 6 are above 2 (4). Red has one stone on b (100) and one left in
+    // supply (10); b and c hold stones (2). Of c's neighbours only b holds
+    // stones (10); 1 and 3 are kept of 1..3 (2); b's neighbours are a and c
+    // (2, the two edges from a to b give one neighbour).
+    assert!(
+        seen[0].starts_with(r#"["range 3010", "zones 112", "neighbours 14"]"#),
+        "{}",
+        seen[0]
+    );
+    // 5..2 is empty; the sum's range 5..8 is not.
+    assert!(
+        seen[1].starts_with(r#"["range 6", "zones 112", "neighbours 14"]"#),
+        "{}",
+        seen[1]
+    );
+    // The last four numbers: two even, two above the second.
+    assert!(
+        seen[2].starts_with(r#"["range 2008", "zones 112", "neighbours 14"]"#),
+        "{}",
+        seen[2]
+    );
+    assert!(
+        seen[3].contains("a range of 2000001 numbers"),
+        "{}",
+        seen[3]
+    );
+    assert!(
+        seen[3].contains(" at Some("),
+        "an error with a span: {}",
         seen[3]
     );
 }

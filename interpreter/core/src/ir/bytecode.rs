@@ -258,7 +258,7 @@ pub enum BOp {
     /// Pushes the value in `s` (an element of a list literal).
     Push { s: Reg },
     /// Pushes the nodes (edges) that satisfy the zone-size predicate `preds[pred]`.
-    PushZPred { pred: u32 },
+    PushZPred { pred: u32, sp: u16 },
     /// Pushes the nodes whose attribute `attr` equals `v`, from the attribute index.
     PushAttr { attr: u16, v: Reg },
     /// A collection the compiler leaves to the tree evaluator (it charges
@@ -272,12 +272,13 @@ pub enum BOp {
         slot: Reg,
         exit: u32,
     },
-    /// In place, for an aggregate over a zone, all nodes or a node's
-    /// neighbours (no copy onto the scratch stack): `i` and `end` = where the
-    /// elements start and end in the array that holds them (the zones'
-    /// arena, the board's packed adjacency lists; `0..count` for all nodes),
-    /// the elements counted against the step budget. `src` is the zone id
-    /// or the node, by `what`.
+    /// In place, for an aggregate or a filter over a zone, all nodes, a
+    /// node's neighbours or a range (no copy onto the scratch stack): `i` and
+    /// `end` = where the elements start and end in the array that holds them
+    /// (the zones' arena, the board's packed adjacency lists; `0..count` for
+    /// all nodes and for a range), the elements counted against the step
+    /// budget as listing them would. `src` is the zone id, the node or the
+    /// range's first number, by `what`.
     IterInit {
         what: Iter,
         src: Reg,
@@ -289,6 +290,20 @@ pub enum BOp {
     /// [`BOp::IterInit`] found the elements in, `i += 1`.
     IterNext {
         what: Iter,
+        src: Reg,
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        exit: u32,
+    },
+    /// In place, the start of a loop over `a..b` (an aggregate's or a
+    /// filter's): `src` holds `a` and `end`, before, `b`; the range's length
+    /// is checked and counted twice against the budget (as `PushRange` and
+    /// the `Charge` after it count it), then `i` = 0 and `end` = the length.
+    RangeInit { src: Reg, i: Reg, end: Reg, sp: u16 },
+    /// The step of a loop begun by `RangeInit`: binds `src + i` to `slot`,
+    /// or jumps to `exit` when `i == end`.
+    RangeNext {
         src: Reg,
         i: Reg,
         end: Reg,
@@ -490,8 +505,11 @@ impl BOp {
             Push { s } | Ret { s } => &[*s],
             PushAttr { v, .. } => &[*v],
             Next { i, end, slot, .. } => &[*i, *end, *slot],
-            IterInit { src, i, end, .. } => &[*src, *i, *end],
+            IterInit { src, i, end, .. } | RangeInit { src, i, end, .. } => &[*src, *i, *end],
             IterNext {
+                src, i, end, slot, ..
+            }
+            | RangeNext {
                 src, i, end, slot, ..
             } => &[*src, *i, *end, *slot],
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
@@ -514,6 +532,14 @@ impl BOp {
 
     /// Where the operation may jump.
     pub fn target(&self) -> Option<u32> {
+        let mut op = *self;
+        op.target_mut().map(|t| *t)
+    }
+
+    /// Where the operation may jump, to be set (the one list of the
+    /// operations that jump, so that a pass patching a jump and `seal`
+    /// checking it cannot disagree).
+    pub fn target_mut(&mut self) -> Option<&mut u32> {
         match self {
             BOp::Jump { to }
             | BOp::JumpIf { to, .. }
@@ -521,10 +547,11 @@ impl BOp {
             | BOp::JumpEqK { to, .. }
             | BOp::JumpNeK { to, .. }
             | BOp::Tab1 { to, .. }
-            | BOp::Tab2 { to, .. } => Some(*to),
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
-                Some(*exit)
-            }
+            | BOp::Tab2 { to, .. } => Some(to),
+            BOp::Next { exit, .. }
+            | BOp::NextRev { exit, .. }
+            | BOp::IterNext { exit, .. }
+            | BOp::RangeNext { exit, .. } => Some(exit),
             _ => None,
         }
     }

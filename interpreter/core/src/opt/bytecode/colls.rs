@@ -88,7 +88,7 @@ impl<'g> Comp<'g> {
             Coll::WhereZones(on, p) => {
                 self.p.preds.push((*on, p.clone()));
                 let pred = (self.p.preds.len() - 1) as u32;
-                self.emit(BOp::PushZPred { pred });
+                self.emit(BOp::PushZPred { pred, sp });
             }
             Coll::ReachableVia(e, inner) => {
                 // The edges are listed by bytecode, then searched in place.
@@ -99,6 +99,30 @@ impl<'g> Comp<'g> {
             Coll::NodesWithAttr(attr, e) => {
                 let v = self.expr(e, sp);
                 self.emit(BOp::PushAttr { attr: *attr, v });
+            }
+            Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body)
+                if walk(inner).is_some() =>
+            {
+                // The inner collection is read where it lies, and what is
+                // kept (or mapped) is pushed from the mark up.
+                let slot = self.loc(*slot);
+                let what = walk(inner).expect("the guard says it walks");
+                let (src, i, end) = self.iter_init(inner, what, m, sp);
+                let top = self.here();
+                let next = self.iter_next(what, src, i, end, slot);
+                let keep = self.next;
+                if matches!(c, Coll::Filter(..)) {
+                    for j in self.branch(body, false, sp) {
+                        self.patch_to(j, top);
+                    }
+                    self.emit(BOp::Push { s: slot });
+                } else {
+                    let v = self.expr(body, sp);
+                    self.emit(BOp::Push { s: v });
+                }
+                self.next = keep;
+                self.emit(BOp::Jump { to: top });
+                self.patch(next);
             }
             Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
                 let slot = &self.loc(*slot);
@@ -167,15 +191,7 @@ impl<'g> Comp<'g> {
         // elements where they are: the body cannot change them (expressions
         // move nothing), and they are counted against the budget up front,
         // as listing them would.
-        let what = match coll {
-            Coll::Zone(_) => Some(Iter::Zone),
-            Coll::Nodes => Some(Iter::Nodes),
-            Coll::Successors(_) => Some(Iter::Adj(Adj::Successors)),
-            Coll::Predecessors(_) => Some(Iter::Adj(Adj::Predecessors)),
-            Coll::Neighbors(_) => Some(Iter::Adj(Adj::Neighbors)),
-            Coll::EdgesOf(_) => Some(Iter::Adj(Adj::OutEdges)),
-            _ => None,
-        };
+        let what = walk(coll);
         if let (Coll::Zone(z), Some((test, who))) =
             (coll, owner_test(op, body, &|s| self.loc(s) == slot))
         {
@@ -237,33 +253,13 @@ impl<'g> Comp<'g> {
         &mut self,
         op: AggOp,
         coll: &Coll,
-        what: Iter,
+        what: Walk,
         slot: u16,
         body: Option<&Expr>,
         d: Reg,
         sp: u16,
     ) {
-        let src = match coll {
-            Coll::Zone(z) => {
-                let t = self.temp();
-                self.zone(z, t, sp);
-                t
-            }
-            // A local or a temporary below the loop's: either keeps the
-            // node for the whole loop.
-            Coll::Successors(e) | Coll::Predecessors(e) | Coll::Neighbors(e) | Coll::EdgesOf(e) => {
-                self.expr(e, sp)
-            }
-            _ => d,
-        };
-        let (i, end) = (self.temp(), self.temp());
-        self.emit(BOp::IterInit {
-            what,
-            src,
-            i,
-            end,
-            sp,
-        });
+        let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = self.agg_start(op, d);
         // `SumAcc` drops the list above its mark on overflow: here there is
         // none, so the mark is the height the loop starts at.
@@ -275,15 +271,68 @@ impl<'g> Comp<'g> {
             d
         };
         let top = self.here();
-        let next = self.emit(BOp::IterNext {
-            what,
-            src,
-            i,
-            end,
-            slot,
-            exit: 0,
-        });
+        let next = self.iter_next(what, src, i, end, slot);
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+    }
+
+    /// The start of an in-place loop over `coll` (`BOp::IterInit`, or
+    /// `BOp::RangeInit`): the registers of its source, position and end.
+    /// `spare` is a register the loop may name as its source when it needs
+    /// none.
+    fn iter_init(&mut self, coll: &Coll, what: Walk, spare: Reg, sp: u16) -> (Reg, Reg, Reg) {
+        let src = match coll {
+            Coll::Zone(z) => {
+                let t = self.temp();
+                self.zone(z, t, sp);
+                t
+            }
+            // A local or a temporary below the loop's: either keeps the
+            // node (or the range's first number) for the whole loop.
+            Coll::Successors(e)
+            | Coll::Predecessors(e)
+            | Coll::Neighbors(e)
+            | Coll::EdgesOf(e)
+            | Coll::Range(e, _) => self.expr(e, sp),
+            _ => spare,
+        };
+        let (i, end) = (self.temp(), self.temp());
+        match (what, coll) {
+            (Walk::Range, Coll::Range(_, b)) => {
+                self.into(b, end, sp);
+                self.emit(BOp::RangeInit { src, i, end, sp });
+            }
+            (Walk::In(what), _) => drop(self.emit(BOp::IterInit {
+                what,
+                src,
+                i,
+                end,
+                sp,
+            })),
+            (Walk::Range, _) => unreachable!("`walk` says a range only of a range"),
+        }
+        (src, i, end)
+    }
+
+    /// The step of an in-place loop begun by [`Comp::iter_init`]; its exit
+    /// is patched later.
+    fn iter_next(&mut self, what: Walk, src: Reg, i: Reg, end: Reg, slot: Reg) -> usize {
+        self.emit(match what {
+            Walk::In(what) => BOp::IterNext {
+                what,
+                src,
+                i,
+                end,
+                slot,
+                exit: 0,
+            },
+            Walk::Range => BOp::RangeNext {
+                src,
+                i,
+                end,
+                slot,
+                exit: 0,
+            },
+        })
     }
 
     /// An aggregate's answer before any element, and for `best`/`worst`
@@ -476,4 +525,30 @@ fn owner_test<'e>(
         (x, who) | (who, x) if of_slot(x) && plain(who) => Some((test, who)),
         _ => None,
     }
+}
+
+/// How a loop walks a collection in place, when it can.
+#[derive(Clone, Copy)]
+enum Walk {
+    /// Where the elements lie (`BOp::IterInit`, `BOp::IterNext`).
+    In(Iter),
+    /// The numbers of a range (`BOp::RangeInit`, `BOp::RangeNext`).
+    Range,
+}
+
+/// Over a zone, all nodes, a node's neighbours or a range, a loop reads the
+/// elements where they are: the body cannot change them (expressions move
+/// nothing), and they are counted against the budget up front, as listing
+/// them would.
+fn walk(coll: &Coll) -> Option<Walk> {
+    Some(match coll {
+        Coll::Zone(_) => Walk::In(Iter::Zone),
+        Coll::Nodes => Walk::In(Iter::Nodes),
+        Coll::Successors(_) => Walk::In(Iter::Adj(Adj::Successors)),
+        Coll::Predecessors(_) => Walk::In(Iter::Adj(Adj::Predecessors)),
+        Coll::Neighbors(_) => Walk::In(Iter::Adj(Adj::Neighbors)),
+        Coll::EdgesOf(_) => Walk::In(Iter::Adj(Adj::OutEdges)),
+        Coll::Range(..) => Walk::Range,
+        _ => return None,
+    })
 }

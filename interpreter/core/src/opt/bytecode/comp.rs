@@ -115,18 +115,9 @@ impl<'g> Comp<'g> {
     }
 
     pub(super) fn patch_to(&mut self, at: usize, here: u32) {
-        match &mut self.p.ops[at] {
-            BOp::Jump { to }
-            | BOp::JumpIf { to, .. }
-            | BOp::JumpUnless { to, .. }
-            | BOp::JumpEqK { to, .. }
-            | BOp::JumpNeK { to, .. }
-            | BOp::Tab1 { to, .. }
-            | BOp::Tab2 { to, .. } => *to = here,
-            BOp::Next { exit, .. } | BOp::NextRev { exit, .. } | BOp::IterNext { exit, .. } => {
-                *exit = here
-            }
-            _ => {}
+        match self.p.ops[at].target_mut() {
+            Some(to) => *to = here,
+            None => unreachable!("only a jump is patched"),
         }
     }
 
