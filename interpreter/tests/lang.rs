@@ -818,6 +818,7 @@ players 2
 board "board.toml"
 const prices = [3, 5, 7]
 var i: int = {i}
+var j: int = 2
 var x: int = 0
 var w: player = none
 var w2: player = none
@@ -833,11 +834,23 @@ play {{
   log "count {{x}}"
   x = (if w in players then 1 else 0) + (if next(w2) in players then 10 else 0)
   log "seats {{x}}"
+  x = (if i < j then 1 else 0) + (if i <= j then 2 else 0) + (if i > j then 4 else 0) + (if i >= j then 8 else 0)
+  x = x + (if i == j then 16 else 0) + (if i != j then 32 else 0) + (if not (j < i) then 64 else 0)
+  log "compare {{x}}"
 }}
 "#
         )
     };
-    let ops = ["ConstAt", "ListAt", "IndexOf", "InPlayers"];
+    let ops = [
+        "ConstAt",
+        "ListAt",
+        "IndexOf",
+        "InPlayers",
+        "JumpEq",
+        "JumpNe",
+        "JumpLt",
+        "JumpLe",
+    ];
     let seen: Vec<String> = (0..=3)
         .map(|i| same_as_the_tree(&rules(i), &line_board(false), 30, &ops))
         .collect();
@@ -849,11 +862,15 @@ play {{
     );
     let (one, two) = (&seen[1], &seen[2]);
     assert!(
-        one.starts_with(r#"["at 30", "index 102", "then 301", "count 2", "seats 10"]"#),
+        one.starts_with(
+            r#"["at 30", "index 102", "then 301", "count 2", "seats 10", "compare 99"]"#
+        ),
         "{one}"
     );
     assert!(
-        two.starts_with(r#"["at 50", "index 202", "then 104", "count 2", "seats 10"]"#),
+        two.starts_with(
+            r#"["at 50", "index 202", "then 104", "count 2", "seats 10", "compare 90"]"#
+        ),
         "{two}"
     );
     assert!(

@@ -349,6 +349,26 @@ impl<'a> Exec<'a> {
                         pc = to as usize
                     }
                 }
+                BOp::JumpEq { a, b, to } => {
+                    if r!(a) == r!(b) {
+                        pc = to as usize
+                    }
+                }
+                BOp::JumpNe { a, b, to } => {
+                    if r!(a) != r!(b) {
+                        pc = to as usize
+                    }
+                }
+                BOp::JumpLt { a, b, to } => {
+                    if r!(a) < r!(b) {
+                        pc = to as usize
+                    }
+                }
+                BOp::JumpLe { a, b, to } => {
+                    if r!(a) <= r!(b) {
+                        pc = to as usize
+                    }
+                }
                 BOp::JumpUnless { c, to } => {
                     if r!(c) == 0 {
                         pc = to as usize

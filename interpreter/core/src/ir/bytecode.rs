@@ -176,6 +176,17 @@ pub enum BOp {
     JumpEqK { a: Reg, k: Val, to: u32 },
     /// Jump when `a != k` (see `JumpEqK`).
     JumpNeK { a: Reg, k: Val, to: u32 },
+    /// Jump when `a == b` (`JumpNe`, `JumpLt`, `JumpLe`: when `a != b`,
+    /// `a < b`, `a <= b`): a comparison of two values tested where a
+    /// condition is needed, without its value (`>` and `>=` swap `a` and `b`,
+    /// and a jump when false tests the opposite).
+    JumpEq { a: Reg, b: Reg, to: u32 },
+    /// See `JumpEq`.
+    JumpNe { a: Reg, b: Reg, to: u32 },
+    /// See `JumpEq`.
+    JumpLt { a: Reg, b: Reg, to: u32 },
+    /// See `JumpEq`.
+    JumpLe { a: Reg, b: Reg, to: u32 },
     /// Jump to `to` when `c` is true (not 0).
     JumpIf { c: Reg, to: u32 },
     /// Jump to `to` when `c` is false (0).
@@ -493,6 +504,10 @@ impl BOp {
             | PushTree { .. } => &[],
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
             JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
+            JumpEq { a, b, .. }
+            | JumpNe { a, b, .. }
+            | JumpLt { a, b, .. }
+            | JumpLe { a, b, .. } => &[*a, *b],
             Call { d, .. } => &[*d],
             Tab1 { d, a, .. } => &[*d, *a],
             Tab2 { d, a, b, .. } => &[*d, *a, *b],
@@ -546,6 +561,10 @@ impl BOp {
             | BOp::JumpUnless { to, .. }
             | BOp::JumpEqK { to, .. }
             | BOp::JumpNeK { to, .. }
+            | BOp::JumpEq { to, .. }
+            | BOp::JumpNe { to, .. }
+            | BOp::JumpLt { to, .. }
+            | BOp::JumpLe { to, .. }
             | BOp::Tab1 { to, .. }
             | BOp::Tab2 { to, .. } => Some(to),
             BOp::Next { exit, .. }

@@ -158,6 +158,33 @@ impl<'g> Comp<'g> {
                     BOp::JumpNeK { a, k, to: 0 }
                 })]
             }
+            // A comparison of two values jumps on the comparison itself
+            // (both sides computed left to right, as its value would be).
+            Expr::Bin(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) if !matches!(**b, Expr::Const(_)) => {
+                let keep = self.next;
+                let x = self.expr(a, sp);
+                let y = self.expr(b, sp);
+                self.next = keep;
+                // The test that jumps, as `a OP b` with `when` folded in.
+                let (op, a, b) = match (op, when) {
+                    (BinOp::Eq, true) | (BinOp::Ne, false) => (BinOp::Eq, x, y),
+                    (BinOp::Ne, true) | (BinOp::Eq, false) => (BinOp::Ne, x, y),
+                    (BinOp::Lt, true) | (BinOp::Ge, false) => (BinOp::Lt, x, y),
+                    (BinOp::Le, true) | (BinOp::Gt, false) => (BinOp::Le, x, y),
+                    (BinOp::Gt, true) | (BinOp::Le, false) => (BinOp::Lt, y, x),
+                    _ => (BinOp::Le, y, x),
+                };
+                vec![self.emit(match op {
+                    BinOp::Eq => BOp::JumpEq { a, b, to: 0 },
+                    BinOp::Ne => BOp::JumpNe { a, b, to: 0 },
+                    BinOp::Lt => BOp::JumpLt { a, b, to: 0 },
+                    _ => BOp::JumpLe { a, b, to: 0 },
+                })]
+            }
             _ => {
                 let keep = self.next;
                 let c = self.expr(e, sp);
