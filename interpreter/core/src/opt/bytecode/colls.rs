@@ -111,15 +111,8 @@ impl<'g> Comp<'g> {
                 let top = self.here();
                 let next = self.iter_next(what, src, i, end, slot);
                 let keep = self.next;
-                if matches!(c, Coll::Filter(..)) {
-                    for j in self.branch(body, false, sp) {
-                        self.patch_to(j, top);
-                    }
-                    self.emit(BOp::Push { s: slot });
-                } else {
-                    let v = self.expr(body, sp);
-                    self.emit(BOp::Push { s: v });
-                }
+                let s = self.kept(c, body, slot, top, sp);
+                self.emit(BOp::Push { s });
                 self.next = keep;
                 self.emit(BOp::Jump { to: top });
                 self.patch(next);
@@ -143,15 +136,8 @@ impl<'g> Comp<'g> {
                     exit: 0,
                 });
                 let keep = self.next;
-                if matches!(c, Coll::Filter(..)) {
-                    for j in self.branch(body, false, sp) {
-                        self.patch_to(j, top);
-                    }
-                    self.emit(BOp::Put { w, s: *slot });
-                } else {
-                    let v = self.expr(body, sp);
-                    self.emit(BOp::Put { w, s: v });
-                }
+                let s = self.kept(c, body, *slot, top, sp);
+                self.emit(BOp::Put { w, s });
                 self.next = keep;
                 self.emit(BOp::Jump { to: top });
                 self.patch(next);
@@ -176,6 +162,20 @@ impl<'g> Comp<'g> {
         }
     }
 
+    /// The step of a filter or a map over the element in `slot`: a filter
+    /// jumps back to `top` when its test fails and keeps the element, a map
+    /// computes its value. Returns the register to keep.
+    fn kept(&mut self, c: &Coll, body: &Expr, slot: Reg, top: u32, sp: u16) -> Reg {
+        if matches!(c, Coll::Filter(..)) {
+            for j in self.branch(body, false, sp) {
+                self.patch_to(j, top);
+            }
+            slot
+        } else {
+            self.expr(body, sp)
+        }
+    }
+
     /// An aggregate over a collection, as the tree evaluator's `agg`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn agg(
@@ -187,10 +187,7 @@ impl<'g> Comp<'g> {
         d: Reg,
         sp: u16,
     ) {
-        // Over a zone, all nodes or a node's neighbours the loop reads the
-        // elements where they are: the body cannot change them (expressions
-        // move nothing), and they are counted against the budget up front,
-        // as listing them would.
+        // Read in place where it can be (see `walk`).
         let what = walk(coll);
         if let (Coll::Zone(z), Some((test, who))) =
             (coll, owner_test(op, body, &|s| self.loc(s) == slot))
