@@ -44,7 +44,11 @@ def test_a_worker_killed_mid_run_loses_no_game(client):
     import time
 
     path = "rulesets/hansa-teutonica/hansa-teutonica.rules"
-    kw = dict(games=6, seed=3, threads=1)
+    # Three shards of twenty two-player Hansa Teutonica games: about a second
+    # each on a 2-core machine, so a kill a tenth of a second after a shard is
+    # seen running lands while it runs. (Two games a shard, as this test had,
+    # took 0.1 s once the executor got faster: the kill came after the run.)
+    kw = dict(games=60, seed=3, threads=1)
     result = {}
     run = threading.Thread(
         target=lambda: result.setdefault(
@@ -57,7 +61,7 @@ def test_a_worker_killed_mid_run_loses_no_game(client):
     while killed is None and time.monotonic() < deadline:
         busy = [w for w, keys in client.processing().items() if keys]
         if busy:
-            time.sleep(0.5)  # well into a shard of two Hansa Teutonica games
+            time.sleep(0.1)
             killed = busy[0]
             # The worker's own process, which this test's cluster started.
             pid = client.run(os.getpid, workers=[killed])[killed]
@@ -67,5 +71,20 @@ def test_a_worker_killed_mid_run_loses_no_game(client):
     run.join(timeout=300)
     assert killed is not None, "no shard was seen running"
     assert "dask" in result, "the run did not finish"
+    # The scheduler learns of the death from the nanny, which may be after the
+    # other worker has finished the run: wait for it rather than race it.
+    deadline = time.monotonic() + 30
+    while killed in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert killed not in client.scheduler_info()["workers"], "the worker was not ended"
+    # The scheduler's own record of the removal: the dead worker took a shard
+    # with it (running, or finished but not yet gathered), which ran again.
+    removed = [
+        msg
+        for _, msg in client.get_events(killed)
+        if isinstance(msg, dict) and msg.get("action") == "remove-worker"
+    ]
+    assert removed, "the scheduler logged no removal of the killed worker"
+    lost = set(removed[-1]["processing-tasks"]) | set(removed[-1]["lost-computed-tasks"])
+    assert lost, f"the killed worker held no shard: {removed[-1]}"
     assert result["dask"] == regel.simulate(path, 2, **kw)
