@@ -744,10 +744,10 @@ play {
     }
 }
 
-/// A match of two players run to its end (or error) with the `budget`
+/// A match of the fewest players the rules take, run to its end (or error) with the `budget`
 /// given, if any: its log and steps, or the error and its span.
 fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
-    let mut setup = Setup::new(2, 1);
+    let mut setup = Setup::new(g.min_players, 1);
     setup.log = true;
     if let Some(b) = budget {
         setup.budget = b;
@@ -958,5 +958,68 @@ play {{
         seen[3].contains(" at Some("),
         "an error with a span: {}",
         seen[3]
+    );
+}
+
+/// A walk over a zone whose test begins with the element's owner
+/// (`it.owner == p and …`, `p != it.owner`, …) skips the other pieces in its
+/// step (`BOp::IterOwned`), in filters, `any`, `count` and `first`, and
+/// answers exactly as the tree does after the same passes: the same log in
+/// the same steps, and the same outcome under each budget in the 60 steps
+/// below the one the match needs. The rest of the test runs only for the
+/// pieces kept, so a division by zero there fails only when some piece is
+/// kept; `all` keeps its plain walk, where a piece of another owner settles
+/// the answer.
+#[test]
+fn owner_led_walks_answer_as_the_tree_does() {
+    let rules = |d: i64| {
+        format!(
+            r#"game "Owners"
+players 3
+seats red, blue, green
+board "board.toml"
+piece stone per player {{ }} in supply {{ 3 x {{ }} }}
+zone per player supply: stone
+zone per node pile: stone
+var d: int = {d}
+var x: int = 0
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @b.pile
+  move top(green.supply) to @b.pile
+  move top(blue.supply) to @c.pile
+  let p = red
+  let q = blue
+  x = count(s in (@b.pile where owner == p and it != first(@b.pile)): true) * 1000 + count(s in @b.pile: q == s.owner and s != last(@b.pile)) * 100 + count(s in @b.pile: s.owner != p) * 10 + count(s in @c.pile: s.owner == p and 10 / d > 0)
+  log "filters {{x}}"
+  x = count(s in @b.pile: s.owner != p and s.owner != q) * 100 + count(s in @b.pile: s == first(@b.pile where owner == q)) * 10 + count(s in @a.pile: s.owner == p)
+  log "firsts {{x}}"
+  x = (if any(s in @b.pile: s.owner != q and s != first(@b.pile)) then 100 else 0) + (if all(s in @b.pile: s.owner == p and true) then 10 else 0) + count(s in @b.pile: s.owner == p and 10 / d > 0)
+  log "tests {{x}}"
+}}
+"#
+        )
+    };
+    let ops = ["IterOwned"];
+    let ok = same_as_the_tree(&rules(1), &loop_board(false), 60, &ops);
+    // b holds red, blue, red and green stones; c a blue one. Filters: the
+    // red stones but the first (1000), the blue ones but the last piece
+    // (100), the pieces not red (20), no red one on c, so 10 / d is never
+    // computed (0). Firsts: the green stone alone is neither red nor blue
+    // (100), one piece is the first blue (10), a is empty (0). Tests: the
+    // second red stone or the green one is not blue and not first (100),
+    // not all are red (0), two red stones with 10 / 1 > 0 (2).
+    assert!(
+        ok.starts_with(r#"["filters 1120", "firsts 110", "tests 102"]"#),
+        "{ok}"
+    );
+    let failed = same_as_the_tree(&rules(0), &loop_board(false), 60, &ops);
+    // With d = 0 the first two lines never divide; the third does, for the
+    // first red stone.
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(
+        failed.contains(" at Some("),
+        "an error with a span: {failed}"
     );
 }

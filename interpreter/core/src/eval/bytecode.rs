@@ -614,6 +614,30 @@ impl<'a> Exec<'a> {
                         w!(i, k + 1);
                     }
                 }
+                BOp::IterOwned {
+                    i,
+                    end,
+                    slot,
+                    who,
+                    eq,
+                    exit,
+                } => {
+                    let (mut k, stop, who) = (r!(i) as usize, r!(end) as usize, r!(who));
+                    let arena = &self.st.zones.arena;
+                    loop {
+                        if k == stop {
+                            pc = exit as usize;
+                            break;
+                        }
+                        let x = arena[k];
+                        k += 1;
+                        if (g.piece_owner[x as usize] as Val == who) == eq {
+                            w!(slot, x as Val);
+                            w!(i, k as Val);
+                            break;
+                        }
+                    }
+                }
                 BOp::NextRev { i, m, slot, exit } => {
                     let k = r!(i);
                     if k == r!(m) {

@@ -307,6 +307,20 @@ pub enum BOp {
         slot: Reg,
         exit: u32,
     },
+    /// [`BOp::IterNext`] over a zone for a test that begins with the
+    /// element's owner: skips the pieces whose owner is (`eq`) or is not
+    /// (`!eq`) other than `who`, binds the next one to `slot`, or jumps to
+    /// `exit` at the end. One step instead of three per piece skipped; the
+    /// pieces are still counted by `IterInit` up front, as the scan counts
+    /// them.
+    IterOwned {
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        who: Reg,
+        eq: bool,
+        exit: u32,
+    },
     /// In place, the start of a loop over `a..b` (an aggregate's or a
     /// filter's): `src` holds `a` and `end`, before, `b`; the range's length
     /// is checked and counted twice against the budget (as `PushRange` and
@@ -528,6 +542,9 @@ impl BOp {
                 src, i, end, slot, ..
             } => &[*src, *i, *end, *slot],
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
+            IterOwned {
+                i, end, slot, who, ..
+            } => &[*i, *end, *slot, *who],
             Put { w, s } => &[*w, *s],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
             SumAcc { d, v, m, .. } => &[*d, *v, *m],
@@ -570,6 +587,7 @@ impl BOp {
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
+            | BOp::IterOwned { exit, .. }
             | BOp::RangeNext { exit, .. } => Some(exit),
             _ => None,
         }

@@ -107,11 +107,31 @@ impl<'g> Comp<'g> {
                 // kept (or mapped) is pushed from the mark up.
                 let slot = self.loc(*slot);
                 let what = walk(inner).expect("the guard says it walks");
+                let lead = match (c, &**inner) {
+                    (Coll::Filter(..), Coll::Zone(_)) => owner_lead(body, &|s| self.loc(s) == slot),
+                    _ => None,
+                };
+                let owned = lead.as_ref().map(|(who, eq, _)| (self.expr(who, sp), *eq));
                 let (src, i, end) = self.iter_init(inner, what, m, sp);
                 let top = self.here();
-                let next = self.iter_next(what, src, i, end, slot);
+                let next = match owned {
+                    Some((who, eq)) => self.emit(BOp::IterOwned {
+                        i,
+                        end,
+                        slot,
+                        who,
+                        eq,
+                        exit: 0,
+                    }),
+                    None => self.iter_next(what, src, i, end, slot),
+                };
                 let keep = self.next;
-                let s = self.kept(c, body, slot, top, sp);
+                let s = match &lead {
+                    // The owner test is the step's: only the rest is left.
+                    Some((_, _, Some(rest))) => self.kept(c, rest, slot, top, sp),
+                    Some((_, _, None)) => slot,
+                    None => self.kept(c, body, slot, top, sp),
+                };
                 self.emit(BOp::Push { s });
                 self.next = keep;
                 self.emit(BOp::Jump { to: top });
@@ -256,6 +276,16 @@ impl<'g> Comp<'g> {
         d: Reg,
         sp: u16,
     ) {
+        // `any`, `count` and `first` skip an element whose test fails, so
+        // a leading owner test can be the loop's step (`BOp::IterOwned`).
+        // `all` cannot: there such an element settles the answer.
+        let lead = match (op, coll, body) {
+            (AggOp::Any | AggOp::Count | AggOp::First, Coll::Zone(_), Some(b)) => {
+                owner_lead(b, &|s| self.loc(s) == slot)
+            }
+            _ => None,
+        };
+        let owned = lead.as_ref().map(|(who, eq, _)| (self.expr(who, sp), *eq));
         let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = self.agg_start(op, d);
         // `SumAcc` drops the list above its mark on overflow: here there is
@@ -268,7 +298,20 @@ impl<'g> Comp<'g> {
             d
         };
         let top = self.here();
-        let next = self.iter_next(what, src, i, end, slot);
+        let (next, body) = match (owned, &lead) {
+            (Some((who, eq)), Some((_, _, rest))) => (
+                self.emit(BOp::IterOwned {
+                    i,
+                    end,
+                    slot,
+                    who,
+                    eq,
+                    exit: 0,
+                }),
+                rest.as_ref(),
+            ),
+            _ => (self.iter_next(what, src, i, end, slot), body),
+        };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
     }
 
@@ -520,6 +563,38 @@ fn owner_test<'e>(
         |e: &Expr| matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s));
     match (&**a, &**b) {
         (x, who) | (who, x) if of_slot(x) && plain(who) => Some((test, who)),
+        _ => None,
+    }
+}
+
+/// A test whose first conjunct is `x.owner == p` or `x.owner != p` of the
+/// element `x`, `p` plain as in [`owner_test`]: `p`, whether the test is
+/// `==`, and the conjuncts after it (none when the test is that alone).
+/// `p` is read once, before the loop, which changes nothing since reading
+/// a local or a constant cannot fail and counts no step; nor does reading a
+/// piece's owner, so the skipped pieces cost what they cost the scan.
+fn owner_lead(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<(Expr, bool, Option<Expr>)> {
+    match body {
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            let of_slot = |e: &Expr| matches!(e, Expr::Owner(x) if matches!(**x, Expr::Local(s) if is_slot(s)));
+            let plain = |e: &Expr| {
+                matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s))
+            };
+            match (&**a, &**b) {
+                (x, who) | (who, x) if of_slot(x) && plain(who) => {
+                    Some((who.clone(), *op == BinOp::Eq, None))
+                }
+                _ => None,
+            }
+        }
+        Expr::Bin(BinOp::And, a, b) => {
+            let (who, eq, rest) = owner_lead(a, is_slot)?;
+            let rest = match rest {
+                None => (**b).clone(),
+                Some(r) => Expr::Bin(BinOp::And, Box::new(r), b.clone()),
+            };
+            Some((who, eq, Some(rest)))
+        }
         _ => None,
     }
 }
