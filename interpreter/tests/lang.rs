@@ -1023,3 +1023,45 @@ play {{
         "an error with a span: {failed}"
     );
 }
+
+/// The same for a test that begins with a field of the piece (`x.size ==
+/// k`, `BOp::IterField`): the same log in the same steps as the tree, under
+/// every budget in the 60 steps below the one the match needs, and the rest
+/// of the test run only for the pieces kept.
+#[test]
+fn field_led_walks_answer_as_the_tree_does() {
+    let rules = |d: i64| {
+        format!(
+            r#"game "Sizes"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player {{ size: int }} in supply {{
+  1 x {{ size: 1 }}
+  1 x {{ size: 2 }}
+  1 x {{ size: 3 }}
+}}
+zone per player supply: stone
+zone per node pile: stone
+var d: int = {d}
+var x: int = 0
+play {{
+  move all red.supply to @b.pile
+  move all blue.supply to @c.pile
+  let k = 2
+  let p = red
+  x = (if first(@b.pile where size == 9) == none then 1000 else 0) + (if any(s in @c.pile: s.size == 3 and 10 / d > 0) then 100 else 0) + count(@b.pile where size != k) * 10 + count(s in @b.pile: k == s.size and s.owner == p)
+  log "sizes {{x}}"
+}}
+"#
+        )
+    };
+    let ops = ["IterField"];
+    let ok = same_as_the_tree(&rules(1), &loop_board(false), 60, &ops);
+    // No stone of size 9 (1000); c holds blue's stone of size 3 and 10 / 1
+    // is above 0 (100); two of red's three stones on b are not of size 2
+    // (20); one is, and red's (1).
+    assert!(ok.starts_with(r#"["sizes 1121"]"#), "{ok}");
+    let failed = same_as_the_tree(&rules(0), &loop_board(false), 60, &ops);
+    assert!(failed.contains("division by zero"), "{failed}");
+}

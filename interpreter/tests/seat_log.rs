@@ -135,6 +135,69 @@ fn a_card_face_up_only_during_the_move_is_named() {
     assert!(m.is_over());
 }
 
+/// A compiled scan whose step skips the cards failing a leading field test
+/// (`BOp::IterField`) looks at each card as reading its field would: a
+/// hole calling it reads `hidden` for a seat that may not see a card it
+/// looked at, and the seats read the same log with the bytecode as with the
+/// tree evaluator. A scan of an empty hand looks at no card.
+#[test]
+fn a_scan_skipping_cards_by_a_field_peeks_at_each_card_it_looks_at() {
+    let rules = RULES
+        .replace(
+            "var kept: int = 0 hidden\n",
+            "var kept: int = 0 hidden\nfn holds(p: player, r: int) -> bool = any(c in p.hand: c.rank == r and r > 0)\nfn dealt(r: int) -> bool = any(c in table: c.rank != r)\n",
+        )
+        .replace(
+            "  log \"{actor} keeps rank {top(actor.hand).rank}\"\n",
+            "  log \"{actor} keeps rank {top(actor.hand).rank}\"\n  log \"{actor} holds a 4: {holds(actor, 4)}; the table: {dealt(0)}\"\n  move all actor.hand to pile\n  log \"{actor} holds a 4 now: {holds(actor, 4)}\"\n",
+        );
+    assert!(rules.contains("holds a 4 now"));
+    let play = |passes: &str| {
+        let rules = rules.clone();
+        let read = move |_: &Path| Ok(rules.clone());
+        let mut sources = Sources::default();
+        let (g, _) = regel::pipeline::compile(
+            &mut sources,
+            &read,
+            Path::new("scan.rules"),
+            &regel::opt::Passes::parse(passes).unwrap(),
+        )
+        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+        let fused = g
+            .programs
+            .iter()
+            .flat_map(|p| p.ops())
+            .filter(|o| format!("{o:?}").starts_with("IterField"))
+            .count();
+        let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
+        m.apply(0).unwrap();
+        (lines(&mut m), fused)
+    };
+    let (fast, fused) = play("all");
+    let (slow, none) =
+        play("zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice");
+    // The functions and their copies for the constant arguments (`consts`).
+    assert!(
+        fused >= 2 && none == 0,
+        "the scans compiled with IterField: {fused}, {none}"
+    );
+    assert_eq!(fast, slow);
+    // a looked at its own card (hidden from b) and at the card on the
+    // table (public to all): b and the onlooker read `hidden`.
+    let holds = &fast[3];
+    assert!(holds[0].starts_with("a holds a 4: "), "{fast:?}");
+    assert!(holds[0].ends_with("; the table: true"), "{fast:?}");
+    assert_eq!(holds[1], "a holds a 4: hidden; the table: true", "{fast:?}");
+    assert_eq!(holds[2], "a holds a 4: hidden; the table: true", "{fast:?}");
+    // An empty hand: no card looked at, every reader reads the answer.
+    let last = fast.last().unwrap();
+    assert_eq!(
+        last,
+        &vec!["a holds a 4 now: false".to_string(); 3],
+        "{fast:?}"
+    );
+}
+
 #[test]
 fn a_variable_declared_hidden_is_in_no_view() {
     let m = Match::new(game(), &Setup::new(2, 0)).unwrap();

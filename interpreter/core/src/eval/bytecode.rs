@@ -638,6 +638,34 @@ impl<'a> Exec<'a> {
                         }
                     }
                 }
+                BOp::IterField {
+                    i,
+                    end,
+                    slot,
+                    who,
+                    fid,
+                    eq,
+                    exit,
+                } => {
+                    let (mut k, stop, who) = (r!(i) as usize, r!(end) as usize, r!(who));
+                    let vals = &g.fields[fid as usize];
+                    loop {
+                        if k == stop {
+                            pc = exit as usize;
+                            break;
+                        }
+                        let x = self.st.zones.arena[k] as usize;
+                        k += 1;
+                        if let Some(viewer) = self.st.guard {
+                            self.peek(x, viewer);
+                        }
+                        if (vals[x] == who) == eq {
+                            w!(slot, x as Val);
+                            w!(i, k as Val);
+                            break;
+                        }
+                    }
+                }
                 BOp::NextRev { i, m, slot, exit } => {
                     let k = r!(i);
                     if k == r!(m) {

@@ -321,6 +321,20 @@ pub enum BOp {
         eq: bool,
         exit: u32,
     },
+    /// [`BOp::IterOwned`] for a test that begins with a field of the piece
+    /// (`x.suit == s`): skips the pieces whose field `fid` is (`eq`) or is
+    /// not (`!eq`) other than `who`. Each piece it looks at is looked at as
+    /// `BOp::Field` looks: a hidden one is marked as peeked at while a seat's
+    /// view is guarded.
+    IterField {
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        who: Reg,
+        fid: u16,
+        eq: bool,
+        exit: u32,
+    },
     /// In place, the start of a loop over `a..b` (an aggregate's or a
     /// filter's): `src` holds `a` and `end`, before, `b`; the range's length
     /// is checked and counted twice against the budget (as `PushRange` and
@@ -544,6 +558,9 @@ impl BOp {
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
             IterOwned {
                 i, end, slot, who, ..
+            }
+            | IterField {
+                i, end, slot, who, ..
             } => &[*i, *end, *slot, *who],
             Put { w, s } => &[*w, *s],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
@@ -588,6 +605,7 @@ impl BOp {
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
             | BOp::IterOwned { exit, .. }
+            | BOp::IterField { exit, .. }
             | BOp::RangeNext { exit, .. } => Some(exit),
             _ => None,
         }

@@ -108,28 +108,23 @@ impl<'g> Comp<'g> {
                 let slot = self.loc(*slot);
                 let what = walk(inner).expect("the guard says it walks");
                 let lead = match (c, &**inner) {
-                    (Coll::Filter(..), Coll::Zone(_)) => owner_lead(body, &|s| self.loc(s) == slot),
+                    (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
                     _ => None,
                 };
-                let owned = lead.as_ref().map(|(who, eq, _)| (self.expr(who, sp), *eq));
+                let who = lead.as_ref().map(|(_, who, _, _)| self.expr(who, sp));
                 let (src, i, end) = self.iter_init(inner, what, m, sp);
                 let top = self.here();
-                let next = match owned {
-                    Some((who, eq)) => self.emit(BOp::IterOwned {
-                        i,
-                        end,
-                        slot,
-                        who,
-                        eq,
-                        exit: 0,
-                    }),
-                    None => self.iter_next(what, src, i, end, slot),
+                let next = match (&lead, who) {
+                    (Some((key, _, eq, _)), Some(who)) => {
+                        self.iter_lead(*key, i, end, slot, who, *eq)
+                    }
+                    _ => self.iter_next(what, src, i, end, slot),
                 };
                 let keep = self.next;
                 let s = match &lead {
-                    // The owner test is the step's: only the rest is left.
-                    Some((_, _, Some(rest))) => self.kept(c, rest, slot, top, sp),
-                    Some((_, _, None)) => slot,
+                    // The leading test is the step's: only the rest is left.
+                    Some((_, _, _, Some(rest))) => self.kept(c, rest, slot, top, sp),
+                    Some((_, _, _, None)) => slot,
                     None => self.kept(c, body, slot, top, sp),
                 };
                 self.emit(BOp::Push { s });
@@ -277,15 +272,16 @@ impl<'g> Comp<'g> {
         sp: u16,
     ) {
         // `any`, `count` and `first` skip an element whose test fails, so
-        // a leading owner test can be the loop's step (`BOp::IterOwned`).
-        // `all` cannot: there such an element settles the answer.
+        // a leading test of the piece's owner or field can be the loop's
+        // step (`BOp::IterOwned`, `BOp::IterField`). `all` cannot: there
+        // such an element settles the answer.
         let lead = match (op, coll, body) {
             (AggOp::Any | AggOp::Count | AggOp::First, Coll::Zone(_), Some(b)) => {
-                owner_lead(b, &|s| self.loc(s) == slot)
+                lead_test(b, &|s| self.loc(s) == slot)
             }
             _ => None,
         };
-        let owned = lead.as_ref().map(|(who, eq, _)| (self.expr(who, sp), *eq));
+        let who = lead.as_ref().map(|(_, who, _, _)| self.expr(who, sp));
         let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = self.agg_start(op, d);
         // `SumAcc` drops the list above its mark on overflow: here there is
@@ -298,18 +294,10 @@ impl<'g> Comp<'g> {
             d
         };
         let top = self.here();
-        let (next, body) = match (owned, &lead) {
-            (Some((who, eq)), Some((_, _, rest))) => (
-                self.emit(BOp::IterOwned {
-                    i,
-                    end,
-                    slot,
-                    who,
-                    eq,
-                    exit: 0,
-                }),
-                rest.as_ref(),
-            ),
+        let (next, body) = match (&lead, who) {
+            (Some((key, _, eq, rest)), Some(who)) => {
+                (self.iter_lead(*key, i, end, slot, who, *eq), rest.as_ref())
+            }
             _ => (self.iter_next(what, src, i, end, slot), body),
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
@@ -370,6 +358,30 @@ impl<'g> Comp<'g> {
                 i,
                 end,
                 slot,
+                exit: 0,
+            },
+        })
+    }
+
+    /// The step of an in-place loop over a zone that skips the pieces
+    /// failing a leading test (see [`lead_test`]); its exit is patched later.
+    fn iter_lead(&mut self, key: Key, i: Reg, end: Reg, slot: Reg, who: Reg, eq: bool) -> usize {
+        self.emit(match key {
+            Key::Owner => BOp::IterOwned {
+                i,
+                end,
+                slot,
+                who,
+                eq,
+                exit: 0,
+            },
+            Key::Field(fid) => BOp::IterField {
+                i,
+                end,
+                slot,
+                who,
+                fid,
+                eq,
                 exit: 0,
             },
         })
@@ -567,33 +579,52 @@ fn owner_test<'e>(
     }
 }
 
-/// A test whose first conjunct is `x.owner == p` or `x.owner != p` of the
-/// element `x`, `p` plain as in [`owner_test`]: `p`, whether the test is
-/// `==`, and the conjuncts after it (none when the test is that alone).
-/// `p` is read once, before the loop, which changes nothing since reading
-/// a local or a constant cannot fail and counts no step; nor does reading a
-/// piece's owner, so the skipped pieces cost what they cost the scan.
-fn owner_lead(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<(Expr, bool, Option<Expr>)> {
+/// What a loop's step tests of each piece before binding it (see
+/// [`lead_test`]).
+#[derive(Clone, Copy)]
+enum Key {
+    /// Its owner (`BOp::IterOwned`).
+    Owner,
+    /// Its field with this id (`BOp::IterField`).
+    Field(u16),
+}
+
+/// A test whose first conjunct is `x.owner == p`, `x.f == p` or the same
+/// with `!=`, of the element `x`, `p` plain as in [`owner_test`]: what is
+/// read of the piece, `p`, whether the test is `==`, and the conjuncts after
+/// it (none when the test is that alone). `p` is read once, before the loop,
+/// which changes nothing since reading a local or a constant cannot fail
+/// and counts no step; nor does reading a piece's owner or field, so the
+/// skipped pieces cost what they cost the scan.
+fn lead_test(
+    body: &Expr,
+    is_slot: &dyn Fn(u16) -> bool,
+) -> Option<(Key, Expr, bool, Option<Expr>)> {
     match body {
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-            let of_slot = |e: &Expr| matches!(e, Expr::Owner(x) if matches!(**x, Expr::Local(s) if is_slot(s)));
+            let of_slot = |x: &Expr| matches!(x, Expr::Local(s) if is_slot(*s));
+            let key = |e: &Expr| match e {
+                Expr::Owner(x) if of_slot(x) => Some(Key::Owner),
+                Expr::Field(f, x) if of_slot(x) => u16::try_from(*f).ok().map(Key::Field),
+                _ => None,
+            };
             let plain = |e: &Expr| {
                 matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s))
             };
-            match (&**a, &**b) {
-                (x, who) | (who, x) if of_slot(x) && plain(who) => {
-                    Some((who.clone(), *op == BinOp::Eq, None))
-                }
+            let eq = *op == BinOp::Eq;
+            match (key(a), key(b)) {
+                (Some(k), _) if plain(b) => Some((k, (**b).clone(), eq, None)),
+                (_, Some(k)) if plain(a) => Some((k, (**a).clone(), eq, None)),
                 _ => None,
             }
         }
         Expr::Bin(BinOp::And, a, b) => {
-            let (who, eq, rest) = owner_lead(a, is_slot)?;
+            let (key, who, eq, rest) = lead_test(a, is_slot)?;
             let rest = match rest {
                 None => (**b).clone(),
                 Some(r) => Expr::Bin(BinOp::And, Box::new(r), b.clone()),
             };
-            Some((who, eq, Some(rest)))
+            Some((key, who, eq, Some(rest)))
         }
         _ => None,
     }
