@@ -1030,7 +1030,7 @@ play {{
 /// of the test run only for the pieces kept.
 #[test]
 fn field_led_walks_answer_as_the_tree_does() {
-    let rules = |d: i64| {
+    let rules = |d: i64, over_b: &str| {
         format!(
             r#"game "Sizes"
 players 2
@@ -1052,16 +1052,32 @@ play {{
   let p = red
   x = (if first(@b.pile where size == 9) == none then 1000 else 0) + (if any(s in @c.pile: s.size == 3 and 10 / d > 0) then 100 else 0) + count(@b.pile where size != k) * 10 + count(s in @b.pile: k == s.size and s.owner == p)
   log "sizes {{x}}"
+  let big = first(@c.pile where size == 3)
+  x = count(s in @b.pile: s.size == big.size) * 10 + (if first(@a.pile where size != big.size) == none then 1 else 0)
+  log "like {{x}}"
+  let gone = first(@a.pile)
+  x = count(s in @a.pile: s.size == gone.size) * 10{over_b}
+  log "none {{x}}"
 }}
 "#
         )
     };
     let ops = ["IterField"];
-    let ok = same_as_the_tree(&rules(1), &loop_board(false), 60, &ops);
+    let ok = same_as_the_tree(&rules(1, ""), &loop_board(false), 60, &ops);
     // No stone of size 9 (1000); c holds blue's stone of size 3 and 10 / 1
     // is above 0 (100); two of red's three stones on b are not of size 2
     // (20); one is, and red's (1).
-    assert!(ok.starts_with(r#"["sizes 1121"]"#), "{ok}");
-    let failed = same_as_the_tree(&rules(0), &loop_board(false), 60, &ops);
+    // Red's stone of size 3 is like blue's on c (10); a is empty (1). A
+    // piece from the empty a is `none`: over the empty a its size is never
+    // read (0).
+    assert!(
+        ok.starts_with(r#"["sizes 1121", "like 11", "none 0"]"#),
+        "{ok}"
+    );
+    // Over b it is read, and fails, at the same span as the scan's.
+    let over_b = " + count(s in @b.pile: gone.size == s.size)";
+    let none = same_as_the_tree(&rules(1, over_b), &loop_board(false), 60, &ops);
+    assert!(none.contains("a field of `none`"), "{none}");
+    let failed = same_as_the_tree(&rules(0, ""), &loop_board(false), 60, &ops);
     assert!(failed.contains("division by zero"), "{failed}");
 }

@@ -111,8 +111,9 @@ impl<'g> Comp<'g> {
                     (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
                     _ => None,
                 };
-                let who = lead.as_ref().map(|(_, who, _, _)| self.expr(who, sp));
+                let early = self.who_early(&lead, sp);
                 let (src, i, end) = self.iter_init(inner, what, m, sp);
+                let (who, empty) = self.who_late(&lead, early, i, end, sp);
                 let top = self.here();
                 let next = match (&lead, who) {
                     (Some((key, _, eq, _)), Some(who)) => {
@@ -131,6 +132,9 @@ impl<'g> Comp<'g> {
                 self.next = keep;
                 self.emit(BOp::Jump { to: top });
                 self.patch(next);
+                if let Some(j) = empty {
+                    self.patch(j);
+                }
             }
             Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
                 let slot = &self.loc(*slot);
@@ -281,9 +285,10 @@ impl<'g> Comp<'g> {
             }
             _ => None,
         };
-        let who = lead.as_ref().map(|(_, who, _, _)| self.expr(who, sp));
+        let early = self.who_early(&lead, sp);
         let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = self.agg_start(op, d);
+        let (who, empty) = self.who_late(&lead, early, i, end, sp);
         // `SumAcc` drops the list above its mark on overflow: here there is
         // none, so the mark is the height the loop starts at.
         let m = if op == AggOp::Sum {
@@ -301,6 +306,46 @@ impl<'g> Comp<'g> {
             _ => (self.iter_next(what, src, i, end, slot), body),
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+        if let Some(j) = empty {
+            self.patch(j);
+        }
+    }
+
+    /// The register of a leading test's `p` (see [`lead_test`]) read before
+    /// the loop, when reading it cannot fail: a local or a constant.
+    fn who_early(&mut self, lead: &Option<Lead>, sp: u16) -> Option<Reg> {
+        match lead {
+            Some((_, who, _, _)) if !fallible(who) => Some(self.expr(who, sp)),
+            _ => None,
+        }
+    }
+
+    /// The register of a leading test's `p` when [`Comp::who_early`] did
+    /// not read it (a field or the owner of a piece in a local, which fails
+    /// for `none`): read once the loop (its position `i` and end `end`) is
+    /// known to have a first element, where the scan first read it, so that
+    /// an empty zone reads nothing and a failing read fails as the scan's
+    /// did. Also the jump out for the empty zone, to be patched to the
+    /// loop's exit.
+    fn who_late(
+        &mut self,
+        lead: &Option<Lead>,
+        early: Option<Reg>,
+        i: Reg,
+        end: Reg,
+        sp: u16,
+    ) -> (Option<Reg>, Option<usize>) {
+        match (lead, early) {
+            (Some((_, who, _, _)), None) => {
+                let j = self.emit(BOp::JumpEq {
+                    a: i,
+                    b: end,
+                    to: 0,
+                });
+                (Some(self.expr(who, sp)), Some(j))
+            }
+            (_, early) => (early, None),
+        }
     }
 
     /// The start of an in-place loop over `coll` (`BOp::IterInit`, or
@@ -579,6 +624,17 @@ fn owner_test<'e>(
     }
 }
 
+/// A leading test (see [`lead_test`]): what is read of the piece, `p`,
+/// whether the test is `==`, and the conjuncts after it.
+type Lead = (Key, Expr, bool, Option<Expr>);
+
+/// Whether reading a leading test's `p` may fail (the field or owner of a
+/// piece in a local, which may be `none`), so that it is read only where
+/// the scan first read it.
+fn fallible(who: &Expr) -> bool {
+    matches!(who, Expr::Field(..) | Expr::Owner(_))
+}
+
 /// What a loop's step tests of each piece before binding it (see
 /// [`lead_test`]).
 #[derive(Clone, Copy)]
@@ -590,16 +646,16 @@ enum Key {
 }
 
 /// A test whose first conjunct is `x.owner == p`, `x.f == p` or the same
-/// with `!=`, of the element `x`, `p` plain as in [`owner_test`]: what is
-/// read of the piece, `p`, whether the test is `==`, and the conjuncts after
-/// it (none when the test is that alone). `p` is read once, before the loop,
-/// which changes nothing since reading a local or a constant cannot fail
-/// and counts no step; nor does reading a piece's owner or field, so the
-/// skipped pieces cost what they cost the scan.
-fn lead_test(
-    body: &Expr,
-    is_slot: &dyn Fn(u16) -> bool,
-) -> Option<(Key, Expr, bool, Option<Expr>)> {
+/// with `!=`, of the element `x`, where `p` is a constant, a local other
+/// than the element, or the owner or a field of the piece in such a local:
+/// what is read of the piece, `p`, whether the test is `==`, and the
+/// conjuncts after it (none when the test is that alone). `p` is read once
+/// instead of once per piece, which changes nothing: it is the same value
+/// each time, reading it counts no step, and one that may fail is read
+/// where the scan first read it ([`Comp::who_late`]); nor does reading a
+/// piece's owner or field count a step, so the skipped pieces cost what
+/// they cost the scan.
+fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
     match body {
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
             let of_slot = |x: &Expr| matches!(x, Expr::Local(s) if is_slot(*s));
@@ -608,8 +664,11 @@ fn lead_test(
                 Expr::Field(f, x) if of_slot(x) => u16::try_from(*f).ok().map(Key::Field),
                 _ => None,
             };
-            let plain = |e: &Expr| {
-                matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s))
+            let other = |x: &Expr| matches!(x, Expr::Local(s) if !is_slot(*s));
+            let plain = |e: &Expr| match e {
+                Expr::Const(_) => true,
+                Expr::Field(_, x) | Expr::Owner(x) => other(x),
+                e => other(e),
             };
             let eq = *op == BinOp::Eq;
             match (key(a), key(b)) {
