@@ -763,7 +763,9 @@ fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
 /// the machine is compared with the tree after them), asserts that both give
 /// the same outcome (the log and the steps, or the error and its span), also
 /// under each budget in the `sweep` steps below the one the match needs, and
-/// that the compiled programs use each of `ops`. Returns the outcome.
+/// that the compiled programs use each of `ops` (a name, or a name and a
+/// part of the operation's fields: `"IterLead key: 65535"`). Returns the
+/// outcome.
 fn same_as_the_tree(rules: &str, board: &str, sweep: u64, ops: &[&str]) -> String {
     let tree = regel::opt::Passes::parse(
         "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
@@ -781,8 +783,15 @@ fn same_as_the_tree(rules: &str, board: &str, sweep: u64, ops: &[&str]) -> Strin
         !listed.iter().any(|o| o.starts_with("Tree")),
         "all compiled"
     );
+    // "Name text": an operation `Name` whose fields read as `text`.
     for op in ops {
-        assert!(listed.iter().any(|o| o.starts_with(op)), "{op} is used");
+        let (name, part) = op.split_once(' ').unwrap_or((op, ""));
+        assert!(
+            listed
+                .iter()
+                .any(|o| o.starts_with(name) && o.contains(part)),
+            "{op} is used"
+        );
     }
     let done = outcome(&slow, None);
     assert_eq!(outcome(&fast, None), done);
@@ -963,7 +972,7 @@ play {{
 
 /// A walk over a zone whose test begins with the element's owner
 /// (`it.owner == p and …`, `p != it.owner`, …) skips the other pieces in its
-/// step (`BOp::IterOwned`), in filters, `any`, `count` and `first`, and
+/// step (`BOp::IterLead` with the owner's key), in filters, `any`, `count` and `first`, and
 /// answers exactly as the tree does after the same passes: the same log in
 /// the same steps, and the same outcome under each budget in the 60 steps
 /// below the one the match needs. The rest of the test runs only for the
@@ -1001,7 +1010,7 @@ play {{
 "#
         )
     };
-    let ops = ["IterOwned"];
+    let ops = ["IterLead key: 65535"];
     let ok = same_as_the_tree(&rules(1), &loop_board(false), 60, &ops);
     // b holds red, blue, red and green stones; c a blue one. Filters: the
     // red stones but the first (1000), the blue ones but the last piece
@@ -1025,7 +1034,7 @@ play {{
 }
 
 /// The same for a test that begins with a field of the piece (`x.size ==
-/// k`, `BOp::IterField`): the same log in the same steps as the tree, under
+/// k`, `BOp::IterLead` with the field's key): the same log in the same steps as the tree, under
 /// every budget in the 60 steps below the one the match needs, and the rest
 /// of the test run only for the pieces kept.
 #[test]
@@ -1062,7 +1071,7 @@ play {{
 "#
         )
     };
-    let ops = ["IterField"];
+    let ops = ["IterLead key: 0,"];
     let ok = same_as_the_tree(&rules(1, ""), &loop_board(false), 60, &ops);
     // No stone of size 9 (1000); c holds blue's stone of size 3 and 10 / 1
     // is above 0 (100); two of red's three stones on b are not of size 2

@@ -136,7 +136,7 @@ fn a_card_face_up_only_during_the_move_is_named() {
 }
 
 /// A compiled scan whose step skips the cards failing a leading field test
-/// (`BOp::IterField`) looks at each card as reading its field would: a
+/// (`BOp::IterLead`) looks at each card as reading its field would: a
 /// hole calling it reads `hidden` for a seat that may not see a card it
 /// looked at, and the seats read the same log with the bytecode as with the
 /// tree evaluator. A scan of an empty hand looks at no card.
@@ -167,7 +167,7 @@ fn a_scan_skipping_cards_by_a_field_peeks_at_each_card_it_looks_at() {
             .programs
             .iter()
             .flat_map(|p| p.ops())
-            .filter(|o| format!("{o:?}").starts_with("IterField"))
+            .filter(|o| format!("{o:?}").starts_with("IterLead"))
             .count();
         let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
         m.apply(0).unwrap();
@@ -179,7 +179,7 @@ fn a_scan_skipping_cards_by_a_field_peeks_at_each_card_it_looks_at() {
     // The functions and their copies for the constant arguments (`consts`).
     assert!(
         fused >= 2 && none == 0,
-        "the scans compiled with IterField: {fused}, {none}"
+        "the scans compiled with IterLead: {fused}, {none}"
     );
     assert_eq!(fast, slow);
     // a looked at its own card (hidden from b) and at the card on the

@@ -614,41 +614,16 @@ impl<'a> Exec<'a> {
                         w!(i, k + 1);
                     }
                 }
-                BOp::IterOwned {
+                BOp::IterLead {
                     i,
                     end,
                     slot,
                     who,
+                    key,
                     eq,
                     exit,
                 } => {
                     let (mut k, stop, who) = (r!(i) as usize, r!(end) as usize, r!(who));
-                    let arena = &self.st.zones.arena;
-                    loop {
-                        if k == stop {
-                            pc = exit as usize;
-                            break;
-                        }
-                        let x = arena[k];
-                        k += 1;
-                        if (g.piece_owner[x as usize] as Val == who) == eq {
-                            w!(slot, x as Val);
-                            w!(i, k as Val);
-                            break;
-                        }
-                    }
-                }
-                BOp::IterField {
-                    i,
-                    end,
-                    slot,
-                    who,
-                    fid,
-                    eq,
-                    exit,
-                } => {
-                    let (mut k, stop, who) = (r!(i) as usize, r!(end) as usize, r!(who));
-                    let vals = &g.fields[fid as usize];
                     loop {
                         if k == stop {
                             pc = exit as usize;
@@ -656,10 +631,15 @@ impl<'a> Exec<'a> {
                         }
                         let x = self.st.zones.arena[k] as usize;
                         k += 1;
-                        if let Some(viewer) = self.st.guard {
-                            self.peek(x, viewer);
-                        }
-                        if (vals[x] == who) == eq {
+                        let v = if key == BOp::OWNER {
+                            g.piece_owner[x] as Val
+                        } else {
+                            if let Some(viewer) = self.st.guard {
+                                self.peek(x, viewer);
+                            }
+                            g.fields[key as usize][x]
+                        };
+                        if (v == who) == eq {
                             w!(slot, x as Val);
                             w!(i, k as Val);
                             break;

@@ -308,30 +308,19 @@ pub enum BOp {
         exit: u32,
     },
     /// [`BOp::IterNext`] over a zone for a test that begins with the
-    /// element's owner: skips the pieces whose owner is (`eq`) or is not
-    /// (`!eq`) other than `who`, binds the next one to `slot`, or jumps to
-    /// `exit` at the end. One step instead of three per piece skipped; the
-    /// pieces are still counted by `IterInit` up front, as the scan counts
-    /// them.
-    IterOwned {
+    /// piece's owner (`key` = [`BOp::OWNER`]) or its field `key`: skips the
+    /// pieces whose owner or field is (`eq`) or is not (`!eq`) other than
+    /// `who`, binds the next one to `slot`, or jumps to `exit` at the end.
+    /// One step instead of three per piece skipped; the pieces are still
+    /// counted by `IterInit` up front, as the scan counts them. Each piece a
+    /// field test looks at is looked at as `BOp::Field` looks: a hidden one
+    /// is marked as peeked at while a seat's view is guarded.
+    IterLead {
         i: Reg,
         end: Reg,
         slot: Reg,
         who: Reg,
-        eq: bool,
-        exit: u32,
-    },
-    /// [`BOp::IterOwned`] for a test that begins with a field of the piece
-    /// (`x.suit == s`): skips the pieces whose field `fid` is (`eq`) or is
-    /// not (`!eq`) other than `who`. Each piece it looks at is looked at as
-    /// `BOp::Field` looks: a hidden one is marked as peeked at while a seat's
-    /// view is guarded.
-    IterField {
-        i: Reg,
-        end: Reg,
-        slot: Reg,
-        who: Reg,
-        fid: u16,
+        key: u16,
         eq: bool,
         exit: u32,
     },
@@ -490,6 +479,9 @@ pub struct Program {
 }
 
 impl BOp {
+    /// [`BOp::IterLead`]'s key for the piece's owner.
+    pub const OWNER: u16 = u16::MAX;
+
     /// Calls `f` on every register the operation names.
     pub fn registers(&self, f: &mut impl FnMut(Reg)) {
         use BOp::*;
@@ -556,10 +548,7 @@ impl BOp {
                 src, i, end, slot, ..
             } => &[*src, *i, *end, *slot],
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
-            IterOwned {
-                i, end, slot, who, ..
-            }
-            | IterField {
+            IterLead {
                 i, end, slot, who, ..
             } => &[*i, *end, *slot, *who],
             Put { w, s } => &[*w, *s],
@@ -604,8 +593,7 @@ impl BOp {
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
-            | BOp::IterOwned { exit, .. }
-            | BOp::IterField { exit, .. }
+            | BOp::IterLead { exit, .. }
             | BOp::RangeNext { exit, .. } => Some(exit),
             _ => None,
         }

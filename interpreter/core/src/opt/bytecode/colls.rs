@@ -277,7 +277,7 @@ impl<'g> Comp<'g> {
     ) {
         // `any`, `count` and `first` skip an element whose test fails, so
         // a leading test of the piece's owner or field can be the loop's
-        // step (`BOp::IterOwned`, `BOp::IterField`). `all` cannot: there
+        // step (`BOp::IterLead`). `all` cannot: there
         // such an element settles the answer.
         let lead = match (op, coll, body) {
             (AggOp::Any | AggOp::Count | AggOp::First, Coll::Zone(_), Some(b)) => {
@@ -411,24 +411,18 @@ impl<'g> Comp<'g> {
     /// The step of an in-place loop over a zone that skips the pieces
     /// failing a leading test (see [`lead_test`]); its exit is patched later.
     fn iter_lead(&mut self, key: Key, i: Reg, end: Reg, slot: Reg, who: Reg, eq: bool) -> usize {
-        self.emit(match key {
-            Key::Owner => BOp::IterOwned {
-                i,
-                end,
-                slot,
-                who,
-                eq,
-                exit: 0,
-            },
-            Key::Field(fid) => BOp::IterField {
-                i,
-                end,
-                slot,
-                who,
-                fid,
-                eq,
-                exit: 0,
-            },
+        let key = match key {
+            Key::Owner => BOp::OWNER,
+            Key::Field(fid) => fid,
+        };
+        self.emit(BOp::IterLead {
+            i,
+            end,
+            slot,
+            who,
+            key,
+            eq,
+            exit: 0,
         })
     }
 
@@ -639,9 +633,9 @@ fn fallible(who: &Expr) -> bool {
 /// [`lead_test`]).
 #[derive(Clone, Copy)]
 enum Key {
-    /// Its owner (`BOp::IterOwned`).
+    /// Its owner (`BOp::IterLead` with key `BOp::OWNER`).
     Owner,
-    /// Its field with this id (`BOp::IterField`).
+    /// Its field with this id (`BOp::IterLead` with this key).
     Field(u16),
 }
 
@@ -661,7 +655,10 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
             let of_slot = |x: &Expr| matches!(x, Expr::Local(s) if is_slot(*s));
             let key = |e: &Expr| match e {
                 Expr::Owner(x) if of_slot(x) => Some(Key::Owner),
-                Expr::Field(f, x) if of_slot(x) => u16::try_from(*f).ok().map(Key::Field),
+                Expr::Field(f, x) if of_slot(x) => u16::try_from(*f)
+                    .ok()
+                    .filter(|&f| f != BOp::OWNER)
+                    .map(Key::Field),
                 _ => None,
             };
             let other = |x: &Expr| matches!(x, Expr::Local(s) if !is_slot(*s));
