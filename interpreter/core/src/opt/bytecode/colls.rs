@@ -111,28 +111,31 @@ impl<'g> Comp<'g> {
                     (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
                     _ => None,
                 };
-                let early = self.who_early(&lead, sp);
                 let (src, i, end) = self.iter_init(inner, what, m, sp);
-                let (who, empty) = self.who_late(&lead, early, i, end, sp);
+                let led = lead.map(|l| self.who(l, i, end, sp));
                 let top = self.here();
-                let next = match (&lead, who) {
-                    (Some((key, _, eq, _)), Some(who)) => {
-                        self.iter_lead(*key, i, end, slot, who, *eq)
-                    }
-                    _ => self.iter_next(what, src, i, end, slot),
+                let next = match &led {
+                    Some((l, who, _)) => self.iter_lead(l, i, end, slot, *who),
+                    None => self.iter_next(what, src, i, end, slot),
                 };
                 let keep = self.next;
-                let s = match &lead {
+                let s = match &led {
                     // The leading test is the step's: only the rest is left.
-                    Some((_, _, _, Some(rest))) => self.kept(c, rest, slot, top, sp),
-                    Some((_, _, _, None)) => slot,
+                    Some((
+                        Lead {
+                            rest: Some(rest), ..
+                        },
+                        _,
+                        _,
+                    )) => self.kept(c, rest, slot, top, sp),
+                    Some(_) => slot,
                     None => self.kept(c, body, slot, top, sp),
                 };
                 self.emit(BOp::Push { s });
                 self.next = keep;
                 self.emit(BOp::Jump { to: top });
                 self.patch(next);
-                if let Some(j) = empty {
+                if let Some((_, _, Some(j))) = led {
                     self.patch(j);
                 }
             }
@@ -213,7 +216,7 @@ impl<'g> Comp<'g> {
         {
             let t = self.temp();
             self.zone(z, t, sp);
-            let p = self.expr(who, sp);
+            let p = self.expr(&who, sp);
             self.emit(BOp::ZoneOwner {
                 d,
                 z: t,
@@ -285,10 +288,9 @@ impl<'g> Comp<'g> {
             }
             _ => None,
         };
-        let early = self.who_early(&lead, sp);
         let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = self.agg_start(op, d);
-        let (who, empty) = self.who_late(&lead, early, i, end, sp);
+        let led = lead.map(|l| self.who(l, i, end, sp));
         // `SumAcc` drops the list above its mark on overflow: here there is
         // none, so the mark is the height the loop starts at.
         let m = if op == AggOp::Sum {
@@ -299,53 +301,33 @@ impl<'g> Comp<'g> {
             d
         };
         let top = self.here();
-        let (next, body) = match (&lead, who) {
-            (Some((key, _, eq, rest)), Some(who)) => {
-                (self.iter_lead(*key, i, end, slot, who, *eq), rest.as_ref())
-            }
-            _ => (self.iter_next(what, src, i, end, slot), body),
+        let (next, body) = match &led {
+            Some((l, who, _)) => (self.iter_lead(l, i, end, slot, *who), l.rest.as_ref()),
+            None => (self.iter_next(what, src, i, end, slot), body),
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
-        if let Some(j) = empty {
+        if let Some((_, _, Some(j))) = led {
             self.patch(j);
         }
     }
 
-    /// The register of a leading test's `p` (see [`lead_test`]) read before
-    /// the loop, when reading it cannot fail: a local or a constant.
-    fn who_early(&mut self, lead: &Option<Lead>, sp: u16) -> Option<Reg> {
-        match lead {
-            Some((_, who, _, _)) if !fallible(who) => Some(self.expr(who, sp)),
-            _ => None,
-        }
-    }
-
-    /// The register of a leading test's `p` when [`Comp::who_early`] did
-    /// not read it (a field or the owner of a piece in a local, which fails
-    /// for `none`): read once the loop (its position `i` and end `end`) is
-    /// known to have a first element, where the scan first read it, so that
-    /// an empty zone reads nothing and a failing read fails as the scan's
-    /// did. Also the jump out for the empty zone, to be patched to the
-    /// loop's exit.
-    fn who_late(
-        &mut self,
-        lead: &Option<Lead>,
-        early: Option<Reg>,
-        i: Reg,
-        end: Reg,
-        sp: u16,
-    ) -> (Option<Reg>, Option<usize>) {
-        match (lead, early) {
-            (Some((_, who, _, _)), None) => {
-                let j = self.emit(BOp::JumpEq {
-                    a: i,
-                    b: end,
-                    to: 0,
-                });
-                (Some(self.expr(who, sp)), Some(j))
-            }
-            (_, early) => (early, None),
-        }
+    /// A leading test (see [`lead_test`]) with the register its `p` is read
+    /// into, once the loop (its position `i` and end `end`) has started: a
+    /// local or a constant at once; the field or owner of a piece in a
+    /// local, which fails for `none`, only once the zone is known to have a
+    /// first element, where the scan first read it, so that an empty zone
+    /// reads nothing and a failing read fails as the scan's did. Then also
+    /// the jump out for the empty zone, to be patched to the loop's exit.
+    fn who(&mut self, lead: Lead, i: Reg, end: Reg, sp: u16) -> (Lead, Reg, Option<usize>) {
+        let empty = fallible(&lead.who).then(|| {
+            self.emit(BOp::JumpEq {
+                a: i,
+                b: end,
+                to: 0,
+            })
+        });
+        let who = self.expr(&lead.who, sp);
+        (lead, who, empty)
     }
 
     /// The start of an in-place loop over `coll` (`BOp::IterInit`, or
@@ -409,9 +391,10 @@ impl<'g> Comp<'g> {
     }
 
     /// The step of an in-place loop over a zone that skips the pieces
-    /// failing a leading test (see [`lead_test`]); its exit is patched later.
-    fn iter_lead(&mut self, key: Key, i: Reg, end: Reg, slot: Reg, who: Reg, eq: bool) -> usize {
-        let key = match key {
+    /// failing the leading test `lead`, whose `p` is in `who`; its exit is
+    /// patched later.
+    fn iter_lead(&mut self, lead: &Lead, i: Reg, end: Reg, slot: Reg, who: Reg) -> usize {
+        let key = match lead.key {
             Key::Owner => BOp::OWNER,
             Key::Field(fid) => fid,
         };
@@ -421,7 +404,7 @@ impl<'g> Comp<'g> {
             slot,
             who,
             key,
-            eq,
+            eq: lead.eq,
             exit: 0,
         })
     }
@@ -591,36 +574,42 @@ impl<'g> Comp<'g> {
 
 /// `any`, `all` or `count` of `x.owner == p` over the element `x` (either
 /// side of `==`; `is_slot` tells the element's local), where `p` is a local
-/// other than the element or a constant: what [`BOp::ZoneOwner`] answers in one step. `p` is read once
-/// instead of once per piece, which changes nothing since reading a local
-/// or a constant cannot fail.
-fn owner_test<'e>(
+/// other than the element or a constant: what [`BOp::ZoneOwner`] answers in
+/// one step. `p` is read once instead of once per piece, which changes
+/// nothing since reading a local or a constant cannot fail.
+fn owner_test(
     op: AggOp,
-    body: Option<&'e Expr>,
+    body: Option<&Expr>,
     is_slot: &dyn Fn(u16) -> bool,
-) -> Option<(OwnerTest, &'e Expr)> {
+) -> Option<(OwnerTest, Expr)> {
     let test = match op {
         AggOp::Any => OwnerTest::Any,
         AggOp::All => OwnerTest::All,
         AggOp::Count => OwnerTest::Count,
         _ => return None,
     };
-    let Some(Expr::Bin(BinOp::Eq, a, b)) = body else {
-        return None;
-    };
-    let of_slot =
-        |e: &Expr| matches!(e, Expr::Owner(x) if matches!(**x, Expr::Local(s) if is_slot(s)));
-    let plain =
-        |e: &Expr| matches!(e, Expr::Const(_)) || matches!(e, Expr::Local(s) if !is_slot(*s));
-    match (&**a, &**b) {
-        (x, who) | (who, x) if of_slot(x) && plain(who) => Some((test, who)),
+    match lead_test(body?, is_slot)? {
+        Lead {
+            key: Key::Owner,
+            who,
+            eq: true,
+            rest: None,
+        } if !fallible(&who) => Some((test, who)),
         _ => None,
     }
 }
 
-/// A leading test (see [`lead_test`]): what is read of the piece, `p`,
-/// whether the test is `==`, and the conjuncts after it.
-type Lead = (Key, Expr, bool, Option<Expr>);
+/// A leading test (see [`lead_test`]).
+struct Lead {
+    /// What is read of the piece.
+    key: Key,
+    /// What it is compared with: `p`.
+    who: Expr,
+    /// Whether the test is `==` (else `!=`).
+    eq: bool,
+    /// The conjuncts after it, if any.
+    rest: Option<Expr>,
+}
 
 /// Whether reading a leading test's `p` may fail (the field or owner of a
 /// piece in a local, which may be `none`), so that it is read only where
@@ -646,7 +635,7 @@ enum Key {
 /// conjuncts after it (none when the test is that alone). `p` is read once
 /// instead of once per piece, which changes nothing: it is the same value
 /// each time, reading it counts no step, and one that may fail is read
-/// where the scan first read it ([`Comp::who_late`]); nor does reading a
+/// where the scan first read it ([`Comp::who`]); nor does reading a
 /// piece's owner or field count a step, so the skipped pieces cost what
 /// they cost the scan.
 fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
@@ -668,19 +657,28 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
                 e => other(e),
             };
             let eq = *op == BinOp::Eq;
-            match (key(a), key(b)) {
-                (Some(k), _) if plain(b) => Some((k, (**b).clone(), eq, None)),
-                (_, Some(k)) if plain(a) => Some((k, (**a).clone(), eq, None)),
-                _ => None,
-            }
+            let (key, who) = match (key(a), key(b)) {
+                (Some(k), _) if plain(b) => (k, b),
+                (_, Some(k)) if plain(a) => (k, a),
+                _ => return None,
+            };
+            Some(Lead {
+                key,
+                who: (**who).clone(),
+                eq,
+                rest: None,
+            })
         }
         Expr::Bin(BinOp::And, a, b) => {
-            let (key, who, eq, rest) = lead_test(a, is_slot)?;
-            let rest = match rest {
+            let lead = lead_test(a, is_slot)?;
+            let rest = match lead.rest {
                 None => (**b).clone(),
                 Some(r) => Expr::Bin(BinOp::And, Box::new(r), b.clone()),
             };
-            Some((key, who, eq, Some(rest)))
+            Some(Lead {
+                rest: Some(rest),
+                ..lead
+            })
         }
         _ => None,
     }
