@@ -1033,6 +1033,93 @@ play {{
     );
 }
 
+/// An action's innermost parameter whose domain reads an earlier one and
+/// that no requirement tests is emitted as its domain is walked, not
+/// listed and then walked (`opt/bytecode/lister.rs`): a filter over a zone
+/// (`s in n.pile where …`, with its owner test in the step) and a node's
+/// neighbours. The listing charges the same steps in the same order, so
+/// the match stops at the same place under every budget in the 80 steps
+/// below the one the decision needs, and lists the same options (here
+/// compared with the listing of the tree evaluator, with the bytecode pass
+/// off). A filter that divides by zero for a piece it keeps fails with the
+/// same error at the same span.
+#[test]
+fn innermost_domains_emitted_as_walked_list_as_the_tree_does() {
+    let rules = |d: i64| {
+        format!(
+            r#"game "Lifts"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player {{ size: int }} in supply {{
+  1 x {{ size: 1 }}
+  1 x {{ size: 2 }}
+  1 x {{ size: 3 }}
+}}
+zone per player supply: stone
+zone per node pile: stone
+var d: int = {d}
+action lift(n in nodes where not empty(it.pile), s in n.pile where owner == actor and 4 / d > it.size) label "lift {{s.size}} from {{n}}" {{ }}
+action step(n in nodes where count(it.pile) > 1, m in neighbors(n)) label "step from {{n}} to {{m}}" {{ }}
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @c.pile
+  move top(red.supply) to @d.pile
+  log "placed"
+  act red with lift, step
+}}
+"#
+        )
+    };
+    let ops = ["IterLead key: 65535", "ChargeRange"];
+    let ok = same_as_the_tree(&rules(1), &loop_board(false), 80, &ops);
+    assert!(ok.starts_with(r#"["placed"] in "#), "{ok}");
+    let tree = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+    )
+    .unwrap();
+    let fast = compile(&rules(1), &loop_board(false), &regel::opt::Passes::all());
+    let slow = compile(&rules(1), &loop_board(false), &tree);
+    // Both listers emit as they walk: neither lists its inner domain on
+    // the scratch stack and drops it after (`Truncate`).
+    for a in &fast.actions {
+        let id = a.lister.expect("each action has a lister") as usize;
+        let ops: Vec<String> = fast.programs[id]
+            .ops()
+            .iter()
+            .map(|o| format!("{o:?}"))
+            .collect();
+        assert!(ops.iter().any(|o| o.starts_with("Emit")), "{ops:?}");
+        assert!(!ops.iter().any(|o| o.starts_with("Truncate")), "{ops:?}");
+    }
+    let setup = Setup::new(2, 1);
+    let listed = Match::new(fast, &setup).unwrap().option_labels();
+    // Red's supply is taken from the top, size 3 first: b holds its sizes
+    // 3 and 2 (4 / 1 > size keeps both) and d its size 1; c holds only a
+    // blue stone. Only b holds two pieces,
+    // and its neighbours are a (twice, by ab1 and ab2: `neighbors` lists
+    // a node once) and c.
+    assert_eq!(
+        listed,
+        [
+            "lift 3 from b",
+            "lift 2 from b",
+            "lift 1 from d",
+            "step from b to a",
+            "step from b to c",
+        ]
+    );
+    assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+    let failed = same_as_the_tree(&rules(0), &loop_board(false), 80, &ops);
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(
+        failed.contains(" at Some("),
+        "an error with a span: {failed}"
+    );
+}
+
 /// The same for a test that begins with a field of the piece (`x.size ==
 /// k`, `BOp::IterLead` with the field's key): the same log in the same steps as the tree, under
 /// every budget in the 60 steps below the one the match needs, and the rest

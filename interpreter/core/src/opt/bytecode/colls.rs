@@ -100,44 +100,12 @@ impl<'g> Comp<'g> {
                 let v = self.expr(e, sp);
                 self.emit(BOp::PushAttr { attr: *attr, v });
             }
-            Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body)
-                if walk(inner).is_some() =>
-            {
+            Coll::Filter(_, _, _) | Coll::Map(_, _, _) if walks_kept(c) => {
                 // The inner collection is read where it lies, and what is
                 // kept (or mapped) is pushed from the mark up.
-                let slot = self.loc(*slot);
-                let what = walk(inner).expect("the guard says it walks");
-                let lead = match (c, &**inner) {
-                    (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
-                    _ => None,
-                };
-                let (src, i, end) = self.iter_init(inner, what, m, sp);
-                let led = lead.map(|l| self.who(l, i, end, sp));
-                let top = self.here();
-                let next = match &led {
-                    Some((l, who, _)) => self.iter_lead(l, i, end, slot, *who),
-                    None => self.iter_next(what, src, i, end, slot),
-                };
-                let keep = self.next;
-                let s = match &led {
-                    // The leading test is the step's: only the rest is left.
-                    Some((
-                        Lead {
-                            rest: Some(rest), ..
-                        },
-                        _,
-                        _,
-                    )) => self.kept(c, rest, slot, top, sp),
-                    Some(_) => slot,
-                    None => self.kept(c, body, slot, top, sp),
-                };
-                self.emit(BOp::Push { s });
-                self.next = keep;
-                self.emit(BOp::Jump { to: top });
-                self.patch(next);
-                if let Some((_, _, Some(j))) = led {
-                    self.patch(j);
-                }
+                self.walk_kept(c, m, sp, &mut |comp, s| {
+                    comp.emit(BOp::Push { s });
+                });
             }
             Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
                 let slot = &self.loc(*slot);
@@ -182,6 +150,78 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::PushTree { c, sp });
             }
         }
+    }
+
+    /// Walks `c`, a filter or a map over a collection read where it lies
+    /// ([`walks_kept`]), and calls `each` with the register of each element
+    /// it keeps (or value it maps), in order. It charges what listing `c`
+    /// charges except the count of what is kept, which [`Comp::coll`]
+    /// charges after the list.
+    pub(super) fn walk_kept(
+        &mut self,
+        c: &Coll,
+        spare: Reg,
+        sp: u16,
+        each: &mut dyn FnMut(&mut Self, Reg),
+    ) {
+        let (Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body)) = c else {
+            unreachable!("`walks_kept` says a filter or a map")
+        };
+        let what = walk(inner).expect("`walks_kept` says it walks");
+        let slot = self.loc(*slot);
+        let lead = match (c, &**inner) {
+            (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
+            _ => None,
+        };
+        let (src, i, end) = self.iter_init(inner, what, spare, sp);
+        let led = lead.map(|l| self.who(l, i, end, sp));
+        let top = self.here();
+        let next = match &led {
+            Some((l, who, _)) => self.iter_lead(l, i, end, slot, *who),
+            None => self.iter_next(what, src, i, end, slot),
+        };
+        let keep = self.next;
+        let s = match &led {
+            // The leading test is the step's: only the rest is left.
+            Some((
+                Lead {
+                    rest: Some(rest), ..
+                },
+                _,
+                _,
+            )) => self.kept(c, rest, slot, top, sp),
+            Some(_) => slot,
+            None => self.kept(c, body, slot, top, sp),
+        };
+        each(self, s);
+        self.next = keep;
+        self.emit(BOp::Jump { to: top });
+        self.patch(next);
+        if let Some((_, _, Some(j))) = led {
+            self.patch(j);
+        }
+    }
+
+    /// Walks `c`, a collection read where it lies ([`walk`]), and calls
+    /// `each` with the register of each element, in order, charging all
+    /// that listing `c` charges.
+    pub(super) fn walk_all(
+        &mut self,
+        c: &Coll,
+        spare: Reg,
+        sp: u16,
+        each: &mut dyn FnMut(&mut Self, Reg),
+    ) {
+        let what = walk(c).expect("the caller checks that it walks");
+        let (src, i, end) = self.iter_init(c, what, spare, sp);
+        let slot = self.temp();
+        let top = self.here();
+        let next = self.iter_next(what, src, i, end, slot);
+        let keep = self.next;
+        each(self, slot);
+        self.next = keep;
+        self.emit(BOp::Jump { to: top });
+        self.patch(next);
     }
 
     /// The step of a filter or a map over the element in `slot`: a filter
@@ -708,4 +748,14 @@ fn walk(coll: &Coll) -> Option<Walk> {
         Coll::Range(..) => Walk::Range,
         _ => return None,
     })
+}
+
+/// A filter or a map over a collection read where it lies ([`walk`]).
+pub(super) fn walks_kept(c: &Coll) -> bool {
+    matches!(c, Coll::Filter(inner, ..) | Coll::Map(inner, ..) if walk(inner).is_some())
+}
+
+/// A collection read where it lies ([`walk`]).
+pub(super) fn walks(c: &Coll) -> bool {
+    walk(c).is_some()
 }

@@ -15,7 +15,9 @@
 //! 3. after binding a parameter, the requirements whose last parameter it is
 //!    are tested in their order, the first false one skipping the value;
 //! 4. the innermost loop appends the tuple to the option buffer
-//!    ([`BOp::Emit`]); the program returns how many it appended.
+//!    ([`BOp::Emit`]); the program returns how many it appended. When its
+//!    domain is listed afresh and no requirement is tested in it, it walks
+//!    the domain where it lies and appends as it goes (`innermost_walked`).
 //!
 //! Requirements that read no parameter are tested before, by the executor.
 
@@ -79,6 +81,13 @@ fn level(
         return;
     }
     let prm = &ad.params[i];
+    if i + 1 == ad.params.len() && once[i].is_none() && !tested(ad, i) {
+        let walks = super::colls::walks_kept(&prm.domain);
+        if walks || super::colls::walks(&prm.domain) {
+            innermost_walked(comp, ad, i, count, args, walks);
+            return;
+        }
+    }
     let (m, end) = match once[i] {
         Some((m, end)) => {
             comp.emit(BOp::ChargeRange {
@@ -100,7 +109,7 @@ fn level(
         exit: 0,
     });
     for (e, mask, s) in &ad.pre {
-        if *mask != 0 && 31 - mask.leading_zeros() as usize == i {
+        if last_read(*mask) == Some(i) {
             let sp = comp.span(*s);
             for j in comp.branch(e, false, sp) {
                 comp.patch_to(j, top);
@@ -112,5 +121,54 @@ fn level(
     comp.patch(next);
     if once[i].is_none() {
         comp.emit(BOp::Truncate { m });
+    }
+}
+
+/// The last parameter a requirement reading parameters `mask` reads.
+fn last_read(mask: u32) -> Option<usize> {
+    (mask != 0).then(|| 31 - mask.leading_zeros() as usize)
+}
+
+/// Whether a requirement is tested after binding parameter `i`.
+fn tested(ad: &ActionDecl, i: usize) -> bool {
+    ad.pre
+        .iter()
+        .any(|(_, mask, _)| last_read(*mask) == Some(i))
+}
+
+/// The innermost loop, over a domain listed afresh that no requirement
+/// tests, emits each element as it walks the domain where it lies, rather
+/// than listing it and walking the list (step 2 above). Nothing between
+/// the listing and the walk could tell the two apart: the walk charges
+/// nothing and tests nothing, and appending a tuple charges nothing and
+/// cannot fail. So the same steps are charged in the same order (the
+/// count of what a filter keeps, which its listing charges last, is
+/// charged after the walk: the tuples it appended) and the same tuples come
+/// out; a listing that fails part way has appended some of its tuples, but
+/// an error ends the listing and its tuples are never read.
+fn innermost_walked(comp: &mut Comp, ad: &ActionDecl, i: usize, count: Reg, args: u32, kept: bool) {
+    let before = comp.temp();
+    comp.emit(BOp::Mov {
+        d: before,
+        s: count,
+    });
+    let slot = comp.loc(ad.params[i].slot);
+    let spare = comp.temp();
+    let n = ad.params.len() as u16;
+    let mut each = |comp: &mut Comp, s: Reg| {
+        if s != slot {
+            comp.emit(BOp::Mov { d: slot, s });
+        }
+        comp.emit(BOp::Emit { d: count, args, n });
+    };
+    if kept {
+        comp.walk_kept(&ad.params[i].domain, spare, CALLER_SPAN, &mut each);
+        comp.emit(BOp::ChargeRange {
+            a: before,
+            b: count,
+            sp: CALLER_SPAN,
+        });
+    } else {
+        comp.walk_all(&ad.params[i].domain, spare, CALLER_SPAN, &mut each);
     }
 }
