@@ -193,3 +193,54 @@ fn default_strength_decides_in_under_a_second_in_a_whole_game_of_hansa_teutonica
     println!("hansa teutonica, 2 players: {n} MCTS decisions with more than one option, mean {:.3} s, slowest {worst:.3} s; scores {} to {}", total / n as f64, st[0].score, st[1].score);
     assert!(worst < 1.0);
 }
+
+/// Games played one after another on a thread start in the buffers of the
+/// last one (`eval/reuse.rs`): a game is the same game whatever the thread
+/// played before it. Hansa at four seats, seed 3, alone on a fresh thread,
+/// and again after tic-tac-toe and Hansa at three and at four seats with
+/// other seeds: the same decisions with the same labels, the same scores.
+/// And a match started in a finished one's buffers is, position for
+/// position, the match started afresh.
+#[test]
+fn a_game_is_the_same_whatever_its_thread_played_before() {
+    let hansa = load("rulesets/hansa/hansa.rules");
+    let ttt = load("examples/tic-tac-toe/tic-tac-toe.rules");
+    let play = |g: &Arc<regel::ir::Game>, n: usize, seed: u64| {
+        let r = play_bots(g, &Setup::new(n, seed), &[], false, true);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        format!("{:?} {:?} {:?}", r.decisions, r.scores, r.labels)
+    };
+    let alone = {
+        let h = hansa.clone();
+        std::thread::spawn(move || play(&h, 4, 3)).join().unwrap()
+    };
+    let after = {
+        let (h, t) = (hansa.clone(), ttt.clone());
+        std::thread::spawn(move || {
+            play(&t, 2, 1);
+            play(&h, 3, 3);
+            play(&h, 4, 9);
+            play(&h, 4, 3)
+        })
+        .join()
+        .unwrap()
+    };
+    assert!(alone.len() > 1000, "a whole game: {alone}");
+    assert_eq!(alone, after);
+
+    let mut spare = None;
+    let mut old = Match::new(hansa.clone(), &Setup::new(4, 9)).unwrap();
+    for i in 0..40 {
+        if old.pending().is_none() {
+            break;
+        }
+        old.apply(i % old.pending().unwrap().1).unwrap();
+    }
+    old.recycle(&mut spare);
+    let fresh = Match::new(hansa.clone(), &Setup::new(4, 3)).unwrap();
+    let reused =
+        Match::new_reusing(hansa.clone(), &Setup::new(4, 3), false, None, &mut spare).unwrap();
+    let json = |m: &Match| serde_json::to_string(&m.state).unwrap();
+    assert_eq!(json(&reused), json(&fresh));
+    assert_eq!(reused.option_labels(), fresh.option_labels());
+}

@@ -18,6 +18,8 @@ mod merge;
 mod options;
 pub mod present;
 mod recall;
+mod reuse;
+mod standings;
 mod statistics;
 pub(crate) mod tabulate;
 pub mod typed;
@@ -36,6 +38,7 @@ pub use error::{Budgeted, RunError, RunErrorKind};
 use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+pub use reuse::Spare;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -185,6 +188,34 @@ pub struct State {
 }
 
 impl State {
+    /// The blank position of a match of `g` with `nplayers` seats: every
+    /// piece in its starting zone (the pieces of seats that do not play in
+    /// the box), seeded with `seed`.
+    pub(crate) fn blank_of(g: &Game, nplayers: usize, seed: u64) -> State {
+        // Pieces of seats that do not play stay in no zone's view: the box.
+        let initial: Vec<u32> = (0..g.piece_kind.len())
+            .map(|p| {
+                let k = &g.kinds[g.piece_kind[p] as usize];
+                let owner = g.piece_owner[p];
+                if owner >= nplayers as i8 {
+                    return g.zones[g.box_zone as usize].base;
+                }
+                match k.start {
+                    None => g.zones[g.box_zone as usize].base,
+                    Some(z) => {
+                        let zd = &g.zones[z as usize];
+                        if zd.scope == crate::ast::Scope::Player {
+                            zd.base + owner.max(0) as u32
+                        } else {
+                            zd.base
+                        }
+                    }
+                }
+            })
+            .collect();
+        State::blank(g, nplayers, Zones::new(g.nzones as usize, &initial), seed)
+    }
+
     /// A position of `nplayers` seats with the pieces where `zones` puts
     /// them, every variable 0, no decision pending, no log, the default
     /// budget and the generator seeded with `seed`: what a match starts
@@ -326,13 +357,13 @@ pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>)
 impl Match {
     /// Sets up a match and runs it to its first decision.
     pub fn new(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![], false, None)
+        Match::start(game, setup, false, vec![], false, None, None)
     }
 
     /// [`Match::new`], counting how often each `if`, `require` and action
     /// ran or was offered ([`Match::take_coverage`]).
     pub fn new_with_coverage(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![], true, None)
+        Match::start(game, setup, false, vec![], true, None, None)
     }
 
     /// [`Match::new`] (with coverage counters when `coverage`), stopped by
@@ -344,7 +375,35 @@ impl Match {
         coverage: bool,
         flag: Arc<AtomicBool>,
     ) -> Result<Match, RunError> {
-        Match::start(game, setup, false, vec![], coverage, Some(flag))
+        Match::start(game, setup, false, vec![], coverage, Some(flag), None)
+    }
+
+    /// [`Match::new`] (with coverage counters when `coverage`, stopped by
+    /// `interrupt` when given), in the buffers of the finished match kept
+    /// in `spare` ([`Match::recycle`]) when that was of the same game and
+    /// seat count: the same match, without allocating a position.
+    pub fn new_reusing(
+        game: Arc<Game>,
+        setup: &Setup,
+        coverage: bool,
+        interrupt: Option<Arc<AtomicBool>>,
+        spare: &mut Option<Spare>,
+    ) -> Result<Match, RunError> {
+        Match::start(
+            game,
+            setup,
+            false,
+            vec![],
+            coverage,
+            interrupt,
+            spare.as_mut(),
+        )
+    }
+
+    /// Ends this match and keeps its position's buffers in `spare`, for
+    /// [`Match::new_reusing`] to start the next match in.
+    pub fn recycle(self, spare: &mut Option<Spare>) {
+        Spare::keep(spare, &self.game, self.state);
     }
 
     /// Lets the host stop this match from another thread: once `flag` is
@@ -365,13 +424,13 @@ impl Match {
     /// As [`Match::new`], with the results of the first `random(…)` calls
     /// fixed (a scenario's `rolls`).
     pub fn scripted(game: Arc<Game>, setup: &Setup, rolls: Vec<Val>) -> Result<Match, RunError> {
-        Match::start(game, setup, false, rolls, false, None)
+        Match::start(game, setup, false, rolls, false, None, None)
     }
 
     /// [`Match::new`], keeping the log also as each seat may read it
     /// ([`Match::take_seat_log`]; what `regel play` shows). Implies `log`.
     pub fn new_with_seat_logs(game: Arc<Game>, setup: &Setup) -> Result<Match, RunError> {
-        Match::start(game, setup, true, vec![], false, None)
+        Match::start(game, setup, true, vec![], false, None, None)
     }
 
     fn start(
@@ -381,11 +440,12 @@ impl Match {
         rolls: Vec<Val>,
         coverage: bool,
         interrupt: Option<Arc<AtomicBool>>,
+        spare: Option<&mut Spare>,
     ) -> Result<Match, RunError> {
         if !game.by_players.is_empty() {
             let own = game.for_players(setup.players);
             if !Arc::ptr_eq(&own, &game) {
-                return Match::start(own, setup, seat_logs, rolls, coverage, interrupt);
+                return Match::start(own, setup, seat_logs, rolls, coverage, interrupt, spare);
             }
         }
         let g = &*game;
@@ -401,28 +461,10 @@ impl Match {
                 None,
             ));
         }
-        // Pieces of seats that do not play stay in no zone's view: the box.
-        let initial: Vec<u32> = (0..g.piece_kind.len())
-            .map(|p| {
-                let k = &g.kinds[g.piece_kind[p] as usize];
-                let owner = g.piece_owner[p];
-                if owner >= n as i8 {
-                    return g.zones[g.box_zone as usize].base;
-                }
-                match k.start {
-                    None => g.zones[g.box_zone as usize].base,
-                    Some(z) => {
-                        let zd = &g.zones[z as usize];
-                        if zd.scope == crate::ast::Scope::Player {
-                            zd.base + owner.max(0) as u32
-                        } else {
-                            zd.base
-                        }
-                    }
-                }
-            })
-            .collect();
-        let mut state = State::blank(g, n, Zones::new(g.nzones as usize, &initial), setup.seed);
+        let mut state = match spare.and_then(|s| s.take(&game, n, setup.seed)) {
+            Some(st) => st,
+            None => State::blank_of(g, n, setup.seed),
+        };
         state.budget = setup.budget;
         state.interrupt = interrupt;
         state.log_on = setup.log || seat_logs;
@@ -653,71 +695,6 @@ impl Match {
             view::finish_seat_log(&self.game, &mut self.state);
         }
         r.map_err(|e| *e)
-    }
-
-    /// Each seat's score, rank (1 = best) and whether it shares the win.
-    pub fn standings(&mut self) -> Result<Vec<Standing>, RunError> {
-        let g = self.game.clone();
-        let n = self.state.nplayers as usize;
-        let mut keys: Vec<(Vec<i64>, i64)> = vec![];
-        {
-            let mut cx = Exec {
-                g: &g,
-                st: &mut self.state,
-                base: 0,
-            };
-            for p in 0..n {
-                let score = match &g.score {
-                    Some((e, nl, _)) => cx.with_player(e, *nl, p as Val, Span::default())?,
-                    None => 0,
-                };
-                let mut key = vec![];
-                let lowest = g.score.as_ref().map(|s| s.2).unwrap_or(false);
-                key.push(if lowest { -score } else { score });
-                for (e, nl) in &g.tiebreaks {
-                    key.push(cx.with_player(e, *nl, p as Val, Span::default())?);
-                }
-                keys.push((key, score));
-            }
-        }
-        // Teams pool their standing: a team's key is its best member's.
-        let team_of: Vec<i64> = match &g.team {
-            Some((e, nl)) => {
-                let mut cx = Exec {
-                    g: &g,
-                    st: &mut self.state,
-                    base: 0,
-                };
-                (0..n)
-                    .map(|p| cx.with_player(e, *nl, p as Val, Span::default()))
-                    .collect::<Result<_, _>>()?
-            }
-            None => (0..n as i64).collect(),
-        };
-        let team_key = |p: usize| -> Vec<i64> {
-            (0..n)
-                .filter(|&q| team_of[q] == team_of[p])
-                .map(|q| keys[q].0.clone())
-                .max()
-                .unwrap()
-        };
-        let tk: Vec<Vec<i64>> = (0..n).map(team_key).collect();
-        Ok((0..n)
-            .map(|p| {
-                let better = (0..n)
-                    .filter(|&q| tk[q] > tk[p])
-                    .map(|q| team_of[q])
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len();
-                Standing {
-                    seat: g.seats[p].clone(),
-                    score: keys[p].1,
-                    rank: better + 1,
-                    winner: better == 0,
-                    team: team_of[p],
-                }
-            })
-            .collect())
     }
 
     /// Whether the rules are at rest: the game is over, or the pending
