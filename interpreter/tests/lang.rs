@@ -1120,6 +1120,101 @@ play {{
     );
 }
 
+/// A call or an aggregate inside a loop that reads neither the loop's
+/// element nor anything bound inside the loop is computed once per loop
+/// and read afterwards (`opt/bytecode/memo.rs`, `BOp::MemoGet`), its steps
+/// charged again at each read: the same log in the same steps as the tree,
+/// and the same outcome under every budget in the 100 steps below the one
+/// the match needs. The cases: a filter's test calling a function of an
+/// outer local (`biggest(blue)`); an inner loop's invariant that reads the
+/// outer loop's element (`load(n)`), kept per node and forgotten when the
+/// inner loop starts again; a function that draws at random, which is
+/// never kept (each element draws); an invariant that fails (`tenth(d)`
+/// with `d = 0`) fails at its first computation, at the same span, and not
+/// at all over an empty zone.
+#[test]
+fn loop_invariant_values_kept_answer_as_the_tree_does() {
+    let rules = |d: i64, rolls: &str| {
+        format!(
+            r#"game "Kept"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player {{ size: int }} in supply {{
+  1 x {{ size: 1 }}
+  1 x {{ size: 2 }}
+  1 x {{ size: 3 }}
+}}
+zone per player supply: stone
+zone per node pile: stone
+var d: int = {d}
+var x: int = 0
+fn biggest(p: player) -> int = max(s in p.supply: s.size)
+fn load(n: node) -> int = sum(s in n.pile: s.size)
+fn tenth(k: int) -> int = 10 / k
+fn roll() -> int = random(1..3)
+play {{
+  move top(red.supply) to @b.pile
+  move top(red.supply) to @c.pile
+  x = count(s in blue.supply where it.size < biggest(blue))
+  log "smaller {{x}}"
+  x = sum(n in nodes: count(s in blue.supply: s.size <= load(n)))
+  log "loads {{x}}"
+  {rolls}
+  x = count(s in @a.pile: s.size < tenth(d))
+  log "empty {{x}}"
+  x = count(s in blue.supply: s.size < tenth(d))
+  log "tenths {{x}}"
+}}
+"#
+        )
+    };
+    let ok = same_as_the_tree(
+        &rules(1, ""),
+        &loop_board(false),
+        100,
+        &["MemoGet", "MemoSet"],
+    );
+    // Blue's sizes 1, 2, 3: two below the biggest. Red's 3 is on b and its
+    // 2 on c: per node a, b, c, d, e, f the blue stones of at most that
+    // load: 0 + 3 + 2 + 0 + 0 + 0 = 5. Ten over one is 10: all three blue
+    // stones are below it; none over the empty pile of a.
+    assert!(
+        ok.starts_with(r#"["smaller 2", "loads 5", "empty 0", "tenths 3"]"#),
+        "{ok}"
+    );
+    // `random` is left to the tree evaluator, so this one is compared
+    // outside `same_as_the_tree`: each element draws, with the bytecode as
+    // without it (a kept draw would leave the generator behind and change
+    // the steps).
+    let rolls = rules(
+        1,
+        r#"x = count(s in blue.supply: s.size <= roll()) * 10 + count(s in blue.supply: s.size <= roll())
+  log "rolls {x}""#,
+    );
+    let tree = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+    )
+    .unwrap();
+    let fast = compile(&rolls, &loop_board(false), &regel::opt::Passes::all());
+    let slow = compile(&rolls, &loop_board(false), &tree);
+    for seed in 0..20 {
+        let mut setup = Setup::new(2, seed);
+        setup.log = true;
+        let run = |g: &std::sync::Arc<regel::ir::Game>| {
+            let mut m = Match::new(g.clone(), &setup).unwrap();
+            (m.take_log(), m.state.steps)
+        };
+        assert_eq!(run(&fast), run(&slow), "seed {seed}");
+    }
+    let failed = same_as_the_tree(&rules(0, ""), &loop_board(false), 100, &["MemoGet"]);
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(
+        failed.contains(" at Some("),
+        "an error with a span: {failed}"
+    );
+}
+
 /// The same for a test that begins with a field of the piece (`x.size ==
 /// k`, `BOp::IterLead` with the field's key): the same log in the same steps as the tree, under
 /// every budget in the 60 steps below the one the match needs, and the rest

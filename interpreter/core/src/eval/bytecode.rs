@@ -787,9 +787,35 @@ impl<'a> Exec<'a> {
                     let v = self.longest_path(r!(m) as usize, at!(sp))?;
                     w!(d, v)
                 }
+                BOp::MemoGet { d, m, to } => {
+                    // As the expression would charge its steps: at once,
+                    // only when no checkpoint falls among them.
+                    let n = r!(m + 2) as u64;
+                    let st = &mut *self.st;
+                    if r!(m) != 0 && st.guard.is_none() && st.steps + n <= st.checkpoint {
+                        st.steps += n;
+                        w!(d, r!(m + 1));
+                        pc = to as usize;
+                    } else {
+                        w!(m + 3, st.steps as Val);
+                    }
+                }
+                BOp::MemoSet { d, m } => self.memo_set(d, m),
                 BOp::Ret { s } => return Ok(r!(s)),
             }
         }
+    }
+
+    /// `BOp::MemoSet` in the running frame. Out of line: the machine's
+    /// loop stays as it was for every program that keeps no value.
+    #[inline(never)]
+    fn memo_set(&mut self, d: Reg, m: Reg) {
+        let v = self.st.locals[self.base + d as usize];
+        let steps = self.st.steps;
+        let f = &mut self.st.locals[self.base + m as usize..];
+        f[0] = 1;
+        f[1] = v;
+        f[2] = (steps - f[3] as u64) as Val;
     }
 
     /// The zone `base + i` of a zone reference, checked as

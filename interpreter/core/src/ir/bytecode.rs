@@ -409,6 +409,17 @@ pub enum BOp {
     /// `d` = the longest trail within the edges listed above mark `m`
     /// (`longest_path(E)`); drops the list.
     LongestPath { d: Reg, m: Reg, sp: u16 },
+    /// A loop-invariant expression's value kept from earlier in the loop
+    /// (`opt/bytecode/memo.rs`), in the four registers from `m`: whether
+    /// there is one, the value, the steps its computation charged, and the
+    /// step count when it began. If there is one, no seat's view is being
+    /// guarded and its steps end before the next checkpoint: they are
+    /// charged again, `d` = the value, and control goes to `to`. Else the
+    /// step count is noted in `m + 3` and the expression runs.
+    MemoGet { d: Reg, m: Reg, to: u32 },
+    /// Keeps `d`, just computed, as the value in the registers from `m`,
+    /// with the steps charged since `MemoGet` noted the count.
+    MemoSet { d: Reg, m: Reg },
     /// The program's value is `s`.
     Ret { s: Reg },
 }
@@ -564,6 +575,7 @@ impl BOp {
             ChargeRange { a, b, .. } => &[*a, *b],
             Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],
             ReachVia { n, m, .. } => &[*n, *m],
+            MemoGet { d, m, .. } | MemoSet { d, m } => &[*d, *m, *m + 3],
         };
         rs.iter().for_each(|&r| f(r));
     }
@@ -589,7 +601,8 @@ impl BOp {
             | BOp::JumpLt { to, .. }
             | BOp::JumpLe { to, .. }
             | BOp::Tab1 { to, .. }
-            | BOp::Tab2 { to, .. } => Some(to),
+            | BOp::Tab2 { to, .. }
+            | BOp::MemoGet { to, .. } => Some(to),
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }

@@ -108,6 +108,7 @@ impl<'g> Comp<'g> {
                 });
             }
             Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
+                self.loop_enter(*slot, Some(body));
                 let slot = &self.loc(*slot);
                 // The inner list is compacted in place: kept elements (or
                 // mapped values) are written from the mark up.
@@ -118,6 +119,7 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::Mov { d: w, s: m });
                 let i = self.temp();
                 self.emit(BOp::Mov { d: i, s: m });
+                self.loop_live();
                 let top = self.here();
                 let next = self.emit(BOp::Next {
                     i,
@@ -132,6 +134,7 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::Jump { to: top });
                 self.patch(next);
                 self.emit(BOp::Truncate { m: w });
+                self.loop_exit();
             }
             // Sets and their components are the tree evaluator's alone, and
             // so are subsets, which read and write the frame's area; they are
@@ -168,6 +171,7 @@ impl<'g> Comp<'g> {
             unreachable!("`walks_kept` says a filter or a map")
         };
         let what = walk(inner).expect("`walks_kept` says it walks");
+        self.loop_enter(*slot, Some(body));
         let slot = self.loc(*slot);
         let lead = match (c, &**inner) {
             (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),
@@ -175,6 +179,7 @@ impl<'g> Comp<'g> {
         };
         let (src, i, end) = self.iter_init(inner, what, spare, sp);
         let led = lead.map(|l| self.who(l, i, end, sp));
+        self.loop_live();
         let top = self.here();
         let next = match &led {
             Some((l, who, _)) => self.iter_lead(l, i, end, slot, *who),
@@ -200,6 +205,7 @@ impl<'g> Comp<'g> {
         if let Some((_, _, Some(j))) = led {
             self.patch(j);
         }
+        self.loop_exit();
     }
 
     /// Walks `c`, a collection read where it lies ([`walk`]), and calls
@@ -276,6 +282,7 @@ impl<'g> Comp<'g> {
         self.emit(BOp::Mark { d: end });
         let (key, has) = self.agg_start(op, d);
         let i = self.temp();
+        self.loop_live();
         let top = self.here() + 1;
         let next = if op == AggOp::Last {
             self.emit(BOp::Mov { d: i, s: end });
@@ -340,6 +347,7 @@ impl<'g> Comp<'g> {
         } else {
             d
         };
+        self.loop_live();
         let top = self.here();
         let (next, body) = match &led {
             Some((l, who, _)) => (self.iter_lead(l, i, end, slot, *who), l.rest.as_ref()),

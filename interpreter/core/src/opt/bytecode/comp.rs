@@ -53,6 +53,11 @@ pub(super) struct Comp<'g> {
     /// Key lookup value programs, compiled before the root.
     pub(super) subs: Vec<Draft>,
     pub(super) overflow: bool,
+    /// The loops being compiled, outermost first, that keep invariant
+    /// values (`memo.rs`); those below `memo_floor` keep nothing of what
+    /// is compiled now (an inlined body's locals are not theirs).
+    pub(super) memos: Vec<super::memo::LoopMemo>,
+    pub(super) memo_floor: usize,
 }
 
 impl<'g> Comp<'g> {
@@ -69,6 +74,8 @@ impl<'g> Comp<'g> {
             base_id,
             subs: vec![],
             overflow: false,
+            memos: vec![],
+            memo_floor: 0,
         }
     }
 
@@ -253,9 +260,11 @@ impl<'g> Comp<'g> {
         }
         self.emit(BOp::CallEnter { sp });
         let outer = std::mem::replace(&mut self.map, map);
+        let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
         self.inlined += 1;
         self.into(body, d, sp);
         self.inlined -= 1;
+        self.memo_floor = floor;
         self.map = outer;
         self.emit(BOp::CallLeave);
     }
@@ -272,8 +281,17 @@ impl<'g> Comp<'g> {
         d
     }
 
-    /// Compiles `e` to write register `d`.
+    /// Compiles `e` to write register `d`; a loop-invariant value kept by
+    /// a loop is computed once per loop (`memo.rs`).
     pub(super) fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
+        match self.kept_at(e) {
+            Some(m) => self.memoized(d, m, |c| c.compute(e, d, sp)),
+            None => self.compute(e, d, sp),
+        }
+    }
+
+    /// Compiles `e` to write register `d`, operation by operation.
+    fn compute(&mut self, e: &Expr, d: Reg, sp: u16) {
         match e {
             Expr::Const(v) => drop(self.emit(BOp::Const { d, v: *v })),
             Expr::Local(s) => {
@@ -380,7 +398,11 @@ impl<'g> Comp<'g> {
                 coll,
                 slot,
                 body,
-            } => self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp),
+            } => {
+                self.loop_enter(*slot, body.as_deref());
+                self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp);
+                self.loop_exit();
+            }
             Expr::Neg(a) => {
                 let a = self.expr(a, sp);
                 self.emit(BOp::Neg { d, a, sp });

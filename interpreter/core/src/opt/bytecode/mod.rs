@@ -23,6 +23,7 @@
 //! | `comp.rs` | `Comp`: expressions, conditions as jumps, calls compiled in place |
 //! | `colls.rs` | collections, aggregates and key lookups |
 //! | `lister.rs` | an action's lister: all its options in one program, for actions whose parameters depend on each other |
+//! | `memo.rs` | loop-invariant values computed once per loop |
 
 use crate::ir::walk::walk_e;
 use crate::ir::*;
@@ -30,6 +31,7 @@ use crate::ir::*;
 mod colls;
 mod comp;
 mod lister;
+mod memo;
 
 use comp::Comp;
 
@@ -343,6 +345,8 @@ const MAX_INLINED_NODES: usize = 48;
 struct Inlinable {
     bodies: Vec<(Expr, u16, u16)>,
     ok: Vec<bool>,
+    /// Per function: whether its calls may be kept by a loop (`memo.rs`).
+    pure: Vec<bool>,
 }
 
 impl Inlinable {
@@ -381,6 +385,7 @@ impl Inlinable {
                 .map(|f| (f.body.clone(), f.nparams, f.nlocals))
                 .collect(),
             ok,
+            pure: memo::pure_fns(g),
         }
     }
 }

@@ -1,0 +1,248 @@
+//! Loop-invariant expressions computed once per loop. In a filter's test
+//! or an aggregate's body, a call, an aggregate or a collection's count
+//! that reads neither the loop's element nor anything bound inside the loop
+//! has the same value at every element: Hasp's `hand where (if
+//! has_suit(p, bottom(trick).suit) then …)` scans the hand once per card
+//! of it. The loop keeps such a value the first time it is computed
+//! ([`BOp::MemoSet`]) and reads it afterwards ([`BOp::MemoGet`]).
+//!
+//! Nothing a match shows changes:
+//! - **The value.** Expressions change nothing, so one that reads only what
+//!   the loop does not bind reads the same values at every element. Only
+//!   pure ones are kept: no `random` draw anywhere below them (in the
+//!   functions they call too), no `subsets` (which writes the frame), and
+//!   their value is a plain one, never a set on the scratch stack.
+//! - **The steps.** The value is kept with the steps its computation
+//!   charged, and a read charges them again, so the count is the same at
+//!   every point. A read happens only when those steps end before the next
+//!   checkpoint; otherwise the expression runs again, so a budget that runs
+//!   out, or a host's interrupt, stops the match at the same operation with
+//!   the same span.
+//! - **Errors.** A value is kept only once computed: an expression that
+//!   fails fails the first time, as before, and the loop ends there.
+//! - **Depth.** Every element of a loop is computed at the same call depth,
+//!   so a computation that did not meet the depth limit once does not.
+//! - **Hidden information.** While a seat's view is guarded (a label
+//!   written for one seat), reading a hidden piece's field marks the label;
+//!   the machine then always runs the expression.
+//!
+//! A loop's kept values are forgotten when it starts again (their
+//! registers reset before its first element), since an inner loop's
+//! invariant may read the outer loop's element.
+
+use super::comp::Comp;
+use crate::ir::walk::{visit_locals, walk_e, Visit};
+use crate::ir::*;
+
+/// A loop being compiled: the locals that vary inside it (its element and
+/// everything bound in its body), and the registers of the values it may
+/// keep, four from each base, of which the first `used` are taken.
+pub(super) struct LoopMemo {
+    varying: Vec<u16>,
+    bases: Vec<Reg>,
+    used: usize,
+    /// Set where the loop's first element starts ([`Comp::loop_live`]):
+    /// what is compiled before (the collection, computed once) keeps
+    /// nothing.
+    live: bool,
+}
+
+/// Per function: whether its body is pure (see the module's text), also
+/// through the functions it calls. The greatest fixed point over the call
+/// graph, so that recursion does not make a function impure.
+pub(super) fn pure_fns(g: &Game) -> Vec<bool> {
+    let scans: Vec<(bool, Vec<u16>)> = g
+        .fns
+        .iter()
+        .map(|f| {
+            let mut s = Purity {
+                ok: true,
+                calls: vec![],
+            };
+            walk_e(&mut f.body.clone(), &mut s);
+            (s.ok, s.calls)
+        })
+        .collect();
+    let mut pure: Vec<bool> = scans.iter().map(|s| s.0).collect();
+    loop {
+        let mut changed = false;
+        for f in 0..pure.len() {
+            if pure[f]
+                && scans[f]
+                    .1
+                    .iter()
+                    .any(|&c| !pure.get(c as usize).copied().unwrap_or(false))
+            {
+                pure[f] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return pure;
+        }
+    }
+}
+
+/// What makes an expression impure, and the functions it calls.
+struct Purity {
+    ok: bool,
+    calls: Vec<u16>,
+}
+
+impl Visit for Purity {
+    fn expr(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Builtin(Builtin::Random, ..) | Expr::Code(_) => self.ok = false,
+            Expr::Call { func, .. } => self.calls.push(*func),
+            _ => {}
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if matches!(c, Coll::Subsets { .. } | Coll::Subset(..) | Coll::Code(_)) {
+            self.ok = false;
+        }
+    }
+}
+
+/// The slots bound inside an expression: its aggregates' and collections'
+/// elements.
+struct Bound(Vec<u16>);
+
+impl Visit for Bound {
+    fn expr(&mut self, e: &mut Expr) {
+        if let Expr::Agg { slot, .. } = e {
+            self.0.push(*slot);
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if let Coll::Filter(_, s, _)
+        | Coll::Map(_, s, _)
+        | Coll::Distinct(_, s, _)
+        | Coll::Sorted(_, s, _) = c
+        {
+            self.0.push(*s);
+        }
+    }
+}
+
+fn bound_in(e: &Expr) -> Vec<u16> {
+    let mut b = Bound(vec![]);
+    walk_e(&mut e.clone(), &mut b);
+    b.0
+}
+
+impl Comp<'_> {
+    /// Starts a loop whose element is local `slot` and whose test or value
+    /// is `body`: counts the expressions of `body` that it may keep, takes
+    /// their registers and resets them (before the loop's first element).
+    /// Ended by [`Comp::loop_exit`].
+    pub(super) fn loop_enter(&mut self, slot: u16, body: Option<&Expr>) {
+        let mut varying = vec![slot];
+        let mut n = 0;
+        if let Some(b) = body {
+            varying.extend(bound_in(b));
+            self.count_kept(b, &varying, &mut n);
+        }
+        let bases: Vec<Reg> = (0..n)
+            .map(|_| {
+                let m = self.temp();
+                for _ in 1..4 {
+                    self.temp();
+                }
+                self.emit(BOp::Const { d: m, v: 0 });
+                m
+            })
+            .collect();
+        self.memos.push(LoopMemo {
+            varying,
+            bases,
+            used: 0,
+            live: false,
+        });
+    }
+
+    /// The loop [`Comp::loop_enter`] started reaches its elements: what is
+    /// compiled from here runs once per element.
+    pub(super) fn loop_live(&mut self) {
+        if let Some(l) = self.memos.last_mut() {
+            l.live = true;
+        }
+    }
+
+    /// Ends the loop [`Comp::loop_enter`] started.
+    pub(super) fn loop_exit(&mut self) {
+        self.memos.pop();
+    }
+
+    /// How many expressions of `e` a loop with locals `varying` may keep:
+    /// every one it could, those inside another counted too (one inside a
+    /// kept expression is computed with it, so its registers only cost a
+    /// reset), which keeps the count to one walk of the tree.
+    fn count_kept(&self, e: &Expr, varying: &[u16], n: &mut usize) {
+        walk_e(&mut e.clone(), &mut |x: &mut Expr| {
+            *n += self.keepable(x, varying) as usize;
+        });
+    }
+
+    /// Whether a loop with locals `varying` keeps `e`: a call (not answered
+    /// by a table), an aggregate or a collection's count, membership or
+    /// end, pure, whose value is plain and which reads no local of
+    /// `varying`. Such an expression costs a loop or a call; a cheaper one
+    /// would cost more kept than computed.
+    fn keepable(&self, e: &Expr, varying: &[u16]) -> bool {
+        let worth = match e {
+            Expr::Call { func, .. } => {
+                let f = &self.g.fns[*func as usize];
+                let plain = !f.ret.list && !matches!(f.ret.scalar, Scalar::Set(_) | Scalar::Text);
+                plain && f.table.is_none() && self.inl.pure[*func as usize]
+            }
+            Expr::Agg { .. } => true,
+            Expr::Builtin(b, _, Some(_), _) => !matches!(b, Builtin::Set(..) | Builtin::Random),
+            Expr::In(_, c) => !matches!(**c, Coll::Players),
+            _ => false,
+        };
+        if !worth {
+            return false;
+        }
+        let mut p = Purity {
+            ok: true,
+            calls: vec![],
+        };
+        walk_e(&mut e.clone(), &mut p);
+        if !p.ok || p.calls.iter().any(|&f| !self.inl.pure[f as usize]) {
+            return false;
+        }
+        let bound = bound_in(e);
+        let mut reads_varying = false;
+        visit_locals(e, &mut |s| {
+            reads_varying |= varying.contains(&s) && !bound.contains(&s);
+        });
+        !reads_varying
+    }
+
+    /// The registers in which a loop keeps `e`, if one does and has
+    /// registers left: the outermost such loop, which computes `e` least
+    /// often.
+    pub(super) fn kept_at(&mut self, e: &Expr) -> Option<Reg> {
+        let k = (self.memo_floor..self.memos.len())
+            .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k].varying))?;
+        let l = &mut self.memos[k];
+        let m = *l.bases.get(l.used)?;
+        l.used += 1;
+        Some(m)
+    }
+
+    /// Compiles `e`, kept in the registers from `m`: read if kept, else
+    /// computed (by `compute`) and kept. No loop keeps anything of what
+    /// `e` computes inside: it runs once per loop.
+    pub(super) fn memoized(&mut self, d: Reg, m: Reg, compute: impl FnOnce(&mut Self)) {
+        let get = self.emit(BOp::MemoGet { d, m, to: 0 });
+        let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
+        compute(self);
+        self.memo_floor = floor;
+        self.emit(BOp::MemoSet { d, m });
+        self.patch(get);
+    }
+}
