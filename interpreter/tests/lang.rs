@@ -1215,6 +1215,49 @@ play {{
     );
 }
 
+/// A call compiled in place whose body calls nothing (`BOp::CallLeaf`)
+/// checks the call depth without raising and lowering it, and answers as
+/// the call does at every depth around the limit: `deep` recurses `depth`
+/// calls (a variable, so that no pass folds it), then calls `leaf`, which
+/// counts the stones on a node; at 199 calls it is one below the limit of
+/// 200, at 200 and more the call to `leaf` (or `deep` itself) is too deep.
+/// The same log or error, at the same span, in the same steps, and under
+/// every budget in the 40 steps below.
+#[test]
+fn leaf_calls_compiled_in_place_check_the_depth_as_calls_do() {
+    let rules = |depth: i64| {
+        format!(
+            r#"game "Deep"
+players 2
+board "board.toml"
+piece stone {{ }} in heap {{ 2 x {{ }} }}
+zone heap: stone
+zone per node pile: stone
+var depth: int = {depth}
+var x: int = 0
+fn leaf(n: node) -> int = count(s in n.pile: s != none) * 2 + count(m in neighbors(n): true)
+fn deep(d: int, n: node) -> int = if d == 0 then leaf(n) else deep(d - 1, n)
+play {{
+  move top(heap) to @a.pile
+  x = deep(depth, @a)
+  log "x {{x}}"
+}}
+"#
+        )
+    };
+    let mut ok = 0;
+    for depth in [0, 150, 197, 198, 199, 200, 201] {
+        let out = same_as_the_tree(&rules(depth), &loop_board(false), 40, &["CallLeaf"]);
+        if out.contains("too deeply") {
+            assert!(depth >= 199, "{depth}: {out}");
+        } else {
+            ok += 1;
+            assert!(out.starts_with(r#"["x "#), "{depth}: {out}");
+        }
+    }
+    assert!(ok >= 4, "the shallow ones succeed");
+}
+
 /// The same for a test that begins with a field of the piece (`x.size ==
 /// k`, `BOp::IterLead` with the field's key): the same log in the same steps as the tree, under
 /// every budget in the 60 steps below the one the match needs, and the rest

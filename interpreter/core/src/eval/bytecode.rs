@@ -419,6 +419,13 @@ impl<'a> Exec<'a> {
                     }
                 }
                 BOp::CallLeave => self.st.depth -= 1,
+                BOp::CallLeaf { sp } => {
+                    charge!(1, sp);
+                    if self.st.depth >= super::MAX_CALL_DEPTH {
+                        self.st.depth += 1;
+                        return Err(RunError::at(RunErrorKind::FunctionDepth, at!(sp)));
+                    }
+                }
                 BOp::Builtin { d, b, x, y, sp } => {
                     let v = self.builtin_values(b, r!(x), r!(y), at!(sp))?;
                     refresh!();

@@ -225,6 +225,12 @@ pub enum BOp {
     CallEnter { sp: u16 },
     /// A call compiled in place ends: the depth lowered.
     CallLeave,
+    /// A call compiled in place whose body calls nothing and reads nothing
+    /// that reads the call depth (no call, table read, tree, key lookup or
+    /// builtin): one step counted and the depth checked as `CallEnter`
+    /// checks it, but not raised, so that no `CallLeave` follows. On
+    /// failing the check the depth is raised, as `CallEnter` leaves it.
+    CallLeaf { sp: u16 },
     /// A builtin of values only (no collection), with up to two arguments.
     Builtin {
         d: Reg,
@@ -527,6 +533,7 @@ impl BOp {
             | Le { d, a, b } => &[*d, *a, *b],
             Jump { .. }
             | CallEnter { .. }
+            | CallLeaf { .. }
             | CallLeave
             | PushPlayers
             | PushNodes

@@ -258,7 +258,7 @@ impl<'g> Comp<'g> {
             let t = self.temp();
             map.push(t);
         }
-        self.emit(BOp::CallEnter { sp });
+        let enter = self.emit(BOp::CallEnter { sp });
         let outer = std::mem::replace(&mut self.map, map);
         let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
         self.inlined += 1;
@@ -266,7 +266,29 @@ impl<'g> Comp<'g> {
         self.inlined -= 1;
         self.memo_floor = floor;
         self.map = outer;
-        self.emit(BOp::CallLeave);
+        // A body that nothing in it could tell the depth of needs it
+        // checked, not raised and lowered: a jump to its end lands on what
+        // follows the call.
+        let leaf = self.p.ops[enter + 1..].iter().all(|op| {
+            !matches!(
+                op,
+                BOp::Call { .. }
+                    | BOp::CallEnter { .. }
+                    | BOp::CallLeaf { .. }
+                    | BOp::CallLeave
+                    | BOp::Tab1 { .. }
+                    | BOp::Tab2 { .. }
+                    | BOp::Tree { .. }
+                    | BOp::PushTree { .. }
+                    | BOp::KeyLookup { .. }
+                    | BOp::Builtin { .. }
+            )
+        });
+        if leaf {
+            self.p.ops[enter] = BOp::CallLeaf { sp };
+        } else {
+            self.emit(BOp::CallLeave);
+        }
     }
 
     /// The register holding `e`'s value: a local where it lives, else a
