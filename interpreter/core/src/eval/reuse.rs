@@ -27,15 +27,17 @@ pub struct Spare {
 }
 
 impl Spare {
+    /// Whether the template is of `game` with `nplayers` seats.
+    fn is_of(&self, game: &Arc<Game>, nplayers: usize) -> bool {
+        self.game.upgrade().is_some_and(|g| Arc::ptr_eq(&g, game))
+            && self.template.nplayers as usize == nplayers
+    }
+
     /// A position to start a match of `game` (the one for `nplayers` seats)
     /// from, seeded with `seed`: the old buffers refilled from the template
     /// when they are of this game and seat count, else `None`.
     pub(crate) fn take(&mut self, game: &Arc<Game>, nplayers: usize, seed: u64) -> Option<State> {
-        let same = self
-            .game
-            .upgrade()
-            .is_some_and(|g| Arc::ptr_eq(&g, game) && self.template.nplayers as usize == nplayers);
-        if !same {
+        if !self.is_of(game, nplayers) {
             return None;
         }
         let mut st = self.spare.take()?;
@@ -48,14 +50,7 @@ impl Spare {
     /// game or seat count.
     pub(crate) fn keep(slot: &mut Option<Spare>, game: &Arc<Game>, st: State) {
         let n = st.nplayers as usize;
-        let fresh = match slot {
-            Some(s) => !s
-                .game
-                .upgrade()
-                .is_some_and(|g| Arc::ptr_eq(&g, game) && s.template.nplayers as usize == n),
-            None => true,
-        };
-        if fresh {
+        if !slot.as_ref().is_some_and(|s| s.is_of(game, n)) {
             *slot = Some(Spare {
                 game: Arc::downgrade(game),
                 template: State::blank_of(game, n, 0),

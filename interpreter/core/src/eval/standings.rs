@@ -30,6 +30,7 @@ impl Match {
         let g = self.game.clone();
         let n = self.state.nplayers as usize;
         let width = 1 + g.tiebreaks.len();
+        let lowest = g.score.as_ref().is_some_and(|s| s.2);
         // Seat p's key is `keys[p * width..][..width]`.
         let mut keys: SmallVec<[i64; 32]> = SmallVec::with_capacity(n * width);
         let mut scores: SmallVec<[i64; 8]> = SmallVec::with_capacity(n);
@@ -45,7 +46,6 @@ impl Match {
                     Some((e, nl, _)) => cx.with_player(e, *nl, p as Val, Span::default())?,
                     None => 0,
                 };
-                let lowest = g.score.as_ref().map(|s| s.2).unwrap_or(false);
                 keys.push(if lowest { -score } else { score });
                 for (e, nl) in &g.tiebreaks {
                     keys.push(cx.with_player(e, *nl, p as Val, Span::default())?);

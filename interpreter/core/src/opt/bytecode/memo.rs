@@ -31,7 +31,7 @@
 //! invariant may read the outer loop's element.
 
 use super::comp::Comp;
-use crate::ir::walk::{visit_locals, walk_e, Visit};
+use crate::ir::walk::{walk_e, Visit};
 use crate::ir::*;
 
 /// A loop being compiled: the locals that vary inside it (its element and
@@ -51,25 +51,14 @@ pub(super) struct LoopMemo {
 /// through the functions it calls. The greatest fixed point over the call
 /// graph, so that recursion does not make a function impure.
 pub(super) fn pure_fns(g: &Game) -> Vec<bool> {
-    let scans: Vec<(bool, Vec<u16>)> = g
-        .fns
-        .iter()
-        .map(|f| {
-            let mut s = Purity {
-                ok: true,
-                calls: vec![],
-            };
-            walk_e(&mut f.body.clone(), &mut s);
-            (s.ok, s.calls)
-        })
-        .collect();
-    let mut pure: Vec<bool> = scans.iter().map(|s| s.0).collect();
+    let scans: Vec<Scan> = g.fns.iter().map(|f| Scan::of(&f.body)).collect();
+    let mut pure: Vec<bool> = scans.iter().map(|s| s.pure).collect();
     loop {
         let mut changed = false;
         for f in 0..pure.len() {
             if pure[f]
                 && scans[f]
-                    .1
+                    .calls
                     .iter()
                     .any(|&c| !pure.get(c as usize).copied().unwrap_or(false))
             {
@@ -83,54 +72,50 @@ pub(super) fn pure_fns(g: &Game) -> Vec<bool> {
     }
 }
 
-/// What makes an expression impure, and the functions it calls.
-struct Purity {
-    ok: bool,
+/// What an expression reads, in one walk: whether it is pure by itself
+/// (no `random`, no `subsets`, no compiled code), the functions it calls,
+/// the locals it reads, and the slots it binds (its aggregates' and
+/// collections' elements).
+#[derive(Default)]
+struct Scan {
+    pure: bool,
     calls: Vec<u16>,
+    reads: Vec<u16>,
+    bound: Vec<u16>,
 }
 
-impl Visit for Purity {
+impl Scan {
+    fn of(e: &Expr) -> Scan {
+        let mut s = Scan {
+            pure: true,
+            ..Scan::default()
+        };
+        walk_e(&mut e.clone(), &mut s);
+        s
+    }
+}
+
+impl Visit for Scan {
     fn expr(&mut self, e: &mut Expr) {
         match e {
-            Expr::Builtin(Builtin::Random, ..) | Expr::Code(_) => self.ok = false,
+            Expr::Builtin(Builtin::Random, ..) | Expr::Code(_) => self.pure = false,
             Expr::Call { func, .. } => self.calls.push(*func),
+            Expr::Local(s) => self.reads.push(*s),
+            Expr::Agg { slot, .. } => self.bound.push(*slot),
             _ => {}
         }
     }
 
     fn coll(&mut self, c: &mut Coll) {
-        if matches!(c, Coll::Subsets { .. } | Coll::Subset(..) | Coll::Code(_)) {
-            self.ok = false;
+        match c {
+            Coll::Subsets { .. } | Coll::Subset(..) | Coll::Code(_) => self.pure = false,
+            Coll::Filter(_, s, _)
+            | Coll::Map(_, s, _)
+            | Coll::Distinct(_, s, _)
+            | Coll::Sorted(_, s, _) => self.bound.push(*s),
+            _ => {}
         }
     }
-}
-
-/// The slots bound inside an expression: its aggregates' and collections'
-/// elements.
-struct Bound(Vec<u16>);
-
-impl Visit for Bound {
-    fn expr(&mut self, e: &mut Expr) {
-        if let Expr::Agg { slot, .. } = e {
-            self.0.push(*slot);
-        }
-    }
-
-    fn coll(&mut self, c: &mut Coll) {
-        if let Coll::Filter(_, s, _)
-        | Coll::Map(_, s, _)
-        | Coll::Distinct(_, s, _)
-        | Coll::Sorted(_, s, _) = c
-        {
-            self.0.push(*s);
-        }
-    }
-}
-
-fn bound_in(e: &Expr) -> Vec<u16> {
-    let mut b = Bound(vec![]);
-    walk_e(&mut e.clone(), &mut b);
-    b.0
 }
 
 impl Comp<'_> {
@@ -142,7 +127,7 @@ impl Comp<'_> {
         let mut varying = vec![slot];
         let mut n = 0;
         if let Some(b) = body {
-            varying.extend(bound_in(b));
+            varying.extend(Scan::of(b).bound);
             self.count_kept(b, &varying, &mut n);
         }
         let bases: Vec<Reg> = (0..n)
@@ -206,20 +191,13 @@ impl Comp<'_> {
         if !worth {
             return false;
         }
-        let mut p = Purity {
-            ok: true,
-            calls: vec![],
-        };
-        walk_e(&mut e.clone(), &mut p);
-        if !p.ok || p.calls.iter().any(|&f| !self.inl.pure[f as usize]) {
-            return false;
-        }
-        let bound = bound_in(e);
-        let mut reads_varying = false;
-        visit_locals(e, &mut |s| {
-            reads_varying |= varying.contains(&s) && !bound.contains(&s);
-        });
-        !reads_varying
+        let scan = Scan::of(e);
+        scan.pure
+            && scan.calls.iter().all(|&f| self.inl.pure[f as usize])
+            && !scan
+                .reads
+                .iter()
+                .any(|s| varying.contains(s) && !scan.bound.contains(s))
     }
 
     /// The registers in which a loop keeps `e`, if one does and has
