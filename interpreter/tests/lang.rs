@@ -1120,6 +1120,21 @@ play {{
     );
 }
 
+/// Two seats with three stones each, of sizes 1, 2 and 3, in their
+/// supplies, and a pile on every node: the start of the rules of the tests
+/// of kept values.
+const STONES: &str = r#"players 2
+seats red, blue
+board "board.toml"
+piece stone per player { size: int } in supply {
+  1 x { size: 1 }
+  1 x { size: 2 }
+  1 x { size: 3 }
+}
+zone per player supply: stone
+zone per node pile: stone
+"#;
+
 /// A call or an aggregate inside a loop that reads neither the loop's
 /// element nor anything bound inside the loop is computed once per loop
 /// and read afterwards (`opt/bytecode/memo.rs`, `BOp::MemoGet`), its steps
@@ -1137,17 +1152,7 @@ fn loop_invariant_values_kept_answer_as_the_tree_does() {
     let rules = |d: i64, rolls: &str| {
         format!(
             r#"game "Kept"
-players 2
-seats red, blue
-board "board.toml"
-piece stone per player {{ size: int }} in supply {{
-  1 x {{ size: 1 }}
-  1 x {{ size: 2 }}
-  1 x {{ size: 3 }}
-}}
-zone per player supply: stone
-zone per node pile: stone
-var d: int = {d}
+{STONES}var d: int = {d}
 var x: int = 0
 fn biggest(p: player) -> int = max(s in p.supply: s.size)
 fn load(n: node) -> int = sum(s in n.pile: s.size)
@@ -1208,6 +1213,87 @@ play {{
         assert_eq!(run(&fast), run(&slow), "seed {seed}");
     }
     let failed = same_as_the_tree(&rules(0, ""), &loop_board(false), 100, &["MemoGet"]);
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(
+        failed.contains(" at Some("),
+        "an error with a span: {failed}"
+    );
+}
+
+/// An expression that reads no local is kept between decisions
+/// (`opt/bytecode/keep.rs`, `BOp::KeepGet`) until a zone or variable it
+/// reads changes, its steps charged again at each read: the same log in the
+/// same steps as the tree, and the same outcome under every budget below
+/// the one the match needs (653 steps; a read that crossed the budget
+/// would stop the match at another span). The loop computes `weight()`
+/// at the same place six times; it reads the piles and `k`: a stone moved
+/// onto a pile and `k` changed outdate it, a stone moved into the bag, a
+/// shuffle of the bag and `x` changed do not; the
+/// value computed in `deep` at one depth is computed again at another, so
+/// that the depth limit is met where the calls meet it (the depths are
+/// variables: a constant would make the `consts` pass call a copy of `deep`
+/// per depth, each with a site of its own); a site that fails
+/// (`100 / d` with `d = 0`) fails at its first computation, at the same
+/// span.
+#[test]
+fn values_kept_between_decisions_answer_as_the_tree_does() {
+    let rules = |d: i64, depth: i64| {
+        format!(
+            r#"game "Kept"
+{STONES}zone bag: stone
+var k: int = 1
+var d: int = {d}
+var depth: int = {depth}
+var shallow: int = 3
+var x: int = 0
+fn weight() -> int = sum(n in nodes: sum(m in nodes: count(n.pile) * count(m.pile) * k)) + 100 / d
+fn deep(i: int) -> int = if i == 0 then weight() else deep(i - 1)
+play {{
+  for step in 1..6 {{
+    x = weight()
+    log "{{step}}: {{x}}"
+    if step == 1 {{
+      move top(red.supply) to @b.pile
+    }} else if step == 3 {{
+      k += 1
+    }} else if step == 4 {{
+      move top(blue.supply) to bag
+      shuffle bag
+    }} else if step == 5 {{
+      move top(red.supply) to @c.pile
+    }}
+  }}
+  x = deep(shallow) * 1000 + deep(depth)
+  log "deep {{x}}"
+}}
+"#
+        )
+    };
+    let ok = same_as_the_tree(
+        &rules(1, 2),
+        &loop_board(false),
+        700,
+        &["KeepGet", "KeepSet"],
+    );
+    // 100 / 1 = 100 added to the sum over pairs of piles: none, then one
+    // stone (1 * 1 * k), then two stones on b and c (four pairs, k = 2).
+    assert!(
+        ok.starts_with(
+            r#"["1: 100", "2: 101", "3: 101", "4: 102", "5: 102", "6: 108", "deep 108108"]"#
+        ),
+        "{ok}"
+    );
+    let mut deep_ok = 0;
+    for depth in [150, 196, 197, 198, 199, 200] {
+        let out = same_as_the_tree(&rules(1, depth), &loop_board(false), 40, &["KeepGet"]);
+        if out.contains("too deeply") {
+            assert!(depth >= 197, "{depth}: {out}");
+        } else {
+            deep_ok += 1;
+        }
+    }
+    assert!(deep_ok >= 2, "the shallow ones succeed");
+    let failed = same_as_the_tree(&rules(0, 2), &loop_board(false), 40, &["KeepGet"]);
     assert!(failed.contains("division by zero"), "{failed}");
     assert!(
         failed.contains(" at Some("),

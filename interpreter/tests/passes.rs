@@ -10,6 +10,10 @@
 //! decision each index is compared with a fresh scan of the board (debug
 //! builds also compare at every lookup). That test asserts that some game
 //! keeps an index, so that it cannot pass by comparing nothing.
+//!
+//! Values kept between decisions (`opt/bytecode/keep.rs`, `eval/kept.rs`)
+//! are what computing them again gives, value and steps, at every decision;
+//! and a match with them takes the same steps as one without them.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -246,6 +250,77 @@ fn indexes_equal_the_scans_they_replace() {
         }
     }
     assert!(indexed > 0, "some game keeps an index");
+}
+
+/// Every value a position keeps between decisions is what computing its
+/// expression again gives, value and steps, at every decision of seeded
+/// games of every shipped game; and the same games played without the
+/// `keep` pass (the choices drawn alike) have the same options and the
+/// same step count at every decision, and the same log and standings. The
+/// test asserts that some kept values were compared, so that it cannot pass
+/// by comparing nothing.
+#[test]
+fn kept_values_equal_their_computation() {
+    let without: Vec<&str> = regel::opt::Pass::ALL
+        .iter()
+        .filter(|p| **p != regel::opt::Pass::Keep)
+        .map(|p| p.name())
+        .collect();
+    let without = Passes::parse(&without.join(",")).unwrap();
+    let mut compared = 0;
+    for path in games() {
+        let kept = load(&path, &Passes::all());
+        let plain = load(&path, &without);
+        let seeds = if path.to_string_lossy().contains("teutonica") {
+            1
+        } else {
+            3
+        };
+        for players in kept.min_players..=kept.max_players {
+            let (kept, plain) = (kept.for_players(players), plain.for_players(players));
+            for seed in 1..=seeds {
+                let mut setup = Setup::new(players, seed);
+                setup.log = true;
+                let mut a = Match::new(kept.clone(), &setup).expect("the match starts");
+                let mut b = Match::new(plain.clone(), &setup).expect("the match starts");
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6ee9);
+                let mut decisions = 0;
+                let at = |d: usize| {
+                    format!(
+                        "{} ({players} players, seed {seed}), decision {d}",
+                        path.display()
+                    )
+                };
+                loop {
+                    compared += a
+                        .kept_agree()
+                        .unwrap_or_else(|e| panic!("{}: {e}", at(decisions)));
+                    let (pa, pb) = (a.pending().map(|p| p.1), b.pending().map(|p| p.1));
+                    assert_eq!(pa, pb, "{}: the options", at(decisions));
+                    assert_eq!(a.state.steps, b.state.steps, "{}: the steps", at(decisions));
+                    let Some(n) = pa else { break };
+                    let k = rng.gen_range(0..n);
+                    let (ra, rb) = (a.apply(k), b.apply(k));
+                    assert_eq!(ra.is_ok(), rb.is_ok(), "{}", at(decisions));
+                    if ra.is_err() {
+                        break;
+                    }
+                    decisions += 1;
+                    if decisions > 20_000 {
+                        break;
+                    }
+                }
+                assert_eq!(a.take_log(), b.take_log(), "{}: the log", at(decisions));
+                assert_eq!(
+                    format!("{:?}", a.standings().map_err(|e| e.message)),
+                    format!("{:?}", b.standings().map_err(|e| e.message)),
+                    "{}: the standings",
+                    at(decisions)
+                );
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} kept values compared");
 }
 
 /// Two shortcuts of option listing, both off when coverage counts each

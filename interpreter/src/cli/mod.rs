@@ -251,7 +251,7 @@ pub enum Cmd {
     Ir {
         file: PathBuf,
         /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
-        /// (passes, in the order they run: zone-len, inline, fold-board, consts, zone-pred, searches, board-index, splice, fn-tables, bytecode).
+        /// (passes, in the order they run: zone-len, inline, fold-board, consts, zone-pred, searches, board-index, splice, fn-tables, bytecode; keep, which keeps values between decisions, works with bytecode).
         #[arg(long, default_value = "all")]
         passes: String,
         /// For a ruleset with a board per player count: the program for this many players.

@@ -56,6 +56,8 @@ impl Hidden {
                 z.zone_of[pieces[k] as usize] = zones[k];
             }
         }
+        // The re-deal moved pieces without a move: nothing kept holds.
+        d.state.kept.forget();
         d.state.rng = ChaCha8Rng::seed_from_u64(rng.gen());
         d.state.log_on = false;
         d

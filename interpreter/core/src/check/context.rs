@@ -114,6 +114,7 @@ impl Checker {
                 templates: vec![],
                 programs: vec![],
                 zindex: ZPredIndex::default(),
+                kept: KeptSites::default(),
                 setup: None,
                 play: (0, 0),
                 score: None,

@@ -808,6 +808,14 @@ impl<'a> Exec<'a> {
                     }
                 }
                 BOp::MemoSet { d, m } => self.memo_set(d, m),
+                BOp::KeepGet { d, k, m, to } => match self.kept_get(k) {
+                    Some(v) => {
+                        w!(d, v);
+                        pc = to as usize;
+                    }
+                    None => w!(m, self.st.steps as Val),
+                },
+                BOp::KeepSet { d, k, m } => self.kept_set(k, r!(d), r!(m)),
                 BOp::Ret { s } => return Ok(r!(s)),
             }
         }

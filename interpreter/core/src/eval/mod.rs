@@ -13,6 +13,7 @@ mod bytecode;
 pub mod coverage;
 mod error;
 mod expr;
+mod kept;
 mod labels;
 mod merge;
 mod options;
@@ -107,6 +108,9 @@ pub struct State {
     pub nplayers: u8,
     pub vars: Vec<Val>,
     pub zones: Zones,
+    /// Values kept between decisions (`kept.rs`).
+    #[serde(skip)]
+    pub kept: kept::Kept,
     pub revealed: Vec<bool>,
     /// Per zone declaration: public because its `unless` condition held at the start.
     pub zone_open: Vec<bool>,
@@ -229,6 +233,7 @@ impl State {
             zones,
             zcount,
             zbits,
+            kept: kept::Kept::default(),
             revealed: vec![false; g.piece_kind.len()],
             zone_open: vec![false; g.zones.len()],
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -541,6 +546,10 @@ impl Match {
                 cx.st.zone_open[i] = cx.eval(u, z.span)? != 0;
             }
         }
+        // Values computed while the variables were given theirs (an
+        // initial value may read another variable) are not kept: those
+        // writes did not go through `Kept::changed`.
+        cx.st.kept.forget();
         // `play` runs under `setup`: setup is on top of the stack and runs first.
         cx.push_call(g.play.0, g.play.1);
         if let Some((b, n)) = g.setup {
@@ -801,6 +810,13 @@ impl Match {
     /// (`zindex.rs`); the first difference otherwise. For tests.
     pub fn indexes_agree(&self) -> Result<(), String> {
         zindex::agrees(&self.game, &self.state)
+    }
+
+    /// Whether every value the position keeps between decisions is what
+    /// computing it again gives (`kept.rs`): how many it compared, or the
+    /// first difference. For tests.
+    pub fn kept_agree(&self) -> Result<usize, String> {
+        kept::agrees(&self.game, &self.state)
     }
 
     /// Plays the match to its end choosing uniformly at random with `rng`

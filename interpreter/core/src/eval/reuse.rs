@@ -73,6 +73,7 @@ impl State {
             nplayers,
             vars,
             zones,
+            kept,
             revealed,
             zone_open,
             rng,
@@ -113,6 +114,7 @@ impl State {
         zones.arena.clone_from(&t.zones.arena);
         zones.start.clone_from(&t.zones.start);
         zones.zone_of.clone_from(&t.zones.zone_of);
+        kept.forget();
         revealed.clone_from(&t.revealed);
         zone_open.clone_from(&t.zone_open);
         *rng = ChaCha8Rng::seed_from_u64(seed);

@@ -182,7 +182,12 @@ impl<'a> Exec<'a> {
         };
         let cell = match place {
             Place::Local(_) => &mut self.st.locals[idx],
-            Place::Var(..) => &mut self.st.vars[idx],
+            Place::Var(..) => {
+                if let Some(&f) = self.g.kept.var_fam.get(idx) {
+                    self.st.kept.changed(f);
+                }
+                &mut self.st.vars[idx]
+            }
         };
         match op {
             AssignOp::Set => *cell = v,
@@ -368,6 +373,9 @@ impl<'a> Exec<'a> {
                 for i in (1..b - a).rev() {
                     let j = st.rng.gen_range(0..=i as u32) as usize;
                     st.zones.arena.swap(a + i, a + j);
+                }
+                if let Some(&f) = self.g.kept.zone_fam.get(z as usize) {
+                    st.kept.changed(f);
                 }
                 if st.seat_logs {
                     super::recall::shuffled(self.g, st, z);
@@ -606,14 +614,18 @@ impl<'a> Exec<'a> {
         if work > 0 {
             self.charge(work, span)?;
         }
+        let from = self.st.zones.zone_of[p as usize];
         if self.st.seat_logs {
             // What each reader sees go is followed, and what was in sight
             // until now is named in the moves logged before.
             super::recall::tracked_move(self.g, self.st, p, z, top);
         } else {
-            let from = self.st.zones.zone_of[p as usize];
             self.st.zones.move_piece(p, z, top);
             super::zindex::moved(self.g, self.st, from, z);
+        }
+        let fam = &self.g.kept.zone_fam;
+        if let (Some(&a), Some(&b)) = (fam.get(from as usize), fam.get(z as usize)) {
+            self.st.kept.moved(a, b);
         }
         Ok(())
     }

@@ -426,6 +426,17 @@ pub enum BOp {
     /// Keeps `d`, just computed, as the value in the registers from `m`,
     /// with the steps charged since `MemoGet` noted the count.
     MemoSet { d: Reg, m: Reg },
+    /// A value kept between decisions (`opt/bytecode/keep.rs`): site `k`'s
+    /// value, if the position keeps one that no change of what it reads
+    /// has outdated, it was computed at the call depth of now, no seat's
+    /// view is being guarded and its steps end before the next checkpoint
+    /// (`eval/kept.rs`): its steps are charged again, `d` = the value and
+    /// control goes to `to`. Else the step count is noted in `m` and the
+    /// expression runs.
+    KeepGet { d: Reg, k: u32, m: Reg, to: u32 },
+    /// Keeps `d`, just computed, as site `k`'s value, with the steps
+    /// charged since `KeepGet` noted the count in `m`.
+    KeepSet { d: Reg, k: u32, m: Reg },
     /// The program's value is `s`.
     Ret { s: Reg },
 }
@@ -583,6 +594,7 @@ impl BOp {
             Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],
             ReachVia { n, m, .. } => &[*n, *m],
             MemoGet { d, m, .. } | MemoSet { d, m } => &[*d, *m, *m + 3],
+            KeepGet { d, m, .. } | KeepSet { d, m, .. } => &[*d, *m],
         };
         rs.iter().for_each(|&r| f(r));
     }
@@ -609,7 +621,8 @@ impl BOp {
             | BOp::JumpLe { to, .. }
             | BOp::Tab1 { to, .. }
             | BOp::Tab2 { to, .. }
-            | BOp::MemoGet { to, .. } => Some(to),
+            | BOp::MemoGet { to, .. }
+            | BOp::KeepGet { to, .. } => Some(to),
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
@@ -723,6 +736,43 @@ impl Program {
     pub fn listed(&self) -> Option<&Coll> {
         self.listed.as_ref()
     }
+}
+
+/// The values a position keeps between decisions (`opt/bytecode/keep.rs`,
+/// `eval/kept.rs`): what each site's expression reads, by family (a zone
+/// declaration or a variable declaration), and the family of every zone and
+/// variable slot, through which a change outdates the values that read it.
+#[derive(Clone, Debug, Default)]
+pub struct KeptSites {
+    pub sites: Vec<KeptSite>,
+    /// Per zone: its family, the index of its declaration, or
+    /// [`KeptSites::UNREAD`]. Empty when there is no site.
+    pub zone_fam: Vec<u16>,
+    /// Per variable slot: its family, the number of zone declarations plus
+    /// the index of its declaration, or [`KeptSites::UNREAD`].
+    pub var_fam: Vec<u16>,
+    /// How many families there are.
+    pub nfam: u16,
+}
+
+impl KeptSites {
+    /// The family of a zone or variable that no site reads: its changes
+    /// are not noted.
+    pub const UNREAD: u16 = u16::MAX;
+}
+
+/// One expression whose value is kept between decisions.
+#[derive(Clone, Debug)]
+pub struct KeptSite {
+    /// The families it reads, ascending.
+    pub reads: Vec<u16>,
+    /// The operations it is estimated to cost (`opt/bytecode/keep.rs`).
+    pub weight: u64,
+    /// The expression as compiled (it reads no local, so it can be computed
+    /// in any frame of `nlocals` slots for its own elements): tests compute
+    /// it again to compare with a kept value (`Match::kept_agree`).
+    pub expr: Expr,
+    pub nlocals: u16,
 }
 
 #[cfg(test)]

@@ -71,6 +71,9 @@ pub struct Game {
     /// The zone predicates the executor keeps counts and sets of nodes for,
     /// instead of scanning the board (the `zone-pred` pass fills it).
     pub zindex: ZPredIndex,
+    /// The expressions whose values a position keeps between decisions
+    /// (the `keep` pass, with the `bytecode` pass).
+    pub kept: KeptSites,
     pub setup: Option<(BlockId, u16)>,
     pub play: (BlockId, u16),
     /// The score of a player (bound in local 0) and whether lower is better.

@@ -162,7 +162,32 @@ pub fn programs(g: &Game) -> String {
             let _ = writeln!(s, "  {pc:>3}  {op:?}");
         }
     }
+    // The values kept between decisions, with the declarations whose
+    // changes outdate them.
+    let nz = g.zones.len();
+    for (k, site) in g.kept.sites.iter().enumerate() {
+        let reads: Vec<&str> = site
+            .reads
+            .iter()
+            .map(|&f| match (f as usize).checked_sub(nz) {
+                None => g.zones[f as usize].name.as_str(),
+                Some(v) => g.vars[v].name.as_str(),
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "kept#{k} (weight {}, reads {}) = {}",
+            site.weight,
+            reads.join(", "),
+            p.expr(&site.expr)
+        );
+    }
     s
+}
+
+/// An expression as `regel ir` writes it.
+pub fn expr(g: &Game, e: &Expr) -> String {
+    Printer { g }.expr(e)
 }
 
 struct Printer<'a> {

@@ -16,6 +16,7 @@
 //! | `splice.rs` | `splice`: calls to small procedures replaced by their bodies |
 //! | `fn_tables.rs` | `fn-tables`: functions of nodes and edges that read only the static board computed for every argument |
 //! | `bytecode/` | `bytecode`: expressions compiled to flat register programs (last: registers are frame slots) |
+//! | `bytecode/keep.rs` | `keep`: with `bytecode`, values that read no local kept between decisions until what they read changes |
 
 mod board_index;
 mod bytecode;
@@ -43,6 +44,7 @@ pub enum Pass {
     Splice,
     FnTables,
     Bytecode,
+    Keep,
 }
 
 impl Pass {
@@ -54,7 +56,8 @@ impl Pass {
     /// predicate as its collection; board indexes come after searches, whose
     /// stopping `first` is what a key lookup replaces. Function tables come
     /// last before the bytecode, which reads them, once bodies are final.
-    pub const ALL: [Pass; 10] = [
+    /// `keep` is part of the bytecode's compilation: it does nothing alone.
+    pub const ALL: [Pass; 11] = [
         Pass::ZoneLen,
         Pass::Inline,
         Pass::FoldBoard,
@@ -65,6 +68,7 @@ impl Pass {
         Pass::Splice,
         Pass::FnTables,
         Pass::Bytecode,
+        Pass::Keep,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,6 +83,7 @@ impl Pass {
             Pass::Splice => "splice",
             Pass::FnTables => "fn-tables",
             Pass::Bytecode => "bytecode",
+            Pass::Keep => "keep",
         }
     }
 }
@@ -173,7 +178,9 @@ pub fn run(g: &mut Game, passes: &Passes) {
             Pass::Searches => searches::run(g),
             Pass::Splice => splice::run(g),
             Pass::FnTables => fn_tables::run(g),
-            Pass::Bytecode => bytecode::run(g),
+            Pass::Bytecode => bytecode::run(g, passes.has(Pass::Keep)),
+            // Applied by the bytecode pass, which compiles the sites.
+            Pass::Keep => {}
         }
     }
 }

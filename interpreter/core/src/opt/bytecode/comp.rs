@@ -58,6 +58,9 @@ pub(super) struct Comp<'g> {
     /// is compiled now (an inlined body's locals are not theirs).
     pub(super) memos: Vec<super::memo::LoopMemo>,
     pub(super) memo_floor: usize,
+    /// Set while a value kept between decisions is compiled: what it
+    /// computes inside is kept with it (`keep.rs`).
+    pub(super) keeping: bool,
 }
 
 impl<'g> Comp<'g> {
@@ -76,6 +79,7 @@ impl<'g> Comp<'g> {
             overflow: false,
             memos: vec![],
             memo_floor: 0,
+            keeping: false,
         }
     }
 
@@ -304,11 +308,21 @@ impl<'g> Comp<'g> {
     }
 
     /// Compiles `e` to write register `d`; a loop-invariant value kept by
-    /// a loop is computed once per loop (`memo.rs`).
+    /// a loop is computed once per loop (`memo.rs`), and a value kept
+    /// between decisions once until what it reads changes (`keep.rs`). A
+    /// value both may keep is read from the loop's registers, and only its
+    /// loop's first element looks for it among the values kept between
+    /// decisions: a read of those costs a call.
     pub(super) fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
         match self.kept_at(e) {
-            Some(m) => self.memoized(d, m, |c| c.compute(e, d, sp)),
-            None => self.compute(e, d, sp),
+            Some(m) => self.memoized(d, m, |c| c.kept_or_computed(e, d, sp)),
+            None => self.kept_or_computed(e, d, sp),
+        }
+    }
+
+    fn kept_or_computed(&mut self, e: &Expr, d: Reg, sp: u16) {
+        if !self.kept_between(e, d, |c| c.compute(e, d, sp)) {
+            self.compute(e, d, sp);
         }
     }
 

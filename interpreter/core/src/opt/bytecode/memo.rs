@@ -177,6 +177,19 @@ impl Comp<'_> {
     /// `varying`. Such an expression costs a loop or a call; a cheaper one
     /// would cost more kept than computed.
     fn keepable(&self, e: &Expr, varying: &[u16]) -> bool {
+        self.kept_scan(e, |s| !varying.contains(&s))
+    }
+
+    /// Whether `e` could be kept by a loop whatever its locals: as
+    /// [`Comp::keepable`], reading no local but those it binds itself.
+    pub(super) fn closed(&self, e: &Expr) -> bool {
+        self.kept_scan(e, |_| false)
+    }
+
+    /// What [`Comp::keepable`] and [`Comp::closed`] share: `e` is worth
+    /// keeping, pure, and every local it reads and does not bind itself
+    /// passes `may_read`.
+    fn kept_scan(&self, e: &Expr, may_read: impl Fn(u16) -> bool) -> bool {
         let worth = match e {
             Expr::Call { func, .. } => {
                 let f = &self.g.fns[*func as usize];
@@ -194,10 +207,10 @@ impl Comp<'_> {
         let scan = Scan::of(e);
         scan.pure
             && scan.calls.iter().all(|&f| self.inl.pure[f as usize])
-            && !scan
+            && scan
                 .reads
                 .iter()
-                .any(|s| varying.contains(s) && !scan.bound.contains(s))
+                .all(|s| may_read(*s) || scan.bound.contains(s))
     }
 
     /// The registers in which a loop keeps `e`, if one does and has

@@ -24,12 +24,14 @@
 //! | `colls.rs` | collections, aggregates and key lookups |
 //! | `lister.rs` | an action's lister: all its options in one program, for actions whose parameters depend on each other |
 //! | `memo.rs` | loop-invariant values computed once per loop |
+//! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
 
 use crate::ir::walk::walk_e;
 use crate::ir::*;
 
 mod colls;
 mod comp;
+mod keep;
 mod lister;
 mod memo;
 
@@ -38,10 +40,12 @@ use comp::Comp;
 /// Programs of at most this many operations (the `Ret` included) stay trees.
 const MIN_OPS: usize = 3;
 
-/// Compiles every body's expressions.
-pub(super) fn run(g: &mut Game) {
+/// Compiles every body's expressions; with `keep`, values that read no
+/// local are kept between decisions (`keep.rs`).
+pub(super) fn run(g: &mut Game, keep: bool) {
     let shared = shared_blocks(g);
-    let inl = Inlinable::of(g);
+    let mut inl = Inlinable::of(g);
+    inl.kept = keep.then(|| keep::KeptPlan::of(g));
     for f in 0..g.fns.len() {
         let nl = g.fns[f].nlocals;
         let mut frame = Frame::new(nl);
@@ -99,7 +103,11 @@ pub(super) fn run(g: &mut Game) {
     let mut frame = Frame::new(nl);
     frame.blocks(g, b, &shared, &inl);
     g.play = (b, frame.top);
-    // Bodies of one player (local 0): the score, tiebreaks, team, invariants.
+    // Bodies of one player (local 0): the score, tiebreaks, team,
+    // invariants. They run once a game, or only when invariants are checked:
+    // a value kept for them would make every playout note the changes of
+    // what it reads.
+    let plan = inl.kept.take();
     let mut player_rules: Vec<(Expr, u16)> = vec![];
     if let Some((e, nl, _)) = &mut g.score {
         player_rules.push((std::mem::replace(e, Expr::Const(0)), *nl));
@@ -134,6 +142,9 @@ pub(super) fn run(g: &mut Game) {
     }
     for inv in g.invariants.iter_mut() {
         (inv.1, inv.2) = next();
+    }
+    if let Some(plan) = plan {
+        g.kept = plan.finish();
     }
 }
 
@@ -347,6 +358,9 @@ struct Inlinable {
     ok: Vec<bool>,
     /// Per function: whether its calls may be kept by a loop (`memo.rs`).
     pure: Vec<bool>,
+    /// With the `keep` pass: the families, what each function reads, and
+    /// the sites compiled so far (`keep.rs`).
+    kept: Option<keep::KeptPlan>,
 }
 
 impl Inlinable {
@@ -386,6 +400,7 @@ impl Inlinable {
                 .collect(),
             ok,
             pure: memo::pure_fns(g),
+            kept: None,
         }
     }
 }

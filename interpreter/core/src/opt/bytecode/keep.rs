@@ -1,0 +1,434 @@
+//! Values kept between decisions (the `keep` pass, part of the bytecode's
+//! compilation). An expression that reads no local (no parameter, no
+//! actor, no loop's element) has the same value wherever it is computed,
+//! until something it reads changes: Hansa Teutonica's swap test,
+//! `any(c in nodes: any(i in 1..3: swappable(c, i)))`, offered with every
+//! turn's actions, scans every city's offices although offices change only
+//! when someone claims one. Such an expression is a *site*: the position
+//! keeps its value (`eval/kept.rs`) and the families it reads (zone and
+//! variable declarations, also through the functions it calls), and a
+//! piece's move, a shuffle or an assignment marks its family changed, which
+//! outdates the values that read it.
+//!
+//! What a match shows does not change, for the reasons `memo.rs` gives for
+//! a loop's kept values: only pure expressions with plain values are kept,
+//! a kept value's steps are charged again and only when they end before the
+//! next checkpoint, never while a seat's view is guarded, and only at the
+//! call depth it was computed at (so a computation that met no depth limit
+//! meets none). An expression that reads what no family stands for (the
+//! zone a piece lies in, whether a piece is revealed, a zone named by a
+//! value) is not a site. `tests/passes.rs` computes every kept value again at
+//! every decision of every shipped game and compares value and steps.
+
+use super::comp::Comp;
+use super::Inlinable;
+use crate::ir::walk::{walk_e, Visit};
+use crate::ir::*;
+
+/// What an expression reads of the position, in one walk: the families,
+/// the functions it calls, and whether it reads something no family stands
+/// for.
+#[derive(Default)]
+pub(super) struct Reads {
+    fams: Vec<u16>,
+    calls: Vec<u16>,
+    any: bool,
+}
+
+/// Sites estimated to cost fewer operations than this are not kept. Every
+/// move of a piece and every assignment then notes the change of its
+/// family, and a value read costs a call and a test of each family it
+/// reads: with every site of 64 operations or more, Auf Heller und
+/// Pfennig's `any(p in players: can_act(p))`, which changes at nearly
+/// every decision, and Hasp's `winning_card()`, which changes at every
+/// card, made their games 1 % and 2.5 % slower (measured).
+const MIN_WEIGHT: u64 = 256;
+
+/// The families of a game: each zone's and each variable slot's.
+pub(super) fn families(g: &Game) -> (Vec<u16>, Vec<u16>, u16) {
+    let nz = g.zones.len();
+    let mut zone_fam = vec![0u16; g.nzones as usize];
+    for (d, z) in g.zones.iter().enumerate() {
+        zone_fam[z.base as usize..(z.base + z.count) as usize].fill(d as u16);
+    }
+    let mut var_fam = vec![0u16; g.nvars as usize];
+    for (d, v) in g.vars.iter().enumerate() {
+        var_fam[v.base as usize..(v.base + v.count) as usize].fill((nz + d) as u16);
+    }
+    (zone_fam, var_fam, (nz + g.vars.len()) as u16)
+}
+
+struct Walk<'a> {
+    r: Reads,
+    zone_fam: &'a [u16],
+    var_fam: &'a [u16],
+}
+
+impl Walk<'_> {
+    fn zone(&mut self, z: &ZoneRef) {
+        if matches!(z.index, ZIndex::Value(_)) {
+            self.r.any = true;
+        } else {
+            self.fam(self.zone_fam.get(z.base as usize).copied());
+        }
+    }
+
+    fn fam(&mut self, f: Option<u16>) {
+        match f {
+            Some(f) => self.r.fams.push(f),
+            None => self.r.any = true,
+        }
+    }
+
+    fn pred(&mut self, p: &ZPred) {
+        let mut bases = vec![];
+        p.bases(&mut bases);
+        for b in bases {
+            self.fam(self.zone_fam.get(b as usize).copied());
+        }
+    }
+}
+
+impl Visit for Walk<'_> {
+    fn expr(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Var(base, _) => self.fam(self.var_fam.get(*base as usize).copied()),
+            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => self.zone(z),
+            Expr::ZoneAgg(_, _, p) => self.pred(p),
+            Expr::Call { func, .. } => self.r.calls.push(*func),
+            Expr::Builtin(
+                Builtin::ZoneOf | Builtin::NodeOf | Builtin::Revealed | Builtin::Sees,
+                ..,
+            )
+            | Expr::Code(_) => self.r.any = true,
+            _ => {}
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        match c {
+            Coll::Zone(z) => self.zone(z),
+            Coll::WhereZones(_, p) => self.pred(p),
+            Coll::Code(_) => self.r.any = true,
+            _ => {}
+        }
+    }
+}
+
+impl Reads {
+    fn of(e: &Expr, zone_fam: &[u16], var_fam: &[u16]) -> Reads {
+        let mut w = Walk {
+            r: Reads::default(),
+            zone_fam,
+            var_fam,
+        };
+        walk_e(&mut e.clone(), &mut w);
+        w.r
+    }
+}
+
+/// Per function, what it reads through the functions it calls too: the
+/// least fixed point over the call graph (a union of what each reaches).
+pub(super) fn fn_reads(g: &Game, zone_fam: &[u16], var_fam: &[u16]) -> Vec<Reads> {
+    let mut reads: Vec<Reads> = g
+        .fns
+        .iter()
+        .map(|f| Reads::of(&f.body, zone_fam, var_fam))
+        .collect();
+    loop {
+        let mut changed = false;
+        for f in 0..reads.len() {
+            for c in reads[f].calls.clone() {
+                let Some(callee) = reads.get(c as usize) else {
+                    reads[f].any = true;
+                    continue;
+                };
+                let (fams, any) = (callee.fams.clone(), callee.any);
+                let r = &mut reads[f];
+                let before = (r.fams.len(), r.any);
+                r.fams.extend(fams);
+                r.fams.sort_unstable();
+                r.fams.dedup();
+                r.any |= any;
+                changed |= before != (r.fams.len(), r.any);
+            }
+        }
+        if !changed {
+            return reads;
+        }
+    }
+}
+
+impl Comp<'_> {
+    /// The families `e` reads if it is a site: a call, an aggregate or a
+    /// collection's count or membership that is pure, has a plain value,
+    /// reads no local but those it binds itself and nothing no family
+    /// stands for, and is estimated to cost at least [`MIN_WEIGHT`]
+    /// operations. None inside another site, which keeps it.
+    fn site_reads(&self, e: &Expr) -> Option<(Vec<u16>, u64)> {
+        let k = self.inl.kept.as_ref()?;
+        if self.keeping || !self.closed(e) {
+            return None;
+        }
+        let own = Reads::of(e, &k.zone_fam, &k.var_fam);
+        let mut fams = own.fams;
+        let mut any = own.any;
+        for c in own.calls {
+            let r = &k.fns[c as usize];
+            fams.extend_from_slice(&r.fams);
+            any |= r.any;
+        }
+        let weight = Weigh::new(self.g, &self.inl.bodies).expr(e, 0);
+        if any || weight < MIN_WEIGHT {
+            return None;
+        }
+        fams.sort_unstable();
+        fams.dedup();
+        Some((fams, weight))
+    }
+
+    /// Compiles `e` into `d` as a site if it is one: read if the position
+    /// keeps a value of it, else computed (by `compute`) and kept.
+    /// Whether it was.
+    pub(super) fn kept_between(
+        &mut self,
+        e: &Expr,
+        d: Reg,
+        compute: impl FnOnce(&mut Self),
+    ) -> bool {
+        let Some((reads, weight)) = self.site_reads(e) else {
+            return false;
+        };
+        let k = self.inl.add_site(KeptSite {
+            reads,
+            weight,
+            expr: e.clone(),
+            nlocals: max_bound(e),
+        });
+        let m = self.temp();
+        let get = self.emit(BOp::KeepGet { d, k, m, to: 0 });
+        self.keeping = true;
+        compute(self);
+        self.keeping = false;
+        self.emit(BOp::KeepSet { d, k, m });
+        self.patch(get);
+        true
+    }
+}
+
+/// One more than the highest local `e` binds (its aggregates' and
+/// collections' elements): the frame it needs to be computed in.
+fn max_bound(e: &Expr) -> u16 {
+    let mut top = 0u16;
+    let mut see = |s: u16| top = top.max(s + 1);
+    walk_e(&mut e.clone(), &mut |x: &mut Expr| {
+        if let Expr::Agg { slot, .. } = x {
+            see(*slot);
+        }
+    });
+    struct Colls<'a>(&'a mut dyn FnMut(u16));
+    impl Visit for Colls<'_> {
+        fn coll(&mut self, c: &mut Coll) {
+            if let Coll::Filter(_, s, _)
+            | Coll::Map(_, s, _)
+            | Coll::Distinct(_, s, _)
+            | Coll::Sorted(_, s, _) = c
+            {
+                (self.0)(*s)
+            }
+        }
+    }
+    walk_e(&mut e.clone(), &mut Colls(&mut see));
+    top
+}
+
+/// The sites' state while the pass runs: the families, what each function
+/// reads, and the sites compiled so far.
+pub(super) struct KeptPlan {
+    pub(super) zone_fam: Vec<u16>,
+    pub(super) var_fam: Vec<u16>,
+    pub(super) nfam: u16,
+    pub(super) fns: Vec<Reads>,
+    pub(super) sites: std::cell::RefCell<Vec<KeptSite>>,
+}
+
+impl KeptPlan {
+    pub(super) fn of(g: &Game) -> KeptPlan {
+        let (zone_fam, var_fam, nfam) = families(g);
+        let fns = fn_reads(g, &zone_fam, &var_fam);
+        KeptPlan {
+            zone_fam,
+            var_fam,
+            nfam,
+            fns,
+            sites: Default::default(),
+        }
+    }
+
+    /// The game's table of sites, once every body is compiled.
+    pub(super) fn finish(self) -> KeptSites {
+        let sites = self.sites.into_inner();
+        if sites.is_empty() {
+            return KeptSites::default();
+        }
+        // A change of a family no site reads outdates nothing: such zones
+        // and variables are marked so that their changes are not noted.
+        let mut read = vec![false; self.nfam as usize];
+        for s in &sites {
+            for &f in &s.reads {
+                read[f as usize] = true;
+            }
+        }
+        let watched = |f: &mut u16| {
+            if !read[*f as usize] {
+                *f = KeptSites::UNREAD;
+            }
+        };
+        let (mut zone_fam, mut var_fam) = (self.zone_fam, self.var_fam);
+        zone_fam.iter_mut().for_each(watched);
+        var_fam.iter_mut().for_each(watched);
+        KeptSites {
+            sites,
+            zone_fam,
+            var_fam,
+            nfam: self.nfam,
+        }
+    }
+}
+
+impl Inlinable {
+    fn add_site(&self, s: KeptSite) -> u32 {
+        let k = self
+            .kept
+            .as_ref()
+            .expect("sites are compiled only with a plan");
+        let mut sites = k.sites.borrow_mut();
+        sites.push(s);
+        (sites.len() - 1) as u32
+    }
+}
+
+/// An estimate of the operations an expression costs: a loop costs its
+/// elements' number times its body, a call its function's body. Zones are
+/// taken to hold 4 pieces, ranges that are not constant 4 numbers.
+struct Weigh<'a> {
+    g: &'a Game,
+    bodies: &'a [(Expr, u16, u16)],
+}
+
+/// Calls nested deeper than this are taken to cost [`MIN_WEIGHT`] (and
+/// recursion stops there).
+const MAX_WEIGH_DEPTH: u32 = 6;
+
+impl<'a> Weigh<'a> {
+    fn new(g: &'a Game, bodies: &'a [(Expr, u16, u16)]) -> Self {
+        Weigh { g, bodies }
+    }
+
+    fn expr(&self, e: &Expr, depth: u32) -> u64 {
+        let w = |x: &Expr| self.expr(x, depth);
+        match e {
+            Expr::Const(_) | Expr::Local(_) | Expr::ZoneAgg(..) | Expr::Code(_) => 1,
+            Expr::Var(_, i) => 1 + i.as_deref().map_or(0, w),
+            Expr::Field(_, a)
+            | Expr::Owner(a)
+            | Expr::NodeAttr(_, a)
+            | Expr::EdgeAttr(_, a)
+            | Expr::EdgeFrom(a)
+            | Expr::EdgeTo(a)
+            | Expr::Neg(a)
+            | Expr::Not(a)
+            | Expr::IsKind(a, _) => 1 + w(a),
+            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => 1 + self.zone(z, depth),
+            Expr::Agg { coll, body, .. } => {
+                let each = 1 + body.as_deref().map_or(0, w);
+                self.coll(coll, depth)
+                    .saturating_add(self.len(coll).saturating_mul(each))
+            }
+            Expr::Bin(_, a, b) | Expr::Pos2(a, b, _) => 1 + w(a) + w(b),
+            Expr::In(a, c) => w(a) + self.coll(c, depth) + self.len(c),
+            Expr::If(a, b, c) => 1 + w(a) + w(b).max(w(c)),
+            Expr::Call { func, args, .. } => {
+                let body = if depth >= MAX_WEIGH_DEPTH {
+                    MIN_WEIGHT
+                } else {
+                    self.bodies
+                        .get(*func as usize)
+                        .map_or(MIN_WEIGHT, |b| self.expr(&b.0, depth + 1))
+                };
+                args.iter().map(w).fold(1 + body, u64::saturating_add)
+            }
+            Expr::NodeByKey { vals, .. } => vals.iter().map(w).sum::<u64>() + 2,
+            Expr::Builtin(_, args, c, _) => {
+                let listed = c
+                    .as_deref()
+                    .map_or(0, |c| self.coll(c, depth).saturating_add(self.len(c)));
+                args.iter().map(w).fold(1 + listed, u64::saturating_add)
+            }
+        }
+    }
+
+    fn zone(&self, z: &ZoneRef, depth: u32) -> u64 {
+        match &z.index {
+            ZIndex::Global => 0,
+            ZIndex::Player(e)
+            | ZIndex::Node(e)
+            | ZIndex::Edge(e)
+            | ZIndex::Value(e)
+            | ZIndex::At(e, _) => self.expr(e, depth),
+        }
+    }
+
+    /// The cost of listing a collection (its elements' own cost aside).
+    fn coll(&self, c: &Coll, depth: u32) -> u64 {
+        let w = |x: &Expr| self.expr(x, depth);
+        match c {
+            Coll::Zone(z) => self.zone(z, depth),
+            Coll::Filter(inner, _, e)
+            | Coll::Map(inner, _, e)
+            | Coll::Distinct(inner, _, e)
+            | Coll::Sorted(inner, _, e) => self
+                .coll(inner, depth)
+                .saturating_add(self.len(inner).saturating_mul(1 + w(e))),
+            Coll::Range(a, b) => w(a) + w(b),
+            Coll::List(es) => es.iter().map(w).sum(),
+            Coll::PlayersFrom(e)
+            | Coll::Opponents(e)
+            | Coll::Successors(e)
+            | Coll::Predecessors(e)
+            | Coll::Neighbors(e)
+            | Coll::EdgesOf(e)
+            | Coll::Members(_, e)
+            | Coll::NodesWithAttr(_, e)
+            | Coll::Subset(e, _) => w(e),
+            Coll::Reachable(e, inner) | Coll::ReachableVia(e, inner) => {
+                w(e) + self.coll(inner, depth) + self.g.board.nodes.len() as u64
+            }
+            Coll::Components(_, inner) => self.coll(inner, depth) + self.g.board.nodes.len() as u64,
+            Coll::Subsets { of, .. } => self.coll(of, depth),
+            Coll::Players | Coll::Nodes | Coll::Edges | Coll::WhereZones(..) | Coll::Code(_) => 0,
+        }
+    }
+
+    /// How many elements a collection is taken to have.
+    fn len(&self, c: &Coll) -> u64 {
+        let b = &self.g.board;
+        match c {
+            Coll::Nodes
+            | Coll::Members(Elems::Nodes, _)
+            | Coll::Reachable(..)
+            | Coll::ReachableVia(..) => b.nodes.len() as u64,
+            Coll::Edges | Coll::Members(Elems::Edges, _) => b.edges.len() as u64,
+            Coll::WhereZones(Elems::Nodes, _) => b.nodes.len() as u64 / 2,
+            Coll::WhereZones(Elems::Edges, _) => b.edges.len() as u64 / 2,
+            Coll::Players | Coll::PlayersFrom(_) | Coll::Opponents(_) => self.g.max_players as u64,
+            Coll::Range(Expr::Const(a), Expr::Const(b)) => (b - a + 1).max(0) as u64,
+            Coll::List(es) => es.len() as u64,
+            Coll::Filter(inner, ..)
+            | Coll::Map(inner, ..)
+            | Coll::Distinct(inner, ..)
+            | Coll::Sorted(inner, ..) => self.len(inner),
+            _ => 4,
+        }
+    }
+}
