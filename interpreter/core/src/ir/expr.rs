@@ -325,6 +325,10 @@ pub enum ZPred {
     And(Box<ZPred>, Box<ZPred>),
     Or(Box<ZPred>, Box<ZPred>),
     Not(Box<ZPred>),
+    /// The predicate kept as index `k` of [`Game::zindex`]: the `zone-pred`
+    /// pass marks each use of an indexed predicate, so that the executor
+    /// finds its index without comparing predicates.
+    Indexed(u32, Box<ZPred>),
 }
 
 /// The zone predicates the executor keeps an index of (`eval/zindex.rs`):
@@ -359,6 +363,9 @@ impl ZPredIndex {
     /// the board would.
     #[inline]
     pub fn slot(&self, on: Elems, p: &ZPred) -> Option<usize> {
+        if let ZPred::Indexed(k, _) = p {
+            return Some(*k as usize);
+        }
         self.preds.iter().position(|(o, q)| *o == on && q == p)
     }
 }
@@ -373,7 +380,15 @@ impl ZPred {
                 a.bases(out);
                 b.bases(out);
             }
-            ZPred::Not(a) => a.bases(out),
+            ZPred::Not(a) | ZPred::Indexed(_, a) => a.bases(out),
+        }
+    }
+
+    /// The predicate itself, without the mark of its index.
+    pub fn plain(&self) -> &ZPred {
+        match self {
+            ZPred::Indexed(_, a) => a,
+            p => p,
         }
     }
 }

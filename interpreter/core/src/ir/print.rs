@@ -262,6 +262,7 @@ impl Printer<'_> {
             ZPred::And(a, b) => format!("({} and {})", self.zpred(on, a), self.zpred(on, b)),
             ZPred::Or(a, b) => format!("({} or {})", self.zpred(on, a), self.zpred(on, b)),
             ZPred::Not(a) => format!("not {}", self.zpred(on, a)),
+            ZPred::Indexed(_, a) => self.zpred(on, a),
         }
     }
 

@@ -49,6 +49,38 @@ pub(super) fn run(g: &mut Game) {
         v.root();
         walk_e(e, &mut v);
     }
+    mark_indexed(g);
+}
+
+/// Marks each use of an indexed predicate with its index
+/// ([`ZPred::Indexed`]), invariants' included: the executor then finds the
+/// index of `nodes where free(it)` at once, where comparing the predicate
+/// with each indexed one cost 1 – 1.5 % of tic-tac-toe's, Auf Heller und
+/// Pfennig's and Hansa Teutonica's instructions (measured).
+fn mark_indexed(g: &mut Game) {
+    struct Mark<'a>(&'a ZPredIndex);
+    impl Mark<'_> {
+        fn mark(&self, on: Elems, p: &mut ZPred) {
+            if let Some(k) = self.0.slot(on, p) {
+                *p = ZPred::Indexed(k as u32, Box::new(p.clone()));
+            }
+        }
+    }
+    impl Visit for Mark<'_> {
+        fn expr(&mut self, e: &mut Expr) {
+            if let Expr::ZoneAgg(_, on, p) = e {
+                self.mark(*on, p);
+            }
+        }
+        fn coll(&mut self, c: &mut Coll) {
+            if let Coll::WhereZones(on, p) = c {
+                self.mark(*on, p);
+            }
+        }
+    }
+    let ix = std::mem::take(&mut g.zindex);
+    walk_game(g, &mut Mark(&ix));
+    g.zindex = ix;
 }
 
 /// The rewrite, and the index it adds each predicate to (none for invariants).

@@ -100,6 +100,7 @@ pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, n: u32) -> bool {
         ZPred::And(a, b) => zpred(g, on, a, z, n) && zpred(g, on, b, z, n),
         ZPred::Or(a, b) => zpred(g, on, a, z, n) || zpred(g, on, b, z, n),
         ZPred::Not(a) => !zpred(g, on, a, z, n),
+        ZPred::Indexed(_, a) => zpred(g, on, a, z, n),
     }
 }
 
@@ -124,7 +125,7 @@ pub(crate) fn zone_agg(g: &Game, st: &State, op: AggOp, on: Elems, p: &ZPred) ->
 fn scan_agg(g: &Game, st: &State, op: AggOp, on: Elems, p: &ZPred) -> Val {
     let z = &st.zones;
     let n = zindex::elems(g, on) as u32;
-    if let ZPred::AllEmpty(bases) = p {
+    if let ZPred::AllEmpty(bases) = p.plain() {
         return agg_all_empty(op, bases, &z.start, n as usize);
     }
     let test = |x: u32| zpred(g, on, p, z, x);
@@ -144,7 +145,7 @@ pub(crate) fn push_where(g: &Game, st: &mut State, on: Elems, p: &ZPred) {
         return;
     }
     let n = zindex::elems(g, on) as u32;
-    if let ZPred::AllEmpty(bases) = p {
+    if let ZPred::AllEmpty(bases) = p.plain() {
         // Free cells, the commonest query of all: read the zone starts in
         // place instead of calling `zpred` per node (measured: 14 % of a
         // game's instructions).
