@@ -1301,6 +1301,42 @@ play {{
     );
 }
 
+/// `min(a, b)`, `max(a, b)` and `distance(a, b)` are answered inside the
+/// machine's builtin operation without a call (`distance` from the board's
+/// table), as the tree answers them: the same log in the same steps under
+/// every budget below the one the match needs, and `distance` from `none`
+/// the same error at the same span.
+#[test]
+fn min_max_and_distance_in_the_machine_answer_as_the_tree_does() {
+    let rules = |to: &str| {
+        format!(
+            r#"game "Far"
+players 2
+board "board.toml"
+var far: node = {to}
+var x: int = 0
+play {{
+  x = sum(n in nodes: min(distance(@a, n), 2) * 10 + max(distance(n, @a), 1))
+  log "sum {{x}}"
+  x = max(distance(@a, far), distance(far, @a))
+  log "far {{x}}"
+}}
+"#
+        )
+    };
+    let ops = ["Builtin b: Min2", "Builtin b: Max2", "Builtin b: Distance"];
+    let ok = same_as_the_tree(&rules("@e"), &loop_board(false), 200, &ops);
+    // From a: a 0, b 1, c 1, d 2, e 3, f unreachable (-1): the minimums
+    // with 2 are 0, 1, 1, 2, 2, -1 and the maximums with 1 are 1, 1, 1, 2,
+    // 3, 1: 50 + 9.
+    assert!(ok.starts_with(r#"["sum 59", "far 3"]"#), "{ok}");
+    let failed = same_as_the_tree(&rules("none"), &loop_board(false), 40, &ops);
+    assert!(
+        failed.contains(" at Some("),
+        "an error with a span: {failed}"
+    );
+}
+
 /// A call compiled in place whose body calls nothing (`BOp::CallLeaf`)
 /// checks the call depth without raising and lowering it, and answers as
 /// the call does at every depth around the limit: `deep` recurses `depth`

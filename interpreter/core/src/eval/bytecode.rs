@@ -427,8 +427,21 @@ impl<'a> Exec<'a> {
                     }
                 }
                 BOp::Builtin { d, b, x, y, sp } => {
-                    let v = self.builtin_values(b, r!(x), r!(y), at!(sp))?;
-                    refresh!();
+                    let (x, y) = (r!(x), r!(y));
+                    // The builtins of scans over the board (Hansa
+                    // Teutonica's distances between routes) without a call.
+                    let v = match b {
+                        Builtin::Min2 => x.min(y),
+                        Builtin::Max2 => x.max(y),
+                        Builtin::Distance if x >= 0 && y >= 0 && !g.dist.is_empty() => {
+                            g.dist[x as usize * g.board.nodes.len() + y as usize] as Val
+                        }
+                        _ => {
+                            let v = self.builtin_values(b, x, y, at!(sp))?;
+                            refresh!();
+                            v
+                        }
+                    };
                     w!(d, v)
                 }
                 BOp::ZoneAgg { d, op: agg, pred } => {
