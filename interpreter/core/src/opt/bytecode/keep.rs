@@ -178,7 +178,11 @@ impl Comp<'_> {
             fams.extend_from_slice(&r.fams);
             any |= r.any;
         }
-        let weight = Weigh::new(self.g, &self.inl.bodies).expr(e, 0);
+        let weight = Weigh {
+            g: self.g,
+            fns: &k.weights,
+        }
+        .expr(e);
         if any || weight < MIN_WEIGHT {
             return None;
         }
@@ -249,6 +253,8 @@ pub(super) struct KeptPlan {
     pub(super) var_fam: Vec<u16>,
     pub(super) nfam: u16,
     pub(super) fns: Vec<Reads>,
+    /// Per function: the weight of a call ([`fn_weights`]).
+    pub(super) weights: Vec<u64>,
     pub(super) sites: std::cell::RefCell<Vec<KeptSite>>,
 }
 
@@ -261,6 +267,7 @@ impl KeptPlan {
             var_fam,
             nfam,
             fns,
+            weights: fn_weights(g),
             sites: Default::default(),
         }
     }
@@ -309,27 +316,39 @@ impl Inlinable {
 }
 
 /// An estimate of the operations an expression costs: a loop costs its
-/// elements' number times its body, a call its function's body. Zones are
-/// taken to hold 4 pieces, ranges that are not constant 4 numbers.
+/// elements' number times its body, a call its function's weight (`fns`).
+/// Zones are taken to hold 4 pieces, ranges that are not constant 4 numbers.
 struct Weigh<'a> {
     g: &'a Game,
-    bodies: &'a [(Expr, u16, u16)],
+    fns: &'a [u64],
 }
 
-/// Calls nested deeper than this are taken to cost [`MIN_WEIGHT`] (and
-/// recursion stops there).
-const MAX_WEIGH_DEPTH: u32 = 6;
+/// How many calls deep function weights look: [`fn_weights`] refines them
+/// this many times, each round through the last round's weights, so that
+/// the work is linear in the rules' size (looking into bodies at every call
+/// took minutes on functions that each call the last one twice).
+const WEIGH_ROUNDS: usize = 6;
 
-impl<'a> Weigh<'a> {
-    fn new(g: &'a Game, bodies: &'a [(Expr, u16, u16)]) -> Self {
-        Weigh { g, bodies }
+/// Every function's weight: the weight of its body, a call inside costing
+/// its callee's weight of the round before (1 at first).
+pub(super) fn fn_weights(g: &Game) -> Vec<u64> {
+    let mut w = vec![1u64; g.fns.len()];
+    for _ in 0..WEIGH_ROUNDS {
+        w = g
+            .fns
+            .iter()
+            .map(|f| Weigh { g, fns: &w }.expr(&f.body))
+            .collect();
     }
+    w
+}
 
-    fn expr(&self, e: &Expr, depth: u32) -> u64 {
-        let w = |x: &Expr| self.expr(x, depth);
+impl Weigh<'_> {
+    fn expr(&self, e: &Expr) -> u64 {
+        let w = |x: &Expr| self.expr(x);
         match e {
             Expr::Const(_) | Expr::Local(_) | Expr::ZoneAgg(..) | Expr::Code(_) => 1,
-            Expr::Var(_, i) => 1 + i.as_deref().map_or(0, w),
+            Expr::Var(_, i) => i.as_deref().map_or(0, w).saturating_add(1),
             Expr::Field(_, a)
             | Expr::Owner(a)
             | Expr::NodeAttr(_, a)
@@ -338,60 +357,60 @@ impl<'a> Weigh<'a> {
             | Expr::EdgeTo(a)
             | Expr::Neg(a)
             | Expr::Not(a)
-            | Expr::IsKind(a, _) => 1 + w(a),
-            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => 1 + self.zone(z, depth),
+            | Expr::IsKind(a, _) => w(a).saturating_add(1),
+            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => self.zone(z).saturating_add(1),
             Expr::Agg { coll, body, .. } => {
-                let each = 1 + body.as_deref().map_or(0, w);
-                self.coll(coll, depth)
+                let each = body.as_deref().map_or(0, w).saturating_add(1);
+                self.coll(coll)
                     .saturating_add(self.len(coll).saturating_mul(each))
             }
-            Expr::Bin(_, a, b) | Expr::Pos2(a, b, _) => 1 + w(a) + w(b),
-            Expr::In(a, c) => w(a) + self.coll(c, depth) + self.len(c),
-            Expr::If(a, b, c) => 1 + w(a) + w(b).max(w(c)),
+            Expr::Bin(_, a, b) | Expr::Pos2(a, b, _) => w(a).saturating_add(w(b)).saturating_add(1),
+            Expr::In(a, c) => w(a)
+                .saturating_add(self.coll(c))
+                .saturating_add(self.len(c)),
+            Expr::If(a, b, c) => w(a).saturating_add(w(b).max(w(c))).saturating_add(1),
             Expr::Call { func, args, .. } => {
-                let body = if depth >= MAX_WEIGH_DEPTH {
-                    MIN_WEIGHT
-                } else {
-                    self.bodies
-                        .get(*func as usize)
-                        .map_or(MIN_WEIGHT, |b| self.expr(&b.0, depth + 1))
-                };
-                args.iter().map(w).fold(1 + body, u64::saturating_add)
+                let body = self.fns.get(*func as usize).copied().unwrap_or(MIN_WEIGHT);
+                args.iter()
+                    .map(w)
+                    .fold(body.saturating_add(1), u64::saturating_add)
             }
-            Expr::NodeByKey { vals, .. } => vals.iter().map(w).sum::<u64>() + 2,
+            Expr::NodeByKey { vals, .. } => vals.iter().map(w).fold(2, u64::saturating_add),
             Expr::Builtin(_, args, c, _) => {
                 let listed = c
                     .as_deref()
-                    .map_or(0, |c| self.coll(c, depth).saturating_add(self.len(c)));
-                args.iter().map(w).fold(1 + listed, u64::saturating_add)
+                    .map_or(0, |c| self.coll(c).saturating_add(self.len(c)));
+                args.iter()
+                    .map(w)
+                    .fold(listed.saturating_add(1), u64::saturating_add)
             }
         }
     }
 
-    fn zone(&self, z: &ZoneRef, depth: u32) -> u64 {
+    fn zone(&self, z: &ZoneRef) -> u64 {
         match &z.index {
             ZIndex::Global => 0,
             ZIndex::Player(e)
             | ZIndex::Node(e)
             | ZIndex::Edge(e)
             | ZIndex::Value(e)
-            | ZIndex::At(e, _) => self.expr(e, depth),
+            | ZIndex::At(e, _) => self.expr(e),
         }
     }
 
     /// The cost of listing a collection (its elements' own cost aside).
-    fn coll(&self, c: &Coll, depth: u32) -> u64 {
-        let w = |x: &Expr| self.expr(x, depth);
+    fn coll(&self, c: &Coll) -> u64 {
+        let w = |x: &Expr| self.expr(x);
         match c {
-            Coll::Zone(z) => self.zone(z, depth),
+            Coll::Zone(z) => self.zone(z),
             Coll::Filter(inner, _, e)
             | Coll::Map(inner, _, e)
             | Coll::Distinct(inner, _, e)
             | Coll::Sorted(inner, _, e) => self
-                .coll(inner, depth)
-                .saturating_add(self.len(inner).saturating_mul(1 + w(e))),
-            Coll::Range(a, b) => w(a) + w(b),
-            Coll::List(es) => es.iter().map(w).sum(),
+                .coll(inner)
+                .saturating_add(self.len(inner).saturating_mul(w(e).saturating_add(1))),
+            Coll::Range(a, b) => w(a).saturating_add(w(b)),
+            Coll::List(es) => es.iter().map(w).fold(0, u64::saturating_add),
             Coll::PlayersFrom(e)
             | Coll::Opponents(e)
             | Coll::Successors(e)
@@ -401,11 +420,13 @@ impl<'a> Weigh<'a> {
             | Coll::Members(_, e)
             | Coll::NodesWithAttr(_, e)
             | Coll::Subset(e, _) => w(e),
-            Coll::Reachable(e, inner) | Coll::ReachableVia(e, inner) => {
-                w(e) + self.coll(inner, depth) + self.g.board.nodes.len() as u64
-            }
-            Coll::Components(_, inner) => self.coll(inner, depth) + self.g.board.nodes.len() as u64,
-            Coll::Subsets { of, .. } => self.coll(of, depth),
+            Coll::Reachable(e, inner) | Coll::ReachableVia(e, inner) => w(e)
+                .saturating_add(self.coll(inner))
+                .saturating_add(self.g.board.nodes.len() as u64),
+            Coll::Components(_, inner) => self
+                .coll(inner)
+                .saturating_add(self.g.board.nodes.len() as u64),
+            Coll::Subsets { of, .. } => self.coll(of),
             Coll::Players | Coll::Nodes | Coll::Edges | Coll::WhereZones(..) | Coll::Code(_) => 0,
         }
     }
