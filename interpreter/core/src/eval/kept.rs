@@ -5,12 +5,13 @@
 //! it reads has changed since it was computed.
 //!
 //! **Invariant: a kept value that is read is the value, and the steps, a
-//! computation would give now.** Every change of a zone or a variable goes
-//! through [`Kept::changed`] (`vm.rs`: a piece's move, a shuffle, an
-//! assignment) or forgets every value ([`Kept::forget`]: a bot's re-deal of
-//! hidden pieces, a new match); `Match::kept_agree` computes every current
-//! value again, and `tests/passes.rs` calls it at every decision of every
-//! shipped game.
+//! computation would give now.** Every change of a zone or a variable is
+//! noted ([`Kept::moved`] for a piece's move, [`Kept::changed`] for a
+//! shuffle or an assignment, all in `vm.rs`) or forgets every value
+//! ([`Kept::forget`]: a bot's re-deal of hidden pieces, a new match, the end
+//! of the variables' initialisation); `Match::kept_agree` computes every
+//! current value again, and `tests/passes.rs` calls it at every decision of
+//! every shipped game.
 
 use super::expr::Exec;
 use super::State;

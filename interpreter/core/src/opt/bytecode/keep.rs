@@ -10,6 +10,12 @@
 //! piece's move, a shuffle or an assignment marks its family changed, which
 //! outdates the values that read it.
 //!
+//! Keeping costs: every move and assignment of a game with sites notes its
+//! family, so only expressions estimated to cost [`MIN_WEIGHT`] operations
+//! or more are sites ([`Weigh`]), and none is taken from the score,
+//! tiebreaks, team or invariants, which run once a game or only when
+//! invariants are checked.
+//!
 //! What a match shows does not change, for the reasons `memo.rs` gives for
 //! a loop's kept values: only pure expressions with plain values are kept,
 //! a kept value's steps are charged again and only when they end before the
