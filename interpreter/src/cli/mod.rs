@@ -257,7 +257,7 @@ pub enum Cmd {
         /// For a ruleset with a board per player count: the program for this many players.
         #[arg(long)]
         players: Option<usize>,
-        /// Also list the bytecode of every compiled expression (`code#N`), operation by operation.
+        /// Also list the bytecode of every compiled expression (`code#N`), operation by operation, and the expressions whose values are kept between decisions (`kept#N`: estimated cost, declarations read).
         #[arg(long)]
         bytecode: bool,
     },
