@@ -430,12 +430,16 @@ impl<'a> Exec<'a> {
                     let (x, y) = (r!(x), r!(y));
                     // The builtins of scans over the board (Hansa
                     // Teutonica's distances between routes) without a call.
-                    let v = match b {
-                        Builtin::Min2 => x.min(y),
-                        Builtin::Max2 => x.max(y),
-                        Builtin::Distance if x >= 0 && y >= 0 && !g.dist.is_empty() => {
-                            g.dist[x as usize * g.board.nodes.len() + y as usize] as Val
+                    let table = match b {
+                        Builtin::Distance if x >= 0 && y >= 0 => {
+                            g.table_distance(x as usize, y as usize)
                         }
+                        _ => None,
+                    };
+                    let v = match (b, table) {
+                        (Builtin::Min2, _) => x.min(y),
+                        (Builtin::Max2, _) => x.max(y),
+                        (_, Some(d)) => d,
                         _ => {
                             let v = self.builtin_values(b, x, y, at!(sp))?;
                             refresh!();

@@ -168,6 +168,16 @@ impl Game {
         words.join(" and ")
     }
     /// The zone declaration that a zone id belongs to, and its index within it.
+    /// The distance from node `a` to node `b` (-1: unreachable) read from
+    /// the board's table, if the game has one (`tables.rs`).
+    #[inline]
+    pub fn table_distance(&self, a: usize, b: usize) -> Option<Val> {
+        if self.dist.is_empty() {
+            return None;
+        }
+        Some(self.dist[a * self.board.nodes.len() + b] as Val)
+    }
+
     pub fn zone_decl(&self, zone_id: u32) -> (usize, u32) {
         let i = self.zones.partition_point(|z| z.base + z.count <= zone_id);
         (i, zone_id - self.zones[i].base)

@@ -117,11 +117,9 @@ impl Exec<'_> {
                 if x < 0 || y < 0 {
                     return Err(RunError::at(RunErrorKind::NoneDistance, span));
                 }
-                let n = self.g.board.nodes.len();
-                if self.g.dist.is_empty() {
-                    self.distance(x as usize, y as usize)
-                } else {
-                    self.g.dist[x as usize * n + y as usize] as Val
+                match self.g.table_distance(x as usize, y as usize) {
+                    Some(d) => d,
+                    None => self.distance(x as usize, y as usize),
                 }
             }
             Builtin::ZoneAt => {

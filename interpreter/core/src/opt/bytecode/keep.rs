@@ -51,7 +51,7 @@ pub(super) struct Reads {
 const MIN_WEIGHT: u64 = 256;
 
 /// The families of a game: each zone's and each variable slot's.
-pub(super) fn families(g: &Game) -> (Vec<u16>, Vec<u16>, u16) {
+fn families(g: &Game) -> (Vec<u16>, Vec<u16>, u16) {
     let nz = g.zones.len();
     let mut zone_fam = vec![0u16; g.nzones as usize];
     for (d, z) in g.zones.iter().enumerate() {
@@ -135,7 +135,7 @@ impl Reads {
 
 /// Per function, what it reads through the functions it calls too: the
 /// least fixed point over the call graph (a union of what each reaches).
-pub(super) fn fn_reads(g: &Game, zone_fam: &[u16], var_fam: &[u16]) -> Vec<Reads> {
+fn fn_reads(g: &Game, zone_fam: &[u16], var_fam: &[u16]) -> Vec<Reads> {
     let mut reads: Vec<Reads> = g
         .fns
         .iter()
@@ -213,7 +213,7 @@ impl Comp<'_> {
             reads,
             weight,
             expr: e.clone(),
-            nlocals: max_bound(e),
+            nlocals: super::memo::frame_of(e),
         });
         let m = self.temp();
         let get = self.emit(BOp::KeepGet { d, k, m, to: 0 });
@@ -224,32 +224,6 @@ impl Comp<'_> {
         self.patch(get);
         true
     }
-}
-
-/// One more than the highest local `e` binds (its aggregates' and
-/// collections' elements): the frame it needs to be computed in.
-fn max_bound(e: &Expr) -> u16 {
-    let mut top = 0u16;
-    let mut see = |s: u16| top = top.max(s + 1);
-    walk_e(&mut e.clone(), &mut |x: &mut Expr| {
-        if let Expr::Agg { slot, .. } = x {
-            see(*slot);
-        }
-    });
-    struct Colls<'a>(&'a mut dyn FnMut(u16));
-    impl Visit for Colls<'_> {
-        fn coll(&mut self, c: &mut Coll) {
-            if let Coll::Filter(_, s, _)
-            | Coll::Map(_, s, _)
-            | Coll::Distinct(_, s, _)
-            | Coll::Sorted(_, s, _) = c
-            {
-                (self.0)(*s)
-            }
-        }
-    }
-    walk_e(&mut e.clone(), &mut Colls(&mut see));
-    top
 }
 
 /// The sites' state while the pass runs: the families, what each function
@@ -337,7 +311,7 @@ const WEIGH_ROUNDS: usize = 6;
 
 /// Every function's weight: the weight of its body, a call inside costing
 /// its callee's weight of the round before (1 at first).
-pub(super) fn fn_weights(g: &Game) -> Vec<u64> {
+fn fn_weights(g: &Game) -> Vec<u64> {
     let mut w = vec![1u64; g.fns.len()];
     for _ in 0..WEIGH_ROUNDS {
         w = g

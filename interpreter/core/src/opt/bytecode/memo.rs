@@ -47,6 +47,13 @@ pub(super) struct LoopMemo {
     live: bool,
 }
 
+/// One more than the highest local `e` binds (its aggregates' and
+/// collections' elements): the frame it needs to be computed in alone
+/// (`keep.rs`).
+pub(super) fn frame_of(e: &Expr) -> u16 {
+    Scan::of(e).bound.iter().max().map_or(0, |s| s + 1)
+}
+
 /// Per function: whether its body is pure (see the module's text), also
 /// through the functions it calls. The greatest fixed point over the call
 /// graph, so that recursion does not make a function impure.
