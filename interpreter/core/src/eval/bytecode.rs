@@ -670,6 +670,25 @@ impl<'a> Exec<'a> {
                         }
                     }
                 }
+                BOp::NextLead {
+                    i,
+                    end,
+                    slot,
+                    who,
+                    skip,
+                    exit,
+                } => {
+                    let s = p.skips()[skip as usize];
+                    let (k, stop) = (r!(i) as usize, r!(end) as usize);
+                    let (k, x, found) = self.next_lead(&s, k, stop, r!(who), at!(s.sp))?;
+                    if k > r!(i) as usize {
+                        w!(slot, x);
+                    }
+                    w!(i, k as Val);
+                    if !found {
+                        pc = exit as usize;
+                    }
+                }
                 BOp::NextRev { i, m, slot, exit } => {
                     let k = r!(i);
                     if k == r!(m) {
@@ -872,6 +891,61 @@ impl<'a> Exec<'a> {
             return Err(RunErrorKind::NoneZone);
         }
         Ok(base + i as u32)
+    }
+
+    /// [`BOp::NextLead`]'s walk from position `k` to `stop` of the scratch
+    /// stack: the position after the element it stopped at, that element
+    /// (the last one looked at), and whether its zone holds a piece passing
+    /// the test, the element to bind. Each element skipped costs what the
+    /// inner walk costs for it: its zone found (failing as `BOp::Zone`
+    /// fails), its length charged (`BOp::IterInit`), each piece's field
+    /// looked at (`BOp::IterLead`). The pieces of the element it stops at
+    /// are not marked as looked at: the inner walk looks at them again.
+    #[inline(never)]
+    fn next_lead(
+        &mut self,
+        s: &LeadSkip,
+        mut k: usize,
+        stop: usize,
+        who: Val,
+        span: Span,
+    ) -> R<(usize, Val, bool)> {
+        let g = self.g;
+        let mut x = NONE;
+        while k < stop {
+            x = self.st.scratch[k];
+            k += 1;
+            let z = self
+                .zone_at(s.base, x, s.dim, s.n)
+                .map_err(|e| RunError::at(e, span))?;
+            let (a, b) = (
+                self.st.zones.start[z as usize],
+                self.st.zones.start[z as usize + 1],
+            );
+            let passes = |q: u32| {
+                let q = q as usize;
+                let v = if s.key == BOp::OWNER {
+                    g.piece_owner[q] as Val
+                } else {
+                    g.fields[s.key as usize][q]
+                };
+                (v == who) == s.eq
+            };
+            let arena = &self.st.zones.arena[a as usize..b as usize];
+            if arena.iter().any(|&q| passes(q)) {
+                return Ok((k, x, true));
+            }
+            if s.key != BOp::OWNER {
+                if let Some(viewer) = self.st.guard {
+                    for q in a..b {
+                        let q = self.st.zones.arena[q as usize] as usize;
+                        self.peek(q, viewer);
+                    }
+                }
+            }
+            self.charge((b - a) as u64, span)?;
+        }
+        Ok((k, x, false))
     }
 
     /// Appends the values of the running frame's registers `regs` to the

@@ -437,8 +437,39 @@ pub enum BOp {
     /// Keeps `d`, just computed, as site `k`'s value, with the steps
     /// charged since `KeepGet` noted the count in `m`.
     KeepSet { d: Reg, k: u32, m: Reg },
+    /// [`BOp::Next`] for a lister's loop whose next, innermost parameter
+    /// walks a zone of the element with a leading test
+    /// (`r in edges, w in r.posts where w.owner == actor and …`): skips the
+    /// elements whose zone (`skips()[skip]`) holds no piece passing the test
+    /// against `who`, charging for each what the inner walk would have
+    /// charged for it (the zone's length, at the walk's span) and looking at
+    /// its pieces as [`BOp::IterLead`] looks. `slot` and `i` are written for
+    /// every element, as the scan writes them.
+    NextLead {
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        who: Reg,
+        skip: u16,
+        exit: u32,
+    },
     /// The program's value is `s`.
     Ret { s: Reg },
+}
+
+/// What [`BOp::NextLead`] reads of an element's zone and tests of its
+/// pieces: the zone as [`BOp::Zone`] finds it (`base`, `dim`; `n` for
+/// `ZDim::At`), the piece's owner (`key` = [`BOp::OWNER`]) or field `key`
+/// compared (`eq`: equal, else different) with the op's `who`, and the span
+/// of the walk the skip stands for (its errors and charges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeadSkip {
+    pub base: u32,
+    pub dim: ZDim,
+    pub n: u32,
+    pub key: u16,
+    pub eq: bool,
+    pub sp: u16,
 }
 
 /// A program being written: what the `bytecode` pass fills in before
@@ -458,6 +489,8 @@ pub struct Draft {
     /// Key lookups: the programs that compute the values, and the tree to
     /// run instead should one fail.
     pub lookups: Vec<(Vec<u32>, u32)>,
+    /// What [`BOp::NextLead`]s skip.
+    pub skips: Vec<LeadSkip>,
     /// The expression as the passes left it: what `regel ir` prints and what
     /// explanations (`why`) read.
     pub source: Expr,
@@ -478,6 +511,7 @@ impl Default for Draft {
             regs: vec![],
             vals: vec![],
             lookups: vec![],
+            skips: vec![],
             source: Expr::Const(0),
             listed: None,
         }
@@ -502,6 +536,7 @@ pub struct Program {
     regs: Vec<Reg>,
     vals: Vec<Val>,
     lookups: Vec<(Vec<u32>, u32)>,
+    skips: Vec<LeadSkip>,
     source: Expr,
     listed: Option<Coll>,
 }
@@ -579,6 +614,9 @@ impl BOp {
             NextRev { i, m, slot, .. } => &[*i, *m, *slot],
             IterLead {
                 i, end, slot, who, ..
+            }
+            | NextLead {
+                i, end, slot, who, ..
             } => &[*i, *end, *slot, *who],
             Put { w, s } => &[*w, *s],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
@@ -627,6 +665,7 @@ impl BOp {
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
             | BOp::IterLead { exit, .. }
+            | BOp::NextLead { exit, .. }
             | BOp::RangeNext { exit, .. } => Some(exit),
             _ => None,
         }
@@ -663,6 +702,7 @@ impl Program {
             regs: d.regs,
             vals: d.vals,
             lookups: d.lookups,
+            skips: d.skips,
             source: d.source,
             listed: d.listed,
         })
@@ -723,6 +763,12 @@ impl Program {
     #[inline]
     pub fn lookups(&self) -> &[(Vec<u32>, u32)] {
         &self.lookups
+    }
+
+    /// What [`BOp::NextLead`]s skip.
+    #[inline]
+    pub fn skips(&self) -> &[LeadSkip] {
+        &self.skips
     }
 
     /// The expression as the passes left it: what `regel ir` prints and

@@ -438,6 +438,49 @@ impl<'g> Comp<'g> {
         })
     }
 
+    /// For a loop binding `outer` whose body walks `domain` where it lies
+    /// ([`Comp::walk_kept`]): when `domain` is a filter of a zone of the
+    /// element (`outer.posts where it.owner == actor and …`) with a leading
+    /// test whose `p` is a constant or a local read at once (not the
+    /// element), the register holding `p` (a constant is put in a temporary
+    /// here, before the loop) and the skip of [`BOp::NextLead`].
+    pub(super) fn lead_skip(&mut self, domain: &Coll, outer: u16, sp: u16) -> Option<(Reg, u16)> {
+        let Coll::Filter(inner, slot, body) = domain else {
+            return None;
+        };
+        let Coll::Zone(z) = &**inner else { return None };
+        let (dim, at, n) = match &z.index {
+            ZIndex::Player(x) => (ZDim::Player, x, 0),
+            ZIndex::Node(x) => (ZDim::Node, x, 0),
+            ZIndex::Edge(x) => (ZDim::Edge, x, 0),
+            ZIndex::At(x, n) => (ZDim::At, x, *n),
+            ZIndex::Value(x) => (ZDim::Value, x, 0),
+            ZIndex::Global => return None,
+        };
+        if !matches!(**at, Expr::Local(s) if s == outer) {
+            return None;
+        }
+        let inner_slot = self.loc(*slot);
+        let lead = lead_test(body, &|s| self.loc(s) == inner_slot)?;
+        if fallible(&lead.who) || matches!(lead.who, Expr::Local(s) if s == outer) {
+            return None;
+        }
+        let who = self.expr(&lead.who, sp);
+        let key = match lead.key {
+            Key::Owner => BOp::OWNER,
+            Key::Field(fid) => fid,
+        };
+        self.p.skips.push(LeadSkip {
+            base: z.base,
+            dim,
+            n,
+            key,
+            eq: lead.eq,
+            sp,
+        });
+        Some((who, (self.p.skips.len() - 1) as u16))
+    }
+
     /// The step of an in-place loop over a zone that skips the pieces
     /// failing the leading test `lead`, whose `p` is in `who`; its exit is
     /// patched later.

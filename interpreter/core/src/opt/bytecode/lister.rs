@@ -99,14 +99,26 @@ fn level(
         }
         None => listed(comp, &prm.domain),
     };
+    let skip = skips_to(ad, i, once).and_then(|d| comp.lead_skip(d, prm.slot, CALLER_SPAN));
     let at = comp.temp();
     comp.emit(BOp::Mov { d: at, s: m });
     let top = comp.here();
-    let next = comp.emit(BOp::Next {
-        i: at,
-        end,
-        slot: comp.loc(prm.slot),
-        exit: 0,
+    let slot = comp.loc(prm.slot);
+    let next = comp.emit(match skip {
+        Some((who, skip)) => BOp::NextLead {
+            i: at,
+            end,
+            slot,
+            who,
+            skip,
+            exit: 0,
+        },
+        None => BOp::Next {
+            i: at,
+            end,
+            slot,
+            exit: 0,
+        },
     });
     for (e, mask, s) in &ad.pre {
         if last_read(*mask) == Some(i) {
@@ -122,6 +134,21 @@ fn level(
     if once[i].is_none() {
         comp.emit(BOp::Truncate { m });
     }
+}
+
+/// The domain of the parameter after `i` when the loop over `i` may skip
+/// the values for which it is empty ([`BOp::NextLead`]): that parameter is
+/// the innermost, walked where it lies (`innermost_walked`), and no
+/// requirement is tested after binding `i`. Then an element whose inner
+/// walk finds nothing costs only that walk, which the skip charges, and
+/// appends nothing: the same steps, the same options.
+fn skips_to<'d>(ad: &'d ActionDecl, i: usize, once: &[Option<(Reg, Reg)>]) -> Option<&'d Coll> {
+    let inner = ad.params.get(i + 1)?;
+    let walked = i + 2 == ad.params.len()
+        && once[i + 1].is_none()
+        && !tested(ad, i + 1)
+        && super::colls::walks_kept(&inner.domain);
+    (walked && !tested(ad, i)).then_some(&inner.domain)
 }
 
 /// The last parameter a requirement reading parameters `mask` reads.
