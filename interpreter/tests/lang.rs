@@ -758,6 +758,15 @@ fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
     }
 }
 
+/// Every pass but the bytecode (and `keep`, which lives inside it): the
+/// tree evaluator's side of the comparisons below.
+fn tree_passes() -> regel::opt::Passes {
+    regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
+    )
+    .unwrap()
+}
+
 /// Runs `rules` compiled with every pass and with every pass but the
 /// bytecode (the other passes may save steps, an inlined call's for one, so
 /// the machine is compared with the tree after them), asserts that both give
@@ -767,10 +776,7 @@ fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
 /// part of the operation's fields: `"IterLead key: 65535"`). Returns the
 /// outcome.
 fn same_as_the_tree(rules: &str, board: &str, sweep: u64, ops: &[&str]) -> String {
-    let tree = regel::opt::Passes::parse(
-        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
-    )
-    .unwrap();
+    let tree = tree_passes();
     let fast = compile(rules, board, &regel::opt::Passes::all());
     let slow = compile(rules, board, &tree);
     let listed: Vec<String> = fast
@@ -1076,10 +1082,7 @@ play {{
     let ops = ["IterLead key: 65535", "ChargeRange"];
     let ok = same_as_the_tree(&rules(1), &loop_board(false), 80, &ops);
     assert!(ok.starts_with(r#"["placed"] in "#), "{ok}");
-    let tree = regel::opt::Passes::parse(
-        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
-    )
-    .unwrap();
+    let tree = tree_passes();
     let fast = compile(&rules(1), &loop_board(false), &regel::opt::Passes::all());
     let slow = compile(&rules(1), &loop_board(false), &tree);
     // Both listers emit as they walk: neither lists its inner domain on
@@ -1118,6 +1121,148 @@ play {{
         failed.contains(" at Some("),
         "an error with a span: {failed}"
     );
+}
+
+/// A lister whose outer loop binds a node and whose innermost parameter
+/// walks that node's pile with a leading test skips, in one operation
+/// (`BOp::NextLead`), the nodes whose pile holds no piece passing the test,
+/// charging each the length of its pile as the inner walk would: the same
+/// options, the same steps, and the same outcome under every budget in the
+/// 80 steps below the one the match needs. The leading tests: the owner
+/// against the actor (`==`), the owner against the actor (`!=`) and a field
+/// against a constant (put in a register before the loop). A field against
+/// a variable is no leading test: that lister keeps its plain loop and
+/// answers the same. A test that divides by zero for a piece it keeps fails
+/// with the same error at the same span.
+#[test]
+fn lead_skips_of_a_listers_outer_loop_answer_as_the_tree_does() {
+    let rules = |d: i64, act: &str| {
+        format!(
+            r#"game "Skips"
+{STONES}var d: int = {d}
+var want: int = 3
+action mine(n in nodes, s in n.pile where owner == actor and 4 / d > it.size) label "mine {{s.size}} on {{n}}" {{ }}
+action theirs(n in nodes, s in n.pile where owner != actor and 4 / d > 0) label "theirs {{s.size}} on {{n}}" {{ }}
+action twos(n in nodes, s in n.pile where size == 2 and 4 / d > 0) label "two on {{n}}" {{ }}
+action wanted(n in nodes, s in n.pile where it.size == want and 4 / d > 0) label "{{want}} of {{s.owner}} on {{n}}" {{ }}
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @c.pile
+  move top(red.supply) to @e.pile
+  log "placed"
+  act red with {act}
+}}
+"#
+        )
+    };
+    let tree = tree_passes();
+    // Red's supply is taken from the top, size 3 first: b holds red 3,
+    // blue 3 and red 2, c blue 2, e red 1; a, d and f hold nothing.
+    // The action, whether its lister skips, and its options.
+    let cases = [
+        (
+            "mine",
+            true,
+            vec!["mine 3 on b", "mine 2 on b", "mine 1 on e"],
+        ),
+        ("theirs", true, vec!["theirs 3 on b", "theirs 2 on c"]),
+        ("twos", true, vec!["two on b", "two on c"]),
+        ("wanted", false, vec!["3 of red on b", "3 of blue on b"]),
+    ];
+    for (k, (act, skips, want)) in cases.into_iter().enumerate() {
+        let ok = same_as_the_tree(&rules(1, act), &loop_board(false), 80, &["NextLead"]);
+        assert!(ok.starts_with(r#"["placed"] in "#), "{act}: {ok}");
+        let setup = Setup::new(2, 1);
+        let fast = compile(
+            &rules(1, act),
+            &loop_board(false),
+            &regel::opt::Passes::all(),
+        );
+        let slow = compile(&rules(1, act), &loop_board(false), &tree);
+        let lister = &fast.programs[fast.actions[k].lister.expect("listed") as usize];
+        let uses = lister
+            .ops()
+            .iter()
+            .any(|o| matches!(o, regel::ir::BOp::NextLead { .. }));
+        assert_eq!(uses, skips, "{act}");
+        let listed = Match::new(fast, &setup).unwrap().option_labels();
+        assert_eq!(listed, want, "{act}");
+        assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+        let failed = same_as_the_tree(&rules(0, act), &loop_board(false), 80, &["NextLead"]);
+        assert!(failed.contains("division by zero"), "{act}: {failed}");
+        assert!(failed.contains(" at Some("), "{act}: {failed}");
+    }
+}
+
+/// A leading requirement that several actions of one `act` share (the
+/// same pure expression, reading no parameter and no local but the actor)
+/// is computed once per listing and read by the next action, its steps
+/// charged again (`opt/bytecode/shared.rs`): the same options and the same
+/// steps as the tree, and the same outcome under every budget in the 120
+/// steps below the one the match needs, where a read whose steps would pass
+/// the budget computes instead and fails where the tree fails. A
+/// requirement that draws at random, or one written differently, is not
+/// shared; one that divides by zero fails at the first action.
+#[test]
+fn requirements_shared_between_actions_answer_as_the_tree_does() {
+    // `lucky` is left out of the comparisons with the tree: the machine
+    // leaves `random` to the tree evaluator, which `same_as_the_tree` refuses.
+    let rules = |d: i64, lucky: &str| {
+        let lucky_decl = if lucky.is_empty() {
+            ""
+        } else {
+            "action lucky label \"lucky\" {\n  require load(actor) + random(0..1) > 5\n}\n"
+        };
+        format!(
+            r#"game "Shared"
+{STONES}var d: int = {d}
+fn load(p: player) -> int = sum(n in nodes: count(s in n.pile: s.owner == p) * 10 / d)
+action one label "one" {{
+  require load(actor) > 5
+}}
+action two label "two" {{
+  require load(actor) > 5
+}}
+action three label "three" {{
+  require load(actor) > 25
+}}
+{lucky_decl}action four label "four" {{
+  require load(actor) > 5
+}}
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @c.pile
+  log "placed"
+  act red with one, two, three, {lucky}four
+}}
+"#
+        )
+    };
+    let tree = tree_passes();
+    let ok = same_as_the_tree(&rules(1, ""), &loop_board(false), 120, &[]);
+    assert!(ok.starts_with(r#"["placed"] in "#), "{ok}");
+    let fast = compile(
+        &rules(1, "lucky, "),
+        &loop_board(false),
+        &regel::opt::Passes::all(),
+    );
+    let slow = compile(&rules(1, "lucky, "), &loop_board(false), &tree);
+    // `one`, `two` and `four` share a class; `three` compares with another
+    // number and `lucky` draws.
+    let classes: Vec<Vec<u16>> = fast.actions.iter().map(|a| a.shared.clone()).collect();
+    let no = regel::ir::ActionDecl::UNSHARED;
+    assert_eq!(classes, [vec![0], vec![0], vec![no], vec![no], vec![0]]);
+    // Red has two stones on the board: a load of 20.
+    let setup = Setup::new(2, 1);
+    let listed = Match::new(fast, &setup).unwrap().option_labels();
+    assert_eq!(listed, ["one", "two", "lucky", "four"]);
+    assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+    let failed = same_as_the_tree(&rules(0, ""), &loop_board(false), 120, &[]);
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(failed.contains(" at Some("), "{failed}");
 }
 
 /// Two seats with three stones each, of sizes 1, 2 and 3, in their
@@ -1197,10 +1342,7 @@ play {{
         r#"x = count(s in blue.supply: s.size <= roll()) * 10 + count(s in blue.supply: s.size <= roll())
   log "rolls {x}""#,
     );
-    let tree = regel::opt::Passes::parse(
-        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice",
-    )
-    .unwrap();
+    let tree = tree_passes();
     let fast = compile(&rolls, &loop_board(false), &regel::opt::Passes::all());
     let slow = compile(&rolls, &loop_board(false), &tree);
     for seed in 0..20 {

@@ -450,6 +450,7 @@ impl Checker {
             merge_labels: false,
             areas,
             lister: None,
+            shared: vec![],
             span: name.span,
         }
     }

@@ -34,7 +34,43 @@ fn deps<const COVERAGE: bool>(prm: &ActionParam) -> u32 {
     }
 }
 
+/// The requirements shared between actions (`opt/bytecode/shared.rs`)
+/// computed so far in one listing: class, value, and the steps computing
+/// it charged.
+type Shared = smallvec::SmallVec<[(u16, bool, u64); 4]>;
+
 impl Exec<'_> {
+    /// A leading requirement of class `class`: read if another action's
+    /// requirement of the class was computed in this listing and its steps,
+    /// charged again, end before the next checkpoint; else computed (and
+    /// kept, once computed without error).
+    fn shared_pre_holds(
+        &mut self,
+        shared: &mut Shared,
+        class: u16,
+        a: u16,
+        k: usize,
+        e: &Expr,
+        s: Span,
+    ) -> R<bool> {
+        let known = shared.iter().position(|x| x.0 == class);
+        if let Some(i) = known {
+            let (_, holds, steps) = shared[i];
+            if self.st.steps + steps <= self.st.checkpoint {
+                self.st.steps += steps;
+                return Ok(holds);
+            }
+        }
+        let before = self.st.steps;
+        let holds = self.pre_holds::<false>(a, k, e, s)?;
+        let kept = (class, holds, self.st.steps - before);
+        match known {
+            Some(i) => shared[i] = kept,
+            None => shared.push(kept),
+        }
+        Ok(holds)
+    }
+
     /// Fills the option groups with every legal instance of `actions` for player `p`.
     pub(super) fn enumerate_actions(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
         self.st.opt_vals.clear();
@@ -43,6 +79,7 @@ impl Exec<'_> {
         self.st.opt_areas.clear();
         self.st.opt_sets.clear();
         let (mut merge, mut merge_labels) = (false, false);
+        let mut shared = Shared::new();
         for &a in actions {
             let ad = &self.g.actions[a as usize];
             merge |= ad.merge;
@@ -53,9 +90,9 @@ impl Exec<'_> {
             self.st.locals[base] = p;
             // As in `run`, the copy without coverage counters has no trace of them.
             let r = if self.st.coverage.is_some() {
-                self.enumerate_one::<true>(a, span)
+                self.enumerate_one::<true>(a, span, &mut shared)
             } else {
-                self.enumerate_one::<false>(a, span)
+                self.enumerate_one::<false>(a, span, &mut shared)
             };
             if r.is_ok() {
                 self.keep_areas(a);
@@ -79,10 +116,24 @@ impl Exec<'_> {
         Ok(())
     }
 
-    fn enumerate_one<const COVERAGE: bool>(&mut self, a: u16, span: Span) -> R<()> {
+    fn enumerate_one<const COVERAGE: bool>(
+        &mut self,
+        a: u16,
+        span: Span,
+        shared: &mut Shared,
+    ) -> R<()> {
         let ad = &self.g.actions[a as usize];
         for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-            if *mask == 0 && !self.pre_holds::<COVERAGE>(a, k, e, *s)? {
+            if *mask != 0 {
+                continue;
+            }
+            let class = ad.shared.get(k).copied().unwrap_or(ActionDecl::UNSHARED);
+            let holds = if COVERAGE || class == ActionDecl::UNSHARED || self.st.guard.is_some() {
+                self.pre_holds::<COVERAGE>(a, k, e, *s)?
+            } else {
+                self.shared_pre_holds(shared, class, a, k, e, *s)?
+            };
+            if !holds {
                 return Ok(());
             }
         }

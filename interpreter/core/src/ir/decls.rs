@@ -108,7 +108,18 @@ pub struct ActionDecl {
     /// option buffer, returning how many (set by the `bytecode` pass; see
     /// `opt/bytecode/lister.rs`). Unused when coverage counts requirements.
     pub lister: Option<u32>,
+    /// Per leading requirement: the class of requirements of other actions
+    /// that are the same expression (pure, reading no parameter and no local
+    /// but the actor), or [`ActionDecl::UNSHARED`]. An `act` offering
+    /// several of these actions computes a class once per decision (set by
+    /// the `bytecode` pass; see `opt/bytecode/shared.rs`). Empty before it.
+    pub shared: Vec<u16>,
     pub span: Span,
+}
+
+impl ActionDecl {
+    /// [`ActionDecl::shared`] of a requirement no other action shares.
+    pub const UNSHARED: u16 = u16::MAX;
 }
 
 /// `statistic NAME(p) = EXPR` (`per_player`: the player bound in local 0)

@@ -90,8 +90,17 @@ pub fn print(g: &Game) -> String {
                 );
             }
         }
-        for (e, mask, _) in &a.pre {
-            let _ = writeln!(s, "  require {} (reads params {mask:#b})", p.expr(e));
+        for (k, (e, mask, _)) in a.pre.iter().enumerate() {
+            // A class shared with other actions' requirements (`opt/bytecode/shared.rs`).
+            let shared = match a.shared.get(k) {
+                Some(&c) if c != ActionDecl::UNSHARED => format!(", shared#{c}"),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                s,
+                "  require {} (reads params {mask:#b}{shared})",
+                p.expr(e)
+            );
         }
         if let Some(id) = a.lister {
             let _ = writeln!(s, "  options listed by code#{id}");

@@ -79,6 +79,19 @@ pub(super) fn pure_fns(g: &Game) -> Vec<bool> {
     }
 }
 
+/// Whether `e` is pure (see the module's text; `pure` is [`pure_fns`]'s
+/// answer for the functions it calls) and reads no local but those `may`
+/// accepts and those it binds itself.
+pub(super) fn pure_reading(e: &Expr, pure: &[bool], may: impl Fn(u16) -> bool) -> bool {
+    let scan = Scan::of(e);
+    scan.pure
+        && scan
+            .calls
+            .iter()
+            .all(|&f| pure.get(f as usize).copied().unwrap_or(false))
+        && scan.reads.iter().all(|s| may(*s) || scan.bound.contains(s))
+}
+
 /// What an expression reads, in one walk: whether it is pure by itself
 /// (no `random`, no `subsets`, no compiled code), the functions it calls,
 /// the locals it reads, and the slots it binds (its aggregates' and

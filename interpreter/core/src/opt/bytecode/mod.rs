@@ -25,6 +25,7 @@
 //! | `lister.rs` | an action's lister: all its options in one program, for actions whose parameters depend on each other |
 //! | `memo.rs` | loop-invariant values computed once per loop |
 //! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
+//! | `shared.rs` | requirements that several actions share, computed once per decision |
 
 use crate::ir::walk::walk_e;
 use crate::ir::*;
@@ -34,6 +35,7 @@ mod comp;
 mod keep;
 mod lister;
 mod memo;
+mod shared;
 
 use comp::Comp;
 
@@ -88,6 +90,9 @@ pub(super) fn run(g: &mut Game, keep: bool) {
         g.actions[a].params = params;
         frame.blocks(g, g.actions[a].body, &shared, &inl);
         g.actions[a].nlocals = frame.top;
+    }
+    for (a, classes) in shared::classes(g, &inl.pure).into_iter().enumerate() {
+        g.actions[a].shared = classes;
     }
     for p in 0..g.procs.len() {
         let mut frame = Frame::new(g.procs[p].nlocals);
