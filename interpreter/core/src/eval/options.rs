@@ -89,10 +89,15 @@ impl Exec<'_> {
             let old = std::mem::replace(&mut self.base, base);
             self.st.locals[base] = p;
             // As in `run`, the copy without coverage counters has no trace of them.
+            // An action sharing a requirement with another
+            // (`opt/bytecode/shared.rs`) has a listing of its own, so that
+            // the others' stays as it was.
             let r = if self.st.coverage.is_some() {
-                self.enumerate_one::<true>(a, span, &mut shared)
+                self.enumerate_one::<true, false>(a, span, &mut shared)
+            } else if ad.shared.is_empty() {
+                self.enumerate_one::<false, false>(a, span, &mut shared)
             } else {
-                self.enumerate_one::<false>(a, span, &mut shared)
+                self.enumerate_one::<false, true>(a, span, &mut shared)
             };
             if r.is_ok() {
                 self.keep_areas(a);
@@ -116,7 +121,9 @@ impl Exec<'_> {
         Ok(())
     }
 
-    fn enumerate_one<const COVERAGE: bool>(
+    /// The options of action `a`; with `SHARE`, requirements shared with
+    /// other actions are read from `shared` where they can be.
+    fn enumerate_one<const COVERAGE: bool, const SHARE: bool>(
         &mut self,
         a: u16,
         span: Span,
@@ -127,11 +134,11 @@ impl Exec<'_> {
             if *mask != 0 {
                 continue;
             }
-            let class = ad.shared.get(k).copied().unwrap_or(ActionDecl::UNSHARED);
-            let holds = if COVERAGE || class == ActionDecl::UNSHARED || self.st.guard.is_some() {
-                self.pre_holds::<COVERAGE>(a, k, e, *s)?
-            } else {
-                self.shared_pre_holds(shared, class, a, k, e, *s)?
+            let holds = match ad.shared.get(k) {
+                Some(&c) if SHARE && c != ActionDecl::UNSHARED && self.st.guard.is_none() => {
+                    self.shared_pre_holds(shared, c, a, k, e, *s)?
+                }
+                _ => self.pre_holds::<COVERAGE>(a, k, e, *s)?,
             };
             if !holds {
                 return Ok(());

@@ -112,7 +112,8 @@ pub struct ActionDecl {
     /// that are the same expression (pure, reading no parameter and no local
     /// but the actor), or [`ActionDecl::UNSHARED`]. An `act` offering
     /// several of these actions computes a class once per decision (set by
-    /// the `bytecode` pass; see `opt/bytecode/shared.rs`). Empty before it.
+    /// the `bytecode` pass; see `opt/bytecode/shared.rs`). Empty before it,
+    /// and for an action that shares none.
     pub shared: Vec<u16>,
     pub span: Span,
 }

@@ -32,7 +32,7 @@ use crate::ir::*;
 
 /// Per action, per leading requirement: its class, or
 /// [`ActionDecl::UNSHARED`] when no other requirement that could be shared
-/// is the same expression. Run once the requirements are compiled; `pure`
+/// is the same expression; nothing for an action that shares none. Run once the requirements are compiled; `pure`
 /// is [`memo::pure_fns`]'s answer from before (a compiled body no longer
 /// shows what it calls).
 pub(super) fn classes(g: &Game, pure: &[bool]) -> Vec<Vec<u16>> {
@@ -71,7 +71,8 @@ pub(super) fn classes(g: &Game, pure: &[bool]) -> Vec<Vec<u16>> {
     let mut next = 0u16;
     of.iter()
         .map(|row| {
-            row.iter()
+            let classes: Vec<u16> = row
+                .iter()
                 .map(|k| match k {
                     Some(k) if shapes[*k].1 > 1 && next < ActionDecl::UNSHARED => {
                         if number[*k] == ActionDecl::UNSHARED {
@@ -82,7 +83,13 @@ pub(super) fn classes(g: &Game, pure: &[bool]) -> Vec<Vec<u16>> {
                     }
                     _ => ActionDecl::UNSHARED,
                 })
-                .collect()
+                .collect();
+            // An action that shares nothing keeps an empty list.
+            if classes.iter().all(|&c| c == ActionDecl::UNSHARED) {
+                vec![]
+            } else {
+                classes
+            }
         })
         .collect()
 }
