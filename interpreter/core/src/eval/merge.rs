@@ -129,6 +129,10 @@ impl<'a> Exec<'a> {
     /// hold two different pieces that are twins in one zone, equally visible.
     fn column_has_twins(&self, at: usize, len: usize, step: usize) -> bool {
         let mut seen: SmallVec<[(u32, u32, Val); 16]> = SmallVec::new();
+        // A bit per hash of (class, zone) seen: a piece whose bit is clear
+        // has no twin among those seen, nor is it one of them, so neither
+        // list walk is needed (Hansa Teutonica's pieces lie in many zones).
+        let mut bits: u64 = 0;
         let mut last = Val::MIN;
         for k in 0..len {
             let v = self.st.opt_vals[at + k * step];
@@ -139,6 +143,13 @@ impl<'a> Exec<'a> {
             last = v;
             let p = v as usize;
             let (c, z) = (self.g.piece_class[p], self.st.zones.zone_of[p]);
+            let h = ((c as u64) << 32 | z as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let bit = 1u64 << (h >> 58);
+            if bits & bit == 0 {
+                bits |= bit;
+                seen.push((c, z, v));
+                continue;
+            }
             for &(c2, z2, u) in &seen {
                 if c2 == c
                     && z2 == z
