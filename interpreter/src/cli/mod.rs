@@ -248,6 +248,8 @@ pub enum Cmd {
     /// Debug view: the syntax tree of a rules file as JSON.
     Ast { file: PathBuf },
     /// Debug view: the compiled program as the executor runs it, after the chosen rewrites.
+    ///
+    /// A leading `require` that several actions share, computed once per decision, is marked `shared#N`.
     Ir {
         file: PathBuf,
         /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
