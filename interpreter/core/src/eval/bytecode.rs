@@ -655,15 +655,12 @@ impl<'a> Exec<'a> {
                         }
                         let x = self.st.zones.arena[k] as usize;
                         k += 1;
-                        let v = if key == BOp::OWNER {
-                            g.piece_owner[x] as Val
-                        } else {
+                        if key != BOp::OWNER {
                             if let Some(viewer) = self.st.guard {
                                 self.peek(x, viewer);
                             }
-                            g.fields[key as usize][x]
-                        };
-                        if (v == who) == eq {
+                        }
+                        if (lead_value(g, key, x) == who) == eq {
                             w!(slot, x as Val);
                             w!(i, k as Val);
                             break;
@@ -922,17 +919,11 @@ impl<'a> Exec<'a> {
                 self.st.zones.start[z as usize],
                 self.st.zones.start[z as usize + 1],
             );
-            let passes = |q: u32| {
-                let q = q as usize;
-                let v = if s.key == BOp::OWNER {
-                    g.piece_owner[q] as Val
-                } else {
-                    g.fields[s.key as usize][q]
-                };
-                (v == who) == s.eq
-            };
             let arena = &self.st.zones.arena[a as usize..b as usize];
-            if arena.iter().any(|&q| passes(q)) {
+            if arena
+                .iter()
+                .any(|&q| (lead_value(g, s.key, q as usize) == who) == s.eq)
+            {
                 return Ok((k, x, true));
             }
             if s.key != BOp::OWNER {
@@ -1039,5 +1030,16 @@ fn adjacent(b: &crate::board::Board, adj: Adj, n: u32) -> &[u32] {
         Adj::Predecessors => b.predecessors(n),
         Adj::Neighbors => b.neighbors(n),
         Adj::OutEdges => b.out_edges(n),
+    }
+}
+
+/// What a leading test (`BOp::IterLead`, `BOp::NextLead`) reads of piece
+/// `x`: its owner (`key` = [`BOp::OWNER`]) or its field `key`.
+#[inline(always)]
+fn lead_value(g: &Game, key: u16, x: usize) -> Val {
+    if key == BOp::OWNER {
+        g.piece_owner[x] as Val
+    } else {
+        g.fields[key as usize][x]
     }
 }

@@ -167,7 +167,6 @@ impl Game {
             .collect();
         words.join(" and ")
     }
-    /// The zone declaration that a zone id belongs to, and its index within it.
     /// The distance from node `a` to node `b` (-1: unreachable) read from
     /// the board's table, if the game has one (`tables.rs`).
     #[inline]
@@ -178,6 +177,7 @@ impl Game {
         Some(self.dist[a * self.board.nodes.len() + b] as Val)
     }
 
+    /// The zone declaration that a zone id belongs to, and its index within it.
     pub fn zone_decl(&self, zone_id: u32) -> (usize, u32) {
         let i = self.zones.partition_point(|z| z.base + z.count <= zone_id);
         (i, zone_id - self.zones[i].base)

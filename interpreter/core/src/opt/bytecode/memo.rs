@@ -221,16 +221,7 @@ impl Comp<'_> {
             Expr::In(_, c) => !matches!(**c, Coll::Players),
             _ => false,
         };
-        if !worth {
-            return false;
-        }
-        let scan = Scan::of(e);
-        scan.pure
-            && scan.calls.iter().all(|&f| self.inl.pure[f as usize])
-            && scan
-                .reads
-                .iter()
-                .all(|s| may_read(*s) || scan.bound.contains(s))
+        worth && pure_reading(e, &self.inl.pure, may_read)
     }
 
     /// The registers in which a loop keeps `e`, if one does and has
