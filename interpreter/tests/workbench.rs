@@ -416,6 +416,62 @@ fn compare_and_simulate_refuse_bad_arguments() {
     );
 }
 
+/// `simulate --sampling draw` (`eval/sample.rs`): the same run twice is
+/// the same, its games are other games than listing's (of a like length),
+/// and it refuses what a drawn game cannot do.
+#[test]
+fn simulate_draws_options_when_asked() {
+    let reversi = path("examples/reversi/reversi.rules");
+    let run = |sampling: &str| {
+        json_of(&[
+            "simulate",
+            &reversi,
+            "--players",
+            "2",
+            "--games",
+            "30",
+            "--threads",
+            "1",
+            "--format",
+            "json",
+            "--sampling",
+            sampling,
+        ])
+    };
+    let (drawn, listed) = (run("draw"), run("list"));
+    assert_eq!(drawn, run("draw"));
+    assert_eq!(drawn["errors"], 0, "{drawn}");
+    assert_eq!(drawn["games"], 30, "{drawn}");
+    assert_ne!(drawn["decisions_mean"], listed["decisions_mean"]);
+    // A game of reversi is some 60 moves and the passes between, either way.
+    for j in [&drawn, &listed] {
+        let mean = j["decisions_mean"].as_f64().unwrap();
+        assert!((55.0..=70.0).contains(&mean), "{j}");
+    }
+    let d = tmp("drawn-records");
+    for (extra, says) in [
+        (
+            vec!["--seat", "mcts"],
+            "a bot other than `random` at a seat",
+        ),
+        (vec!["--records", d.to_str().unwrap()], "`--records`"),
+        (vec!["--coverage"], "`--coverage`"),
+        (vec!["--shard", "1/2"], "`--shard`"),
+    ] {
+        let mut args = vec!["simulate", &reversi, "--players", "2", "--sampling", "draw"];
+        args.extend(extra);
+        let r = cli(&args);
+        assert_eq!(r.code, 2, "{}", r.err);
+        assert!(
+            r.err.contains(&format!(
+                "error: `--sampling draw` cannot be used with {says}"
+            )),
+            "{}",
+            r.err
+        );
+    }
+}
+
 #[test]
 fn mcts_seats_play_in_simulate_and_play() {
     let r = cli(&[

@@ -49,6 +49,15 @@ pub enum Format {
     Json,
 }
 
+/// How `simulate`'s random seats choose (`eval/sample.rs`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sampling {
+    /// List every legal option, then pick one: the games the seeds have always given.
+    List,
+    /// Draw candidates and test them until one is legal: as uniform, without listing them all.
+    Draw,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
     /// Check rulesets and variants: every problem, with file, span and hint.
@@ -102,6 +111,9 @@ pub enum Cmd {
         /// Play only slice K of N of the games (`--shard 2/8`, contiguous slices of the seeds) and print a partial result as JSON instead of the summary; `regel merge` turns the N partials into the summary of the whole run.
         #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
         shard: Option<shard::Shard>,
+        /// How random seats choose: `list` lists every legal option and picks one; `draw` draws candidates at random and tests them until one is legal, which is as uniform among the legal options and faster, but gives other games for the same seeds (and counts a drawn option as a decision even where it was the only one). `draw` is for random seats only, without `--records`, `--coverage` or `--shard`.
+        #[arg(long, value_enum, default_value = "list")]
+        sampling: Sampling,
     },
     /// Merge the partial results of `simulate --shard K/N` or `compare --shard K/N` (one per K, in any order) into exactly what the whole run prints; the rulesets are read again from where the shards named them, and must be unchanged.
     Merge {
@@ -341,6 +353,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
             coverage,
             deadline,
             shard,
+            sampling,
         } => simulate::run(
             &simulate::Args {
                 file,
@@ -357,6 +370,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
                 coverage,
                 deadline,
                 shard,
+                draw: sampling == Sampling::Draw,
             },
             io,
         ),

@@ -183,6 +183,7 @@ fn compare_run(a: &compare::Args, sb: &Sources, sv: &Sources) -> Result<Run, Str
         coverage: false,
         deadline: None,
         shard: None,
+        draw: false,
     };
     Ok(Run {
         compare: Some(CompareRun {
@@ -397,6 +398,8 @@ fn merge_simulate(
         coverage: run.coverage,
         deadline: run.deadline,
         shard: None,
+        // A sharded run lists its options (`simulate` refuses `--sampling draw` with `--shard`).
+        draw: false,
     };
     let kinds = simulate::seat_kinds(&a.seats, a.players)?;
     let program = game.for_players(run.players);

@@ -33,8 +33,12 @@ pub struct Args {
     /// Play only this slice of the games and print a partial result for
     /// `regel merge` instead of the summary (see `shard.rs`).
     pub shard: Option<super::shard::Shard>,
+    /// `--sampling draw`: random seats draw each `act`'s option
+    /// (`eval/sample.rs`) instead of listing them all.
+    pub draw: bool,
 }
 
+use crate::bot::seeded::Play;
 pub use crate::bot::seeded::{bot_seed, play_bots, play_random, GameResult};
 
 /// A seeded game (`bot::seeded::play_counted`), its match's coverage counters
@@ -44,19 +48,17 @@ fn play_counted(
     game: &Arc<Game>,
     setup: &Setup,
     kinds: &[SeatKind],
-    invariants: bool,
-    keep_labels: bool,
+    mut how: Play,
     total: Option<&Mutex<Option<Coverage>>>,
     deadline: Option<f64>,
 ) -> GameResult {
     let clock = super::deadline::Deadline::new(deadline);
+    how.coverage = total.is_some();
     let mut r = crate::bot::seeded::play_counted(
         game,
         setup,
         kinds,
-        invariants,
-        keep_labels,
-        total.is_some(),
+        how,
         clock
             .as_ref()
             .map(|d| d as &dyn crate::bot::seeded::DecisionClock),
@@ -256,6 +258,26 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
+    if a.draw {
+        let clash = if kinds.iter().any(|k| *k != SeatKind::Random) {
+            Some("a bot other than `random` at a seat")
+        } else if a.records.is_some() {
+            Some("`--records` (a drawn game does not replay from its labels)")
+        } else if a.coverage {
+            Some("`--coverage` (coverage counts every option listed)")
+        } else if a.shard.is_some() {
+            Some("`--shard`")
+        } else {
+            None
+        };
+        if let Some(c) = clash {
+            let _ = writeln!(
+                io.err,
+                "error: `--sampling draw` cannot be used with {c}; use `--sampling list`"
+            );
+            return 2;
+        }
+    }
     // A shard plays its slice of the seeds; a whole run, all of them.
     let slice = super::shard::games(a.shard, a.games);
     let (pool, bar) = match super::workers(
@@ -306,15 +328,13 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         budget: a.step_budget,
                         log: false,
                     };
-                    let r = play_counted(
-                        &game,
-                        &setup,
-                        &kinds,
-                        a.invariants,
-                        keep,
-                        counted,
-                        a.deadline,
-                    );
+                    let how = Play {
+                        invariants: a.invariants,
+                        keep_labels: keep,
+                        coverage: false,
+                        draw: a.draw,
+                    };
+                    let r = play_counted(&game, &setup, &kinds, how, counted, a.deadline);
                     bar.inc(1);
                     r
                 })

@@ -1,6 +1,6 @@
 //! Helpers for the test files that serve a rules file and a board file from
 //! memory (`lang.rs`, `networks.rs`): compiling them, the boards they share,
-//! and reading a log.
+//! and reading a log; and loading a shipped game (`sample.rs`).
 
 // Each test file uses some of these.
 #![allow(dead_code)]
@@ -8,6 +8,18 @@
 use regel::diag::Sources;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Checks and compiles a shipped ruleset or example, `rel` from the
+/// repository's root, with every rewrite; a failure panics.
+pub fn load(rel: &str) -> Arc<regel::ir::Game> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
+    let mut sources = Sources::default();
+    let passes = regel::opt::Passes::all();
+    match regel::pipeline::compile(&mut sources, &regel::cli::read_file, &path, &passes) {
+        Ok((g, _)) => Arc::new(g),
+        Err(d) => panic!("{rel}:\n{}", regel::diag::render(&sources, &d, false, 100)),
+    }
+}
 
 /// Checks `rules` (with `board` as `board.toml` beside it) and compiles it
 /// with the rewrites given; a check failure panics with the diagnostics.

@@ -3,7 +3,7 @@
 //! writes: the same games (seed `seed + i`, bots seeded as the CLI seeds
 //! them) and the same figures, which `tests/run`'s web section compares.
 
-use regel_core::bot::seeded::{play_counted, GameResult};
+use regel_core::bot::seeded::{play_counted, GameResult, Play};
 use regel_core::bot::SeatKind;
 use regel_core::coverage::Totals;
 use regel_core::diag::{self, Sources};
@@ -33,7 +33,12 @@ pub fn play(
         budget: regel_core::eval::DEFAULT_BUDGET,
         log: false,
     };
-    play_counted(game, &setup, kinds, true, false, coverage, None)
+    let how = Play {
+        invariants: true,
+        coverage,
+        ..Play::default()
+    };
+    play_counted(game, &setup, kinds, how, None)
 }
 
 #[derive(Serialize)]

@@ -89,22 +89,45 @@ pub fn play_bots(
     invariants: bool,
     keep_labels: bool,
 ) -> GameResult {
-    play_counted(game, setup, kinds, invariants, keep_labels, false, None)
+    let how = Play {
+        invariants,
+        keep_labels,
+        ..Play::default()
+    };
+    play_counted(game, setup, kinds, how, None)
 }
 
-/// [`play_bots`], with the match's coverage counters when `coverage` is set
-/// (in [`GameResult::coverage`]), each decision's work timed by `clock` when
+/// How [`play_counted`] plays a game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Play {
+    /// Check the rules' invariants at every decision at rest.
+    pub invariants: bool,
+    /// Keep the label of every option taken ([`GameResult::labels`]).
+    pub keep_labels: bool,
+    /// Count coverage ([`GameResult::coverage`]).
+    pub coverage: bool,
+    /// Draw each `act`'s option instead of listing them
+    /// ([`Match::sampled_playout_at_most`]): for random seats only, and a
+    /// different game than listing gives for the seed.
+    pub draw: bool,
+}
+
+/// [`play_bots`] as `how` says, each decision's work timed by `clock` when
 /// given. A game that stops with an error keeps its decisions so far (the
 /// one that failed last), so its record replays to the same error.
 pub fn play_counted(
     game: &Arc<Game>,
     setup: &Setup,
     kinds: &[SeatKind],
-    invariants: bool,
-    keep_labels: bool,
-    coverage: bool,
+    how: Play,
     clock: Option<&dyn DecisionClock>,
 ) -> GameResult {
+    let Play {
+        invariants,
+        keep_labels,
+        coverage,
+        draw,
+    } = how;
     let mut bots = Table::new(kinds, bot_seed(setup.seed));
     let mut labels = vec![];
     let mut res = GameResult {
@@ -132,6 +155,7 @@ pub fn play_counted(
             return res;
         }
     };
+    m.state.sample = draw;
     loop {
         // Invariants hold where the rules are at rest (`Match::at_rest`):
         // in the middle of an action they may be broken for a moment. The

@@ -20,6 +20,8 @@ mod options;
 pub mod present;
 mod recall;
 mod reuse;
+mod sample;
+pub use sample::Audit;
 mod standings;
 mod statistics;
 pub(crate) mod tabulate;
@@ -157,6 +159,14 @@ pub struct State {
     #[serde(skip)]
     pub peeked: bool,
     pub log_on: bool,
+    /// On in a random playout ([`Match::sampled_playout_at_most`]): an
+    /// `act` draws one legal option with `rng` instead of listing them all
+    /// (`sample.rs`) where it can, and that option is the decision's only one.
+    #[serde(skip)]
+    pub sample: bool,
+    /// For tests: each drawn decision is listed too, and compared.
+    #[serde(skip)]
+    pub audit: Option<Box<sample::Audit>>,
     pub log: Vec<String>,
     /// Scripted results for the next `random(…)` calls (scenarios' `rolls`),
     /// used up from the front; the generator decides once they run out.
@@ -260,6 +270,8 @@ impl State {
             guard: None,
             peeked: false,
             log_on: false,
+            sample: false,
+            audit: None,
             log: vec![],
             rolls: vec![],
             seat_logs: false,
@@ -824,6 +836,35 @@ impl Match {
     pub fn playout<Rn: rand::Rng>(&mut self, rng: &mut Rn) -> Result<u32, RunError> {
         self.playout_at_most(rng, u32::MAX)?;
         Ok(self.state.decisions)
+    }
+
+    /// As [`Match::playout_at_most`], but each `act` that can draws its
+    /// option with the match's own generator, uniformly among the legal
+    /// ones, without listing them (`sample.rs`); other decisions are listed
+    /// and picked with `rng`. The games differ from `playout_at_most`'s, as
+    /// do the step count and what counts as a decision: a drawn option is
+    /// one, even where listing would have found it the only option.
+    pub fn sampled_playout_at_most<Rn: rand::Rng>(
+        &mut self,
+        rng: &mut Rn,
+        limit: u32,
+    ) -> Result<(), RunError> {
+        self.state.sample = true;
+        let r = self.playout_at_most(rng, limit);
+        self.state.sample = false;
+        r
+    }
+
+    /// For tests: from now on every drawn decision is also listed, and
+    /// where the drawn option lies among the listed ones is recorded (see
+    /// [`Match::sampling_audit`]).
+    pub fn audit_sampling(&mut self) {
+        self.state.audit = Some(Box::default());
+    }
+
+    /// What [`Match::audit_sampling`] has recorded.
+    pub fn sampling_audit(&self) -> Option<&Audit> {
+        self.state.audit.as_deref()
     }
 
     /// Plays on at random with `rng` for at most `limit` decisions; the

@@ -98,6 +98,8 @@ impl State {
             guard,
             peeked,
             log_on,
+            sample,
+            audit,
             log,
             rolls,
             seat_logs,
@@ -138,6 +140,8 @@ impl State {
         scratch.clear();
         *depth = t.depth;
         *guard = t.guard;
+        *sample = t.sample;
+        *audit = None;
         *peeked = t.peeked;
         *log_on = t.log_on;
         log.clear();

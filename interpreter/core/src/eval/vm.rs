@@ -475,8 +475,19 @@ impl<'a> Exec<'a> {
                 if p < 0 || p >= self.st.nplayers as Val {
                     return Err(RunError::at(RunErrorKind::ActNone, span));
                 }
-                self.enumerate_actions(p, actions, span)?;
-                let n = self.st.opt_count as usize;
+                let drawn = if self.st.sample {
+                    self.sample_actions(p, actions, span)?
+                } else {
+                    None
+                };
+                if drawn.is_none() {
+                    self.enumerate_actions(p, actions, span)?;
+                }
+                // A drawn option is a decision, even if it was the only legal one.
+                let n = match drawn {
+                    Some(true) => 2,
+                    _ => self.st.opt_count as usize,
+                };
                 match n {
                     0 => {
                         if let Some(b) = els {

@@ -1,0 +1,494 @@
+//! Options drawn, not listed: one option of an `act` chosen uniformly among
+//! the legal ones by testing candidates drawn at random, for random
+//! playouts ([`super::Match::sampled_playout_at_most`]). Entry:
+//! [`Exec::sample_actions`].
+//!
+//! **The candidates.** Each action's candidates are the tuples of its
+//! parameters' *bases*: a domain without its `where` filters (`r in edges
+//! where room(it)` has the base `edges`). An action without parameters is
+//! one candidate. Independent bases make a product; a second parameter whose
+//! base reads the first (`r in edges, w in r.posts`) has, for each value of
+//! the first, as many candidates as its base then holds. Every legal option
+//! is exactly one candidate, since listing walks the same bases in the same
+//! order and keeps the tuples that pass.
+//!
+//! **The draw.** A candidate is drawn uniformly among those not yet
+//! rejected and tested as listing would test it: the action's requirements
+//! that read no parameter, then per parameter its filters and the
+//! requirements that end at it. A candidate that fails is rejected, with
+//! every candidate sharing the failing prefix (a first parameter whose
+//! filter fails rejects all its tuples). Since each draw is uniform over a
+//! set holding every legal option, the first candidate that passes is
+//! uniform over the legal options; when every candidate is rejected there
+//! is none. This is exact, not an approximation, and needs no bound on the
+//! number of tries: at worst every candidate is tested once, as listing
+//! would.
+//!
+//! **Twins.** Where listing would merge options that differ only in twin
+//! pieces (`merge.rs`), the option kept is the first in listing order. A
+//! drawn candidate whose twin parameter (which must be the last) has an
+//! earlier twin in its base giving a legal option with the same label is
+//! rejected, so that each merged option is drawn once.
+//!
+//! **Not drawn.** A decision is listed as before (and the playout picks
+//! among its options) when it is written to a log, guarded, counted by
+//! coverage, or offers an action with `subsets(…)`, a written `merge`, more
+//! than two parameters that are not independent, or twins in any parameter
+//! but the last. Drawing tests fewer candidates than listing, so a runtime
+//! error in a candidate never drawn does not surface, and the step count
+//! differs from listing's.
+
+use super::expr::{Exec, R};
+use super::view::Viewer;
+use crate::diag::Span;
+use crate::ir::*;
+use rand::Rng;
+use smallvec::SmallVec;
+
+/// For tests: every drawn decision listed as well
+/// ([`super::Match::audit_sampling`]).
+#[derive(Clone, Debug, Default)]
+pub struct Audit {
+    /// Per drawn decision: how many options listing finds, and the place of
+    /// the drawn one among them (`None`: none was drawn).
+    pub draws: Vec<(u32, Option<u32>)>,
+    /// The first disagreement.
+    pub fault: Option<String>,
+}
+
+/// A test on a drawn value: a `where` filter of its domain (the element in
+/// the slot).
+type Filters<'g> = SmallVec<[(u16, &'g Expr); 2]>;
+
+/// How one action's candidates are numbered, from `start` in the decision.
+struct Space<'g> {
+    action: u16,
+    start: u64,
+    size: u64,
+    /// Per parameter: its base and its filters.
+    bases: SmallVec<[&'g Coll; 2]>,
+    filters: SmallVec<[Filters<'g>; 2]>,
+    /// Per parameter: where its listed base lies in `scratch` and how long
+    /// it is; for a nested second parameter, where the prefix sums of its
+    /// bases' lengths lie (one per value of the first, and the total).
+    dims: SmallVec<[(u32, u32); 2]>,
+    /// The second parameter's base reads the first.
+    nested: bool,
+    /// The last parameter may be one of two twins.
+    twins: bool,
+    /// The requirements that read no parameter: not yet tested (`None`).
+    plain: Option<bool>,
+    /// Where the action's frame starts in `locals`.
+    frame: usize,
+}
+
+/// The base of a domain and its filters, innermost first; `None` for a
+/// domain that cannot be drawn from.
+fn split<'g>(g: &'g Game, c: &'g Coll, filters: &mut Filters<'g>) -> Option<&'g Coll> {
+    match c {
+        Coll::Code(id) => match g.programs[*id as usize].listed() {
+            Some(c) => split(g, c, filters),
+            None => Some(c),
+        },
+        Coll::Filter(inner, slot, cond) => {
+            let base = split(g, inner, filters)?;
+            filters.push((*slot, cond));
+            Some(base)
+        }
+        Coll::Subsets { .. } | Coll::Subset(..) => None,
+        _ => Some(c),
+    }
+}
+
+/// Whether action `ad`'s options may be merged (`merge.rs`): `Some(false)`
+/// when not, `Some(true)` when only its last parameter may be one of two
+/// twins and its base is a zone (which holds a piece once), `None` else.
+fn twin_last(g: &Game, ad: &ActionDecl, bases: &[&Coll]) -> Option<bool> {
+    if !ad.merge {
+        return Some(false);
+    }
+    let n = ad.params.len();
+    let may = |i: usize| may_twin(&g.kind_twins, ad.params[i].ty);
+    if (0..n).filter(|&i| may(i)).count() == 0 {
+        return Some(false);
+    }
+    let last_only = n > 0 && may(n - 1) && (0..n - 1).all(|i| !may(i));
+    (last_only && matches!(bases[n - 1], Coll::Zone(_))).then_some(true)
+}
+
+/// The rejected candidates: sorted, disjoint, non-adjacent half-open ranges.
+#[derive(Default)]
+struct Rejected {
+    ranges: SmallVec<[(u64, u64); 16]>,
+    total: u64,
+}
+
+impl Rejected {
+    fn add(&mut self, mut lo: u64, mut hi: u64) {
+        let r = &mut self.ranges;
+        let first = r.partition_point(|&(_, h)| h < lo);
+        let mut last = first;
+        while last < r.len() && r[last].0 <= hi {
+            lo = lo.min(r[last].0);
+            hi = hi.max(r[last].1);
+            self.total -= r[last].1 - r[last].0;
+            last += 1;
+        }
+        r.drain(first..last);
+        r.insert(first, (lo, hi));
+        self.total += hi - lo;
+    }
+
+    /// The `k`-th candidate not rejected.
+    fn nth(&self, mut k: u64) -> u64 {
+        for &(lo, hi) in &self.ranges {
+            if lo > k {
+                break;
+            }
+            k += hi - lo;
+        }
+        k
+    }
+}
+
+/// A drawn candidate's verdict: its values, or the candidates (numbered
+/// within its action) rejected with it.
+type Verdict = Result<SmallVec<[Val; 4]>, (u64, u64)>;
+
+impl<'g> Exec<'g> {
+    /// Draws one option of `actions` for seat `p` (see the module): `Some(true)`
+    /// with it as the only option in the option buffers, `Some(false)` when
+    /// none is legal, `None` when the decision must be listed instead.
+    pub(super) fn sample_actions(
+        &mut self,
+        p: Val,
+        actions: &[u16],
+        span: Span,
+    ) -> R<Option<bool>> {
+        if self.st.log_on || self.st.guard.is_some() || self.st.coverage.is_some() {
+            return Ok(None);
+        }
+        let g = self.g;
+        let mut spaces: SmallVec<[Space<'g>; 8]> = SmallVec::new();
+        for &a in actions {
+            let ad = &g.actions[a as usize];
+            if ad.merge_labels || !ad.areas.is_empty() {
+                return Ok(None);
+            }
+            let (mut bases, mut filters) = (SmallVec::new(), SmallVec::new());
+            for prm in &ad.params {
+                let mut f = Filters::new();
+                match split(g, &prm.domain, &mut f) {
+                    Some(b) => bases.push(b),
+                    None => return Ok(None),
+                }
+                filters.push(f);
+            }
+            let nested = ad.params.iter().any(|prm| prm.deps != 0);
+            let Some(twins) = twin_last(g, ad, &bases) else {
+                return Ok(None);
+            };
+            if nested && ad.params.len() != 2 {
+                return Ok(None);
+            }
+            spaces.push(Space {
+                action: a,
+                start: 0,
+                size: 0,
+                bases,
+                filters,
+                dims: SmallVec::new(),
+                nested,
+                twins,
+                plain: None,
+                frame: 0,
+            });
+        }
+        let st = &mut *self.st;
+        st.opt_vals.clear();
+        st.opt_groups.clear();
+        st.opt_count = 0;
+        st.opt_areas.clear();
+        st.opt_sets.clear();
+        let mark = st.scratch.len();
+        let r = self.draw(p, &mut spaces, span);
+        self.st.scratch.truncate(mark);
+        if r.is_ok() && self.st.audit.is_some() {
+            self.audit(p, actions, span)?;
+        }
+        r.map(Some)
+    }
+
+    /// For tests ([`Audit`]): lists the decision just drawn and records
+    /// where the drawn option lies among the listed ones, then leaves the
+    /// drawn option the only one again.
+    #[cold]
+    fn audit(&mut self, p: Val, actions: &[u16], span: Span) -> R<()> {
+        let drawn = (self.st.opt_count == 1).then(|| super::option_tuple(self.st, 0));
+        let (vals, groups) = (self.st.opt_vals.clone(), self.st.opt_groups.clone());
+        self.enumerate_actions(p, actions, span)?;
+        let n = self.st.opt_count;
+        let at = drawn
+            .as_ref()
+            .and_then(|d| (0..n).find(|&i| super::option_tuple(self.st, i as usize) == *d));
+        let st = &mut *self.st;
+        let audit = st.audit.as_deref_mut().expect("an audit");
+        let fault = match (&drawn, at) {
+            (Some(d), None) => Some(format!("drawn {d:?}, not among the {n} listed")),
+            (None, _) if n > 0 => Some(format!("none drawn, {n} listed")),
+            _ => None,
+        };
+        if audit.fault.is_none() {
+            audit.fault = fault;
+        }
+        audit.draws.push((n, at));
+        st.opt_vals = vals;
+        st.opt_groups = groups;
+        st.opt_count = drawn.is_some() as u32;
+        st.opt_areas.clear();
+        st.opt_sets.clear();
+        Ok(())
+    }
+
+    /// Numbers the candidates of `spaces` and draws until one passes, each
+    /// action's tests in a frame of its own made once.
+    fn draw(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<bool> {
+        let old = self.base;
+        let first = self.st.locals.len();
+        let r = self.draw_in_frames(p, spaces, span);
+        self.st.locals.truncate(first);
+        self.base = old;
+        r
+    }
+
+    fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<bool> {
+        let mut total = 0u64;
+        for sp in spaces.iter_mut() {
+            let base = self.st.locals.len();
+            let n = self.g.actions[sp.action as usize].nlocals as usize;
+            self.st.locals.resize(base + n, 0);
+            self.st.locals[base] = p;
+            self.base = base;
+            sp.frame = base;
+            self.number(sp, span)?;
+            sp.start = total;
+            total = total.saturating_add(sp.size);
+        }
+        let mut rejected = Rejected::default();
+        while rejected.total < total {
+            // Each draw is work, whatever the tests cost.
+            self.charge(1, span)?;
+            let k = self.st.rng.gen_range(0..total - rejected.total);
+            let c = rejected.nth(k);
+            let si = spaces.partition_point(|s| s.start + s.size <= c);
+            let sp = &mut spaces[si];
+            self.base = sp.frame;
+            let top = self.st.scratch.len();
+            let r = self.test(p, sp, c - sp.start, span);
+            self.st.scratch.truncate(top);
+            match r? {
+                Ok(vals) => {
+                    let st = &mut *self.st;
+                    st.opt_vals.extend_from_slice(&vals);
+                    st.opt_groups.push(super::OptGroup {
+                        action: sp.action,
+                        first: 0,
+                        count: 1,
+                        dims: Default::default(),
+                        tuples: Some((0, vals.len() as u16)),
+                    });
+                    st.opt_count = 1;
+                    return Ok(true);
+                }
+                Err((lo, hi)) => rejected.add(sp.start + lo, sp.start + hi),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Lists the bases of `sp`'s parameters and counts its candidates, in
+    /// the action's frame.
+    fn number(&mut self, sp: &mut Space<'g>, span: Span) -> R<()> {
+        let mut size = 1u64;
+        let bases = sp.bases.clone();
+        for (i, base) in bases.iter().enumerate() {
+            if sp.nested && i == 1 {
+                break;
+            }
+            let at = self.st.scratch.len();
+            self.coll(base, span)?;
+            let len = self.st.scratch.len() - at;
+            sp.dims.push((at as u32, len as u32));
+            size = size.saturating_mul(len as u64);
+        }
+        if sp.nested {
+            // Per value of the first parameter, the length of the second's
+            // base, summed.
+            let (at0, len0) = sp.dims[0];
+            let slot = self.g.actions[sp.action as usize].params[0].slot;
+            let at = self.st.scratch.len();
+            let mut sum = 0u64;
+            self.st.scratch.push(0);
+            for j in 0..len0 {
+                let x = self.st.scratch[(at0 + j) as usize];
+                self.set_local(slot, x);
+                sum += self.base_len(bases[1], span)?;
+                self.st.scratch.push(sum as Val);
+            }
+            sp.dims.push((at as u32, len0 + 1));
+            size = sum;
+        }
+        sp.size = size;
+        Ok(())
+    }
+
+    /// How many elements a base holds: a zone's length is read, any other
+    /// base listed.
+    fn base_len(&mut self, base: &Coll, span: Span) -> R<u64> {
+        if let Coll::Zone(z) = base {
+            let id = self.zone_id(z, span)?;
+            self.charge(1, span)?;
+            return Ok(self.st.zones.slice(id).len() as u64);
+        }
+        let at = self.st.scratch.len();
+        self.coll(base, span)?;
+        let len = self.st.scratch.len() - at;
+        self.st.scratch.truncate(at);
+        Ok(len as u64)
+    }
+
+    /// Tests candidate `l` of `sp` in the action's frame (see the module).
+    fn test(&mut self, p: Val, sp: &mut Space<'g>, l: u64, span: Span) -> R<Verdict> {
+        let a = sp.action;
+        let ad = &self.g.actions[a as usize];
+        if sp.plain.is_none() {
+            let mut holds = true;
+            for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+                if *mask == 0 && !self.pre_holds::<false>(a, k, e, *s)? {
+                    holds = false;
+                    break;
+                }
+            }
+            sp.plain = Some(holds);
+        }
+        if sp.plain == Some(false) {
+            return Ok(Err((0, sp.size)));
+        }
+        let n = ad.params.len();
+        let mut vals: SmallVec<[Val; 4]> = SmallVec::new();
+        // Where the last parameter's value lies in its listed base.
+        let mut last = (0usize, 0usize);
+        if sp.nested {
+            let (at0, _) = sp.dims[0];
+            let (pat, plen) = sp.dims[1];
+            let sums = &self.st.scratch[pat as usize..(pat + plen) as usize];
+            let j = sums.partition_point(|&s| s as u64 <= l) - 1;
+            let (lo, hi) = (sums[j] as u64, sums[j + 1] as u64);
+            let x = self.st.scratch[(at0 as usize) + j];
+            vals.push(x);
+            self.set_local(ad.params[0].slot, x);
+            if !self.passes(a, sp, 0, x, span)? {
+                return Ok(Err((lo, hi)));
+            }
+            let at = self.st.scratch.len();
+            self.coll(sp.bases[1], span)?;
+            let k = (l - lo) as usize;
+            let y = self.st.scratch[at + k];
+            vals.push(y);
+            last = (at, k);
+            self.set_local(ad.params[1].slot, y);
+            if !self.passes(a, sp, 1, y, span)? {
+                return Ok(Err((l, l + 1)));
+            }
+        } else {
+            let mut stride = sp.size;
+            for i in 0..n {
+                let (at, len) = sp.dims[i];
+                stride /= u64::from(len);
+                let k = (l / stride % u64::from(len)) as usize;
+                let x = self.st.scratch[at as usize + k];
+                vals.push(x);
+                last = (at as usize, k);
+                self.set_local(ad.params[i].slot, x);
+                if !self.passes(a, sp, i, x, span)? {
+                    let lo = l - l % stride;
+                    return Ok(Err((lo, lo + stride)));
+                }
+            }
+        }
+        if sp.twins && self.earlier_twin(p, sp, &mut vals, last, span)? {
+            return Ok(Err((l, l + 1)));
+        }
+        Ok(Ok(vals))
+    }
+
+    /// Whether value `x` of parameter `i` (in its slot) passes its filters and
+    /// the requirements that end at it.
+    fn passes(&mut self, a: u16, sp: &Space<'g>, i: usize, x: Val, span: Span) -> R<bool> {
+        for &(slot, cond) in &sp.filters[i] {
+            self.set_local(slot, x);
+            if self.eval(cond, span)? == 0 {
+                return Ok(false);
+            }
+        }
+        let ad = &self.g.actions[a as usize];
+        for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
+            if *mask != 0
+                && 31 - mask.leading_zeros() as usize == i
+                && !self.pre_holds::<false>(a, k, e, *s)?
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the last parameter's value (at `last` of `scratch`: where its
+    /// base lies, and its place in it) has a twin earlier in its base that
+    /// gives a legal option with the same label: listing would keep that
+    /// one and merge this one into it.
+    fn earlier_twin(
+        &mut self,
+        p: Val,
+        sp: &Space<'g>,
+        vals: &mut SmallVec<[Val; 4]>,
+        last: (usize, usize),
+        span: Span,
+    ) -> R<bool> {
+        let d = vals.len() - 1;
+        let v = vals[d];
+        if v < 0 {
+            return Ok(false);
+        }
+        let (g, a) = (self.g, sp.action);
+        let slot = g.actions[a as usize].params[d].slot;
+        let pv = v as usize;
+        let key =
+            |st: &super::State, q: usize| (g.piece_class[q], st.zones.zone_of[q], st.revealed[q]);
+        let mine = key(self.st, pv);
+        let mut label: Option<String> = None;
+        let mut merged = false;
+        for k in 0..last.1 {
+            let u = self.st.scratch[last.0 + k];
+            if u < 0 || u == v || key(self.st, u as usize) != mine {
+                continue;
+            }
+            self.set_local(slot, u);
+            if !self.passes(a, sp, d, u, span)? {
+                continue;
+            }
+            let viewer = Viewer::Seat(p as usize);
+            let mine = label.get_or_insert_with(|| self.action_label(a, vals, p, viewer));
+            let mine = mine.clone();
+            vals[d] = u;
+            let theirs = self.action_label(a, vals, p, viewer);
+            vals[d] = v;
+            if theirs == mine {
+                merged = true;
+                break;
+            }
+        }
+        self.set_local(slot, v);
+        Ok(merged)
+    }
+}
