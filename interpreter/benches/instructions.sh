@@ -2,17 +2,19 @@
 # Instructions per random playout, which machine load does not move:
 #   interpreter/benches/instructions.sh            (every example and shipped game)
 #   interpreter/benches/instructions.sh reversi    (the games whose name contains "reversi")
+#   SAMPLING=draw interpreter/benches/instructions.sh   (options drawn, not listed: `simulate --sampling draw`)
 # Run from the repository root after `cargo build --release`. For each game,
 # callgrind counts the instructions of `regel simulate` with N and with 2N
 # games on one thread; the difference, divided by N, is the cost of one game
 # without the cost of loading and checking the rules.
 set -eu
 regel=${REGEL:-./target/release/regel}
+sampling=${SAMPLING:-list}
 filter=${1:-}
 
 count() { # games file players
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$regel" simulate "$2" --players "$3" \
-        --games "$1" --threads 1 --no-invariants --format json 2>&1 >/dev/null | sed -n 's/.*Collected : //p'
+        --games "$1" --threads 1 --no-invariants --format json --sampling "$sampling" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'
 }
 
 measure() { # name file players n
