@@ -448,6 +448,25 @@ fn simulate_draws_options_when_asked() {
         let mean = j["decisions_mean"].as_f64().unwrap();
         assert!((55.0..=70.0).contains(&mean), "{j}");
     }
+    // A drawn game that fails says that `trace` cannot replay it.
+    let r = cli(&[
+        "simulate",
+        &reversi,
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--sampling",
+        "draw",
+        "--step-budget",
+        "2000",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    let all = format!("{}{}", r.out, r.err);
+    assert!(
+        all.contains("drawn with `--sampling draw`, which `regel trace` does not replay"),
+        "{all}"
+    );
     let d = tmp("drawn-records");
     for (extra, says) in [
         (

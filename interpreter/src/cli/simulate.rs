@@ -211,12 +211,19 @@ impl Totals {
 }
 
 /// A failed game's line in the summary: its error, where the rules were and
-/// the command that replays the whole game.
+/// the command that replays the whole game (a drawn game has none: `trace`
+/// lists its options).
 fn describe_error(r: &GameResult, e: &str, a: &Args, sources: &Sources) -> String {
     let at = r
         .span
         .map(|s| format!("at {}, ", super::replay::location(sources, s)))
         .unwrap_or_default();
+    if a.draw {
+        return format!(
+            "seed {}: {e} ({at}after {} decisions; drawn with `--sampling draw`, which `regel trace` does not replay: run the seeds with `--sampling list` to find a game to trace)",
+            r.seed, r.decisions
+        );
+    }
     let opts: String = a.options.iter().map(|o| format!(" --option {o}")).collect();
     format!(
         "seed {}: {e} ({at}after {} decisions; the whole game: `regel trace {} --players {} --seed {}{opts}`)",
