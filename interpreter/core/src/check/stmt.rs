@@ -392,6 +392,7 @@ impl Checker {
                 domain: c,
                 deps,
                 fast: None,
+                draw: None,
             });
         }
         let mut pre = vec![];

@@ -37,14 +37,14 @@ fn deps<const COVERAGE: bool>(prm: &ActionParam) -> u32 {
 /// The requirements shared between actions (`opt/bytecode/shared.rs`)
 /// computed so far in one listing: class, value, and the steps computing
 /// it charged.
-type Shared = smallvec::SmallVec<[(u16, bool, u64); 4]>;
+pub(super) type Shared = smallvec::SmallVec<[(u16, bool, u64); 4]>;
 
 impl Exec<'_> {
     /// A leading requirement of class `class`: read if another action's
     /// requirement of the class was computed in this listing and its steps,
     /// charged again, end before the next checkpoint; else computed (and
     /// kept, once computed without error).
-    fn shared_pre_holds(
+    pub(super) fn shared_pre_holds(
         &mut self,
         shared: &mut Shared,
         class: u16,

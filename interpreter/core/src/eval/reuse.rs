@@ -99,6 +99,7 @@ impl State {
             peeked,
             log_on,
             sample,
+            draw_costs,
             audit,
             log,
             rolls,
@@ -142,6 +143,7 @@ impl State {
         *guard = t.guard;
         *sample = t.sample;
         *audit = None;
+        draw_costs.clear();
         *peeked = t.peeked;
         *log_on = t.log_on;
         log.clear();

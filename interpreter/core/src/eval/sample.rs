@@ -39,6 +39,7 @@
 //! differs from listing's.
 
 use super::expr::{Exec, R};
+use super::options::Shared;
 use super::view::Viewer;
 use crate::diag::Span;
 use crate::ir::*;
@@ -54,6 +55,34 @@ pub struct Audit {
     pub draws: Vec<(u32, Option<u32>)>,
     /// The first disagreement.
     pub fault: Option<String>,
+}
+
+/// What drawing and listing have cost at the `act`s led by one action: the
+/// steps they charged and how many times each ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DrawCost {
+    drawn: (u64, u32),
+    listed: (u64, u32),
+}
+
+impl DrawCost {
+    /// Whether the next such `act` draws: the first two draw, the next two
+    /// list, then the cheaper on average does, except that every 32nd tries
+    /// the other again (a cost may change as the game goes on).
+    fn prefers_drawing(&self) -> bool {
+        let (d, l) = (self.drawn.1, self.listed.1);
+        let seen = d + l;
+        if seen < 4 {
+            return seen < 2;
+        }
+        if d == 0 || l == 0 {
+            return d == 0;
+        }
+        // Cross-multiplied averages: drawn / d <= listed / l.
+        let cheaper =
+            u128::from(self.drawn.0) * u128::from(l) <= u128::from(self.listed.0) * u128::from(d);
+        cheaper != (seen % 32 == 0)
+    }
 }
 
 /// A test on a drawn value: a `where` filter of its domain (the element in
@@ -178,7 +207,14 @@ impl<'g> Exec<'g> {
             let (mut bases, mut filters) = (SmallVec::new(), SmallVec::new());
             for prm in &ad.params {
                 let mut f = Filters::new();
-                match split(g, &prm.domain, &mut f) {
+                let base = match &prm.draw {
+                    Some((base, fs)) => {
+                        f.extend(fs.iter().map(|(slot, e)| (*slot, e)));
+                        Some(base)
+                    }
+                    None => split(g, &prm.domain, &mut f),
+                };
+                match base {
                     Some(b) => bases.push(b),
                     None => return Ok(None),
                 }
@@ -217,6 +253,37 @@ impl<'g> Exec<'g> {
             self.audit(p, actions, span)?;
         }
         r.map(Some)
+    }
+
+    /// Draws or lists the options of an `act` of `actions` for seat `p`, as
+    /// drawing or listing has cost fewer steps at `act`s led by the same
+    /// action so far (`State::draw_costs`); `Some` as [`Exec::sample_actions`]
+    /// when it drew, `None` when it listed. Both are uniform, so choosing
+    /// between them from the past keeps the option drawn uniform; and since
+    /// steps are counted the same in every run, the choice is too.
+    pub(super) fn draw_or_list(&mut self, p: Val, actions: &[u16], span: Span) -> R<Option<bool>> {
+        let lead = actions[0] as usize;
+        if self.st.draw_costs.len() <= lead {
+            self.st
+                .draw_costs
+                .resize(self.g.actions.len(), DrawCost::default());
+        }
+        let cost = self.st.draw_costs[lead];
+        let before = self.st.steps;
+        // An audit checks every decision that can be drawn.
+        if cost.prefers_drawing() || self.st.audit.is_some() {
+            if let Some(drawn) = self.sample_actions(p, actions, span)? {
+                let c = &mut self.st.draw_costs[lead];
+                c.drawn.0 += self.st.steps - before;
+                c.drawn.1 += 1;
+                return Ok(Some(drawn));
+            }
+        }
+        self.enumerate_actions(p, actions, span)?;
+        let c = &mut self.st.draw_costs[lead];
+        c.listed.0 += self.st.steps - before;
+        c.listed.1 += 1;
+        Ok(None)
     }
 
     /// For tests ([`Audit`]): lists the decision just drawn and records
@@ -275,6 +342,7 @@ impl<'g> Exec<'g> {
             total = total.saturating_add(sp.size);
         }
         let mut rejected = Rejected::default();
+        let mut shared = Shared::new();
         while rejected.total < total {
             // Each draw is work, whatever the tests cost.
             self.charge(1, span)?;
@@ -284,7 +352,7 @@ impl<'g> Exec<'g> {
             let sp = &mut spaces[si];
             self.base = sp.frame;
             let top = self.st.scratch.len();
-            let r = self.test(p, sp, c - sp.start, span);
+            let r = self.test(p, sp, c - sp.start, &mut shared, span);
             self.st.scratch.truncate(top);
             match r? {
                 Ok(vals) => {
@@ -358,13 +426,31 @@ impl<'g> Exec<'g> {
     }
 
     /// Tests candidate `l` of `sp` in the action's frame (see the module).
-    fn test(&mut self, p: Val, sp: &mut Space<'g>, l: u64, span: Span) -> R<Verdict> {
+    fn test(
+        &mut self,
+        p: Val,
+        sp: &mut Space<'g>,
+        l: u64,
+        shared: &mut Shared,
+        span: Span,
+    ) -> R<Verdict> {
         let a = sp.action;
         let ad = &self.g.actions[a as usize];
         if sp.plain.is_none() {
             let mut holds = true;
             for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-                if *mask == 0 && !self.pre_holds::<false>(a, k, e, *s)? {
+                if *mask != 0 {
+                    continue;
+                }
+                // A requirement several actions share is computed once per
+                // decision, as listing computes it (`options.rs`).
+                let held = match ad.shared.get(k) {
+                    Some(&c) if c != ActionDecl::UNSHARED => {
+                        self.shared_pre_holds(shared, c, a, k, e, *s)?
+                    }
+                    _ => self.pre_holds::<false>(a, k, e, *s)?,
+                };
+                if !held {
                     holds = false;
                     break;
                 }
@@ -490,5 +576,40 @@ impl<'g> Exec<'g> {
         }
         self.set_local(slot, v);
         Ok(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DrawCost;
+
+    /// The first two `act`s draw and the next two list; then the one that
+    /// charged fewer steps on average runs, and every 32nd the other.
+    #[test]
+    fn the_cheaper_way_is_taken_after_trying_both() {
+        let mut c = DrawCost::default();
+        let mut ways = vec![];
+        for n in 0..40u32 {
+            let draws = c.prefers_drawing();
+            ways.push(draws);
+            // Drawing costs 10 steps, listing 30.
+            if draws {
+                c.drawn = (c.drawn.0 + 10, c.drawn.1 + 1);
+            } else {
+                c.listed = (c.listed.0 + 30, c.listed.1 + 1);
+            }
+            if n < 4 {
+                assert_eq!(draws, n < 2, "act {n}");
+            } else {
+                assert_eq!(draws, n % 32 != 0, "act {n}");
+            }
+        }
+        // Had listing been the cheaper, it would have been taken.
+        let c = DrawCost {
+            drawn: (60, 2),
+            listed: (20, 2),
+        };
+        assert!(!c.prefers_drawing());
+        assert_eq!(ways.iter().filter(|&&d| !d).count(), 3);
     }
 }

@@ -476,13 +476,11 @@ impl<'a> Exec<'a> {
                     return Err(RunError::at(RunErrorKind::ActNone, span));
                 }
                 let drawn = if self.st.sample {
-                    self.sample_actions(p, actions, span)?
+                    self.draw_or_list(p, actions, span)?
                 } else {
+                    self.enumerate_actions(p, actions, span)?;
                     None
                 };
-                if drawn.is_none() {
-                    self.enumerate_actions(p, actions, span)?;
-                }
                 // A drawn option is a decision, even if it was the only legal one.
                 let n = match drawn {
                     Some(true) => 2,

@@ -74,6 +74,12 @@ pub struct ActionParam {
     /// coverage counts each requirement; `why.rs` keeps to the
     /// requirements, to name the one that fails.
     pub fast: Option<(Coll, u32)>,
+    /// The domain as options are drawn from it (`eval/sample.rs`): its base,
+    /// without its `where` filters, and the filters (the element's slot and
+    /// the condition) innermost first, compiled (set by the `bytecode` pass;
+    /// `None` before it, when drawing splits the domain as it goes, and for
+    /// a `subsets(…)` domain).
+    pub draw: Option<(Coll, Vec<(u16, Expr)>)>,
 }
 
 #[derive(Clone, Debug)]

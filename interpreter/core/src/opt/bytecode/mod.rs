@@ -77,6 +77,13 @@ pub(super) fn run(g: &mut Game, keep: bool) {
         g.actions[a].pre = pre;
         let mut params = std::mem::take(&mut g.actions[a].params);
         for prm in params.iter_mut() {
+            prm.draw = draw_form(&prm.domain).map(|(mut base, mut filters)| {
+                frame.root_coll(g, &mut base, &inl);
+                for (_, e) in filters.iter_mut() {
+                    frame.root(g, e, &inl);
+                }
+                (base, filters)
+            });
             frame.root_coll(g, &mut prm.domain, &inl);
         }
         for (prm, fold) in params.iter_mut().zip(folded) {
@@ -194,6 +201,20 @@ fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
             Some((filter, deps))
         })
         .collect()
+}
+
+/// Domain `c` as options are drawn from it (`eval/sample.rs`): its base and
+/// its `where` filters, innermost first; `None` for `subsets(…)`.
+fn draw_form(c: &Coll) -> Option<(Coll, Vec<(u16, Expr)>)> {
+    match c {
+        Coll::Filter(inner, slot, cond) => {
+            let (base, mut filters) = draw_form(inner)?;
+            filters.push((*slot, cond.clone()));
+            Some((base, filters))
+        }
+        Coll::Subsets { .. } | Coll::Subset(..) => None,
+        _ => Some((c.clone(), vec![])),
+    }
 }
 
 /// One body's frame: its own locals, and the highest slot a program placed
