@@ -164,10 +164,6 @@ pub struct State {
     /// (`sample.rs`) where it can, and that option is the decision's only one.
     #[serde(skip)]
     pub sample: bool,
-    /// While options are drawn: per action leading an `act`, what drawing
-    /// and listing have cost there (`sample.rs`). Empty otherwise.
-    #[serde(skip)]
-    pub draw_costs: Vec<sample::DrawCost>,
     /// For tests: each drawn decision is listed too, and compared.
     #[serde(skip)]
     pub audit: Option<Box<sample::Audit>>,
@@ -275,7 +271,6 @@ impl State {
             peeked: false,
             log_on: false,
             sample: false,
-            draw_costs: vec![],
             audit: None,
             log: vec![],
             rolls: vec![],

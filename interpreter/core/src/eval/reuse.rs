@@ -99,7 +99,6 @@ impl State {
             peeked,
             log_on,
             sample,
-            draw_costs,
             audit,
             log,
             rolls,
@@ -143,7 +142,6 @@ impl State {
         *guard = t.guard;
         *sample = t.sample;
         *audit = None;
-        draw_costs.clear();
         *peeked = t.peeked;
         *log_on = t.log_on;
         log.clear();

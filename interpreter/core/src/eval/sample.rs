@@ -57,32 +57,15 @@ pub struct Audit {
     pub fault: Option<String>,
 }
 
-/// What drawing and listing have cost at the `act`s led by one action: the
-/// steps they charged and how many times each ran.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DrawCost {
-    drawn: (u64, u32),
-    listed: (u64, u32),
-}
-
-impl DrawCost {
-    /// Whether the next such `act` draws: the first two draw, the next two
-    /// list, then the cheaper on average does, except that every 32nd tries
-    /// the other again (a cost may change as the game goes on).
-    fn prefers_drawing(&self) -> bool {
-        let (d, l) = (self.drawn.1, self.listed.1);
-        let seen = d + l;
-        if seen < 4 {
-            return seen < 2;
-        }
-        if d == 0 || l == 0 {
-            return d == 0;
-        }
-        // Cross-multiplied averages: drawn / d <= listed / l.
-        let cheaper =
-            u128::from(self.drawn.0) * u128::from(l) <= u128::from(self.listed.0) * u128::from(d);
-        cheaper != (seen % 32 == 0)
-    }
+/// What a draw found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Drawn {
+    /// No option is legal.
+    Empty,
+    /// The option drawn, every other candidate rejected: the only one.
+    Only,
+    /// The option drawn, perhaps one of several.
+    Among,
 }
 
 /// A test on a drawn value: a `where` filter of its domain (the element in
@@ -185,15 +168,15 @@ impl Rejected {
 type Verdict = Result<SmallVec<[Val; 4]>, (u64, u64)>;
 
 impl<'g> Exec<'g> {
-    /// Draws one option of `actions` for seat `p` (see the module): `Some(true)`
-    /// with it as the only option in the option buffers, `Some(false)` when
-    /// none is legal, `None` when the decision must be listed instead.
+    /// Draws one option of `actions` for seat `p` (see the module), left as
+    /// the only option in the option buffers; `None` when the decision must
+    /// be listed instead.
     pub(super) fn sample_actions(
         &mut self,
         p: Val,
         actions: &[u16],
         span: Span,
-    ) -> R<Option<bool>> {
+    ) -> R<Option<Drawn>> {
         if self.st.log_on || self.st.guard.is_some() || self.st.coverage.is_some() {
             return Ok(None);
         }
@@ -255,35 +238,14 @@ impl<'g> Exec<'g> {
         r.map(Some)
     }
 
-    /// Draws or lists the options of an `act` of `actions` for seat `p`, as
-    /// drawing or listing has cost fewer steps at `act`s led by the same
-    /// action so far (`State::draw_costs`); `Some` as [`Exec::sample_actions`]
-    /// when it drew, `None` when it listed. Both are uniform, so choosing
-    /// between them from the past keeps the option drawn uniform; and since
-    /// steps are counted the same in every run, the choice is too.
-    pub(super) fn draw_or_list(&mut self, p: Val, actions: &[u16], span: Span) -> R<Option<bool>> {
-        let lead = actions[0] as usize;
-        if self.st.draw_costs.len() <= lead {
-            self.st
-                .draw_costs
-                .resize(self.g.actions.len(), DrawCost::default());
+    /// Draws the options of an `act` of `actions` for seat `p` where it
+    /// can (`Some`, as [`Exec::sample_actions`]), else lists them (`None`).
+    pub(super) fn draw_or_list(&mut self, p: Val, actions: &[u16], span: Span) -> R<Option<Drawn>> {
+        let drawn = self.sample_actions(p, actions, span)?;
+        if drawn.is_none() {
+            self.enumerate_actions(p, actions, span)?;
         }
-        let cost = self.st.draw_costs[lead];
-        let before = self.st.steps;
-        // An audit checks every decision that can be drawn.
-        if cost.prefers_drawing() || self.st.audit.is_some() {
-            if let Some(drawn) = self.sample_actions(p, actions, span)? {
-                let c = &mut self.st.draw_costs[lead];
-                c.drawn.0 += self.st.steps - before;
-                c.drawn.1 += 1;
-                return Ok(Some(drawn));
-            }
-        }
-        self.enumerate_actions(p, actions, span)?;
-        let c = &mut self.st.draw_costs[lead];
-        c.listed.0 += self.st.steps - before;
-        c.listed.1 += 1;
-        Ok(None)
+        Ok(drawn)
     }
 
     /// For tests ([`Audit`]): lists the decision just drawn and records
@@ -319,7 +281,7 @@ impl<'g> Exec<'g> {
 
     /// Numbers the candidates of `spaces` and draws until one passes, each
     /// action's tests in a frame of its own made once.
-    fn draw(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<bool> {
+    fn draw(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<Drawn> {
         let old = self.base;
         let first = self.st.locals.len();
         let r = self.draw_in_frames(p, spaces, span);
@@ -328,7 +290,7 @@ impl<'g> Exec<'g> {
         r
     }
 
-    fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<bool> {
+    fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<Drawn> {
         let mut total = 0u64;
         for sp in spaces.iter_mut() {
             let base = self.st.locals.len();
@@ -366,12 +328,17 @@ impl<'g> Exec<'g> {
                         tuples: Some((0, vals.len() as u16)),
                     });
                     st.opt_count = 1;
-                    return Ok(true);
+                    // Every other candidate rejected: it is the only option.
+                    return Ok(if rejected.total + 1 == total {
+                        Drawn::Only
+                    } else {
+                        Drawn::Among
+                    });
                 }
                 Err((lo, hi)) => rejected.add(sp.start + lo, sp.start + hi),
             }
         }
-        Ok(false)
+        Ok(Drawn::Empty)
     }
 
     /// Lists the bases of `sp`'s parameters and counts its candidates, in
@@ -576,40 +543,5 @@ impl<'g> Exec<'g> {
         }
         self.set_local(slot, v);
         Ok(merged)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::DrawCost;
-
-    /// The first two `act`s draw and the next two list; then the one that
-    /// charged fewer steps on average runs, and every 32nd the other.
-    #[test]
-    fn the_cheaper_way_is_taken_after_trying_both() {
-        let mut c = DrawCost::default();
-        let mut ways = vec![];
-        for n in 0..40u32 {
-            let draws = c.prefers_drawing();
-            ways.push(draws);
-            // Drawing costs 10 steps, listing 30.
-            if draws {
-                c.drawn = (c.drawn.0 + 10, c.drawn.1 + 1);
-            } else {
-                c.listed = (c.listed.0 + 30, c.listed.1 + 1);
-            }
-            if n < 4 {
-                assert_eq!(draws, n < 2, "act {n}");
-            } else {
-                assert_eq!(draws, n % 32 != 0, "act {n}");
-            }
-        }
-        // Had listing been the cheaper, it would have been taken.
-        let c = DrawCost {
-            drawn: (60, 2),
-            listed: (20, 2),
-        };
-        assert!(!c.prefers_drawing());
-        assert_eq!(ways.iter().filter(|&&d| !d).count(), 3);
     }
 }

@@ -481,9 +481,10 @@ impl<'a> Exec<'a> {
                     self.enumerate_actions(p, actions, span)?;
                     None
                 };
-                // A drawn option is a decision, even if it was the only legal one.
+                // A drawn option is a decision unless every other candidate
+                // was rejected: it may be the only legal one.
                 let n = match drawn {
-                    Some(true) => 2,
+                    Some(super::sample::Drawn::Among) => 2,
                     _ => self.st.opt_count as usize,
                 };
                 match n {
