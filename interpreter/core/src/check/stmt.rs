@@ -452,6 +452,7 @@ impl Checker {
             areas,
             lister: None,
             shared: vec![],
+            draw: None,
             span: name.span,
         }
     }

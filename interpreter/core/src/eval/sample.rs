@@ -32,9 +32,10 @@
 //!
 //! **Not drawn.** A decision is listed as before (and the playout picks
 //! among its options) when it is written to a log, guarded, counted by
-//! coverage, or offers an action with `subsets(…)`, a written `merge`, more
-//! than two parameters that are not independent, or twins in any parameter
-//! but the last. Drawing tests fewer candidates than listing, so a runtime
+//! coverage, or offers an action without a [`DrawPlan`] (made by the
+//! bytecode pass, `opt/bytecode/draw.rs`): one with `subsets(…)`, a written
+//! `merge`, more than two parameters that are not independent, or twins in
+//! any parameter but the last; with the passes off, every action. Drawing tests fewer candidates than listing, so a runtime
 //! error in a candidate never drawn does not surface, and the step count
 //! differs from listing's.
 
@@ -68,64 +69,29 @@ pub(super) enum Drawn {
     Among,
 }
 
-/// A test on a drawn value: a `where` filter of its domain (the element in
-/// the slot).
-type Filters<'g> = SmallVec<[(u16, &'g Expr); 2]>;
-
 /// How one action's candidates are numbered, from `start` in the decision.
-struct Space<'g> {
+struct Space {
     action: u16,
+    plan: DrawPlan,
     start: u64,
     size: u64,
-    /// Per parameter: its base and its filters.
-    bases: SmallVec<[&'g Coll; 2]>,
-    filters: SmallVec<[Filters<'g>; 2]>,
     /// Per parameter: where its listed base lies in `scratch` and how long
     /// it is; for a nested second parameter, where the prefix sums of its
     /// bases' lengths lie (one per value of the first, and the total).
     dims: SmallVec<[(u32, u32); 2]>,
-    /// The second parameter's base reads the first.
-    nested: bool,
-    /// The last parameter may be one of two twins.
-    twins: bool,
     /// The requirements that read no parameter: not yet tested (`None`).
     plain: Option<bool>,
     /// Where the action's frame starts in `locals`.
     frame: usize,
 }
 
-/// The base of a domain and its filters, innermost first; `None` for a
-/// domain that cannot be drawn from.
-fn split<'g>(g: &'g Game, c: &'g Coll, filters: &mut Filters<'g>) -> Option<&'g Coll> {
-    match c {
-        Coll::Code(id) => match g.programs[*id as usize].listed() {
-            Some(c) => split(g, c, filters),
-            None => Some(c),
-        },
-        Coll::Filter(inner, slot, cond) => {
-            let base = split(g, inner, filters)?;
-            filters.push((*slot, cond));
-            Some(base)
-        }
-        Coll::Subsets { .. } | Coll::Subset(..) => None,
-        _ => Some(c),
+/// Parameter `prm`'s base and filters as drawing uses them (an action with
+/// a [`DrawPlan`] has them for every parameter).
+fn drawn_from(prm: &ActionParam) -> (&Coll, &[(u16, Expr)]) {
+    match &prm.draw {
+        Some((base, filters)) => (base, filters),
+        None => (&prm.domain, &[]),
     }
-}
-
-/// Whether action `ad`'s options may be merged (`merge.rs`): `Some(false)`
-/// when not, `Some(true)` when only its last parameter may be one of two
-/// twins and its base is a zone (which holds a piece once), `None` else.
-fn twin_last(g: &Game, ad: &ActionDecl, bases: &[&Coll]) -> Option<bool> {
-    if !ad.merge {
-        return Some(false);
-    }
-    let n = ad.params.len();
-    let may = |i: usize| may_twin(&g.kind_twins, ad.params[i].ty);
-    if (0..n).filter(|&i| may(i)).count() == 0 {
-        return Some(false);
-    }
-    let last_only = n > 0 && may(n - 1) && (0..n - 1).all(|i| !may(i));
-    (last_only && matches!(bases[n - 1], Coll::Zone(_))).then_some(true)
 }
 
 /// The rejected candidates: sorted, disjoint, non-adjacent half-open ranges.
@@ -181,44 +147,17 @@ impl<'g> Exec<'g> {
             return Ok(None);
         }
         let g = self.g;
-        let mut spaces: SmallVec<[Space<'g>; 8]> = SmallVec::new();
+        let mut spaces: SmallVec<[Space; 8]> = SmallVec::new();
         for &a in actions {
-            let ad = &g.actions[a as usize];
-            if ad.merge_labels || !ad.areas.is_empty() {
-                return Ok(None);
-            }
-            let (mut bases, mut filters) = (SmallVec::new(), SmallVec::new());
-            for prm in &ad.params {
-                let mut f = Filters::new();
-                let base = match &prm.draw {
-                    Some((base, fs)) => {
-                        f.extend(fs.iter().map(|(slot, e)| (*slot, e)));
-                        Some(base)
-                    }
-                    None => split(g, &prm.domain, &mut f),
-                };
-                match base {
-                    Some(b) => bases.push(b),
-                    None => return Ok(None),
-                }
-                filters.push(f);
-            }
-            let nested = ad.params.iter().any(|prm| prm.deps != 0);
-            let Some(twins) = twin_last(g, ad, &bases) else {
+            let Some(plan) = g.actions[a as usize].draw else {
                 return Ok(None);
             };
-            if nested && ad.params.len() != 2 {
-                return Ok(None);
-            }
             spaces.push(Space {
                 action: a,
+                plan,
                 start: 0,
                 size: 0,
-                bases,
-                filters,
                 dims: SmallVec::new(),
-                nested,
-                twins,
                 plain: None,
                 frame: 0,
             });
@@ -281,7 +220,7 @@ impl<'g> Exec<'g> {
 
     /// Numbers the candidates of `spaces` and draws until one passes, each
     /// action's tests in a frame of its own made once.
-    fn draw(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<Drawn> {
+    fn draw(&mut self, p: Val, spaces: &mut [Space], span: Span) -> R<Drawn> {
         let old = self.base;
         let first = self.st.locals.len();
         let r = self.draw_in_frames(p, spaces, span);
@@ -290,7 +229,7 @@ impl<'g> Exec<'g> {
         r
     }
 
-    fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space<'g>], span: Span) -> R<Drawn> {
+    fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space], span: Span) -> R<Drawn> {
         let mut total = 0u64;
         for sp in spaces.iter_mut() {
             let base = self.st.locals.len();
@@ -343,20 +282,21 @@ impl<'g> Exec<'g> {
 
     /// Lists the bases of `sp`'s parameters and counts its candidates, in
     /// the action's frame.
-    fn number(&mut self, sp: &mut Space<'g>, span: Span) -> R<()> {
+    fn number(&mut self, sp: &mut Space, span: Span) -> R<()> {
         let mut size = 1u64;
-        let bases = sp.bases.clone();
-        for (i, base) in bases.iter().enumerate() {
-            if sp.nested && i == 1 {
+        let params = &self.g.actions[sp.action as usize].params;
+        for (i, prm) in params.iter().enumerate() {
+            if sp.plan.nested && i == 1 {
                 break;
             }
+            let base = drawn_from(prm).0;
             let at = self.st.scratch.len();
             self.coll(base, span)?;
             let len = self.st.scratch.len() - at;
             sp.dims.push((at as u32, len as u32));
             size = size.saturating_mul(len as u64);
         }
-        if sp.nested {
+        if sp.plan.nested {
             // Per value of the first parameter, the length of the second's
             // base, summed.
             let (at0, len0) = sp.dims[0];
@@ -367,7 +307,7 @@ impl<'g> Exec<'g> {
             for j in 0..len0 {
                 let x = self.st.scratch[(at0 + j) as usize];
                 self.set_local(slot, x);
-                sum += self.base_len(bases[1], span)?;
+                sum += self.base_len(drawn_from(&params[1]).0, span)?;
                 self.st.scratch.push(sum as Val);
             }
             sp.dims.push((at as u32, len0 + 1));
@@ -396,7 +336,7 @@ impl<'g> Exec<'g> {
     fn test(
         &mut self,
         p: Val,
-        sp: &mut Space<'g>,
+        sp: &mut Space,
         l: u64,
         shared: &mut Shared,
         span: Span,
@@ -431,7 +371,7 @@ impl<'g> Exec<'g> {
         let mut vals: SmallVec<[Val; 4]> = SmallVec::new();
         // Where the last parameter's value lies in its listed base.
         let mut last = (0usize, 0usize);
-        if sp.nested {
+        if sp.plan.nested {
             let (at0, _) = sp.dims[0];
             let (pat, plen) = sp.dims[1];
             let sums = &self.st.scratch[pat as usize..(pat + plen) as usize];
@@ -440,17 +380,17 @@ impl<'g> Exec<'g> {
             let x = self.st.scratch[(at0 as usize) + j];
             vals.push(x);
             self.set_local(ad.params[0].slot, x);
-            if !self.passes(a, sp, 0, x, span)? {
+            if !self.passes(a, 0, x, span)? {
                 return Ok(Err((lo, hi)));
             }
             let at = self.st.scratch.len();
-            self.coll(sp.bases[1], span)?;
+            self.coll(drawn_from(&ad.params[1]).0, span)?;
             let k = (l - lo) as usize;
             let y = self.st.scratch[at + k];
             vals.push(y);
             last = (at, k);
             self.set_local(ad.params[1].slot, y);
-            if !self.passes(a, sp, 1, y, span)? {
+            if !self.passes(a, 1, y, span)? {
                 return Ok(Err((l, l + 1)));
             }
         } else {
@@ -463,13 +403,13 @@ impl<'g> Exec<'g> {
                 vals.push(x);
                 last = (at as usize, k);
                 self.set_local(ad.params[i].slot, x);
-                if !self.passes(a, sp, i, x, span)? {
+                if !self.passes(a, i, x, span)? {
                     let lo = l - l % stride;
                     return Ok(Err((lo, lo + stride)));
                 }
             }
         }
-        if sp.twins && self.earlier_twin(p, sp, &mut vals, last, span)? {
+        if sp.plan.twins && self.earlier_twin(p, sp, &mut vals, last, span)? {
             return Ok(Err((l, l + 1)));
         }
         Ok(Ok(vals))
@@ -477,14 +417,14 @@ impl<'g> Exec<'g> {
 
     /// Whether value `x` of parameter `i` (in its slot) passes its filters and
     /// the requirements that end at it.
-    fn passes(&mut self, a: u16, sp: &Space<'g>, i: usize, x: Val, span: Span) -> R<bool> {
-        for &(slot, cond) in &sp.filters[i] {
-            self.set_local(slot, x);
+    fn passes(&mut self, a: u16, i: usize, x: Val, span: Span) -> R<bool> {
+        let ad = &self.g.actions[a as usize];
+        for (slot, cond) in drawn_from(&ad.params[i]).1 {
+            self.set_local(*slot, x);
             if self.eval(cond, span)? == 0 {
                 return Ok(false);
             }
         }
-        let ad = &self.g.actions[a as usize];
         for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
             if *mask != 0
                 && 31 - mask.leading_zeros() as usize == i
@@ -503,7 +443,7 @@ impl<'g> Exec<'g> {
     fn earlier_twin(
         &mut self,
         p: Val,
-        sp: &Space<'g>,
+        sp: &Space,
         vals: &mut SmallVec<[Val; 4]>,
         last: (usize, usize),
         span: Span,
@@ -527,7 +467,7 @@ impl<'g> Exec<'g> {
                 continue;
             }
             self.set_local(slot, u);
-            if !self.passes(a, sp, d, u, span)? {
+            if !self.passes(a, d, u, span)? {
                 continue;
             }
             let viewer = Viewer::Seat(p as usize);

@@ -121,7 +121,20 @@ pub struct ActionDecl {
     /// the `bytecode` pass; see `opt/bytecode/shared.rs`). Empty before it,
     /// and for an action that shares none.
     pub shared: Vec<u16>,
+    /// How this action's options are drawn in a random playout
+    /// (`eval/sample.rs`; set by the `bytecode` pass with each parameter's
+    /// [`ActionParam::draw`]); `None`: an `act` offering it is listed.
+    pub draw: Option<DrawPlan>,
     pub span: Span,
+}
+
+/// How an action's options are drawn (`eval/sample.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct DrawPlan {
+    /// The second (and last) parameter's domain reads the first.
+    pub nested: bool,
+    /// The last parameter may be one of two twin pieces (its base is a zone).
+    pub twins: bool,
 }
 
 impl ActionDecl {

@@ -32,6 +32,7 @@ use crate::ir::*;
 
 mod colls;
 mod comp;
+mod draw;
 mod keep;
 mod lister;
 mod memo;
@@ -77,7 +78,7 @@ pub(super) fn run(g: &mut Game, keep: bool) {
         g.actions[a].pre = pre;
         let mut params = std::mem::take(&mut g.actions[a].params);
         for prm in params.iter_mut() {
-            prm.draw = draw_form(&prm.domain).map(|(mut base, mut filters)| {
+            prm.draw = draw::form(&prm.domain).map(|(mut base, mut filters)| {
                 frame.root_coll(g, &mut base, &inl);
                 for (_, e) in filters.iter_mut() {
                     frame.root(g, e, &inl);
@@ -95,6 +96,7 @@ pub(super) fn run(g: &mut Game, keep: bool) {
             }
         }
         g.actions[a].params = params;
+        g.actions[a].draw = draw::plan(g, &g.actions[a]);
         frame.blocks(g, g.actions[a].body, &shared, &inl);
         g.actions[a].nlocals = frame.top;
     }
@@ -201,20 +203,6 @@ fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
             Some((filter, deps))
         })
         .collect()
-}
-
-/// Domain `c` as options are drawn from it (`eval/sample.rs`): its base and
-/// its `where` filters, innermost first; `None` for `subsets(…)`.
-fn draw_form(c: &Coll) -> Option<(Coll, Vec<(u16, Expr)>)> {
-    match c {
-        Coll::Filter(inner, slot, cond) => {
-            let (base, mut filters) = draw_form(inner)?;
-            filters.push((*slot, cond.clone()));
-            Some((base, filters))
-        }
-        Coll::Subsets { .. } | Coll::Subset(..) => None,
-        _ => Some((c.clone(), vec![])),
-    }
 }
 
 /// One body's frame: its own locals, and the highest slot a program placed

@@ -1,0 +1,50 @@
+//! What drawing options needs (`eval/sample.rs`), prepared once: each
+//! parameter's domain split into its base and its `where` filters, the
+//! filters compiled ([`ActionParam::draw`]), and whether and how an action's
+//! options can be drawn ([`ActionDecl::draw`]).
+
+use crate::ir::*;
+
+/// Domain `c` as options are drawn from it: its base and its `where`
+/// filters, innermost first; `None` for `subsets(…)`.
+pub(super) fn form(c: &Coll) -> Option<(Coll, Vec<(u16, Expr)>)> {
+    match c {
+        Coll::Filter(inner, slot, cond) => {
+            let (base, mut filters) = form(inner)?;
+            filters.push((*slot, cond.clone()));
+            Some((base, filters))
+        }
+        Coll::Subsets { .. } | Coll::Subset(..) => None,
+        _ => Some((c.clone(), vec![])),
+    }
+}
+
+/// How `ad`'s options are drawn, once its parameters have their draw
+/// forms; `None` where they must be listed: `subsets(…)` or a written
+/// `merge`, more than two parameters of which one reads another, or twins
+/// that listing would merge in a parameter other than the last (or in a
+/// last one not drawn from a zone, which could hold a piece twice).
+pub(super) fn plan(g: &Game, ad: &ActionDecl) -> Option<DrawPlan> {
+    if ad.merge_labels || !ad.areas.is_empty() {
+        return None;
+    }
+    let bases: Vec<&Coll> = ad
+        .params
+        .iter()
+        .map(|prm| prm.draw.as_ref().map(|d| &d.0))
+        .collect::<Option<_>>()?;
+    let nested = ad.params.iter().any(|prm| prm.deps != 0);
+    if nested && ad.params.len() != 2 {
+        return None;
+    }
+    let n = ad.params.len();
+    let may = |i: usize| may_twin(&g.kind_twins, ad.params[i].ty);
+    let twins = ad.merge && (0..n).any(may);
+    if twins {
+        let last_only = may(n - 1) && (0..n - 1).all(|i| !may(i));
+        if !last_only || !matches!(bases[n - 1], Coll::Zone(_)) {
+            return None;
+        }
+    }
+    Some(DrawPlan { nested, twins })
+}
