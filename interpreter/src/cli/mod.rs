@@ -111,7 +111,7 @@ pub enum Cmd {
         /// Play only slice K of N of the games (`--shard 2/8`, contiguous slices of the seeds) and print a partial result as JSON instead of the summary; `regel merge` turns the N partials into the summary of the whole run.
         #[arg(long, value_name = "K/N", value_parser = shard::parse_shard)]
         shard: Option<shard::Shard>,
-        /// How random seats choose: `list` lists every legal option and picks one; `draw` draws candidates at random and tests them until one is legal, which is as uniform among the legal options and faster, but gives other games for the same seeds (and counts a drawn option as a decision even where it was the only one). `draw` is for random seats only, without `--records`, `--coverage` or `--shard`.
+        /// How random seats choose: `list` lists every legal option and picks one; `draw` draws candidates at random and tests them until one is legal, which is as uniform among the legal options and faster where options are many and cheap to test (reversi, breakthrough: twice as fast), but gives other games for the same seeds, and counts a drawn option as a decision where it may have been the only one. `draw` is for random seats only, without `--records`, `--coverage` or `--shard`.
         #[arg(long, value_enum, default_value = "list")]
         sampling: Sampling,
     },
