@@ -35,9 +35,13 @@
 //! coverage, or offers an action without a [`DrawPlan`] (made by the
 //! bytecode pass, `opt/bytecode/draw.rs`): one with `subsets(…)`, a written
 //! `merge`, more than two parameters that are not independent, or twins in
-//! any parameter but the last; with the passes off, every action. Drawing tests fewer candidates than listing, so a runtime
-//! error in a candidate never drawn does not surface, and the step count
-//! differs from listing's.
+//! any parameter but the last; with the passes off, every action.
+//!
+//! **What differs from listing.** Drawing tests fewer candidates, so a
+//! runtime error in a candidate never drawn does not surface, and the step
+//! count differs. A drawn option whose every other candidate was rejected is
+//! the only one and is taken as forced, as listing takes it; any other stops
+//! the match as a decision, though it may have been the only legal one.
 
 use super::expr::{Exec, R};
 use super::options::Shared;
