@@ -2,6 +2,9 @@
 //!
 //! Each iteration plays one complete game from a fresh match with uniform
 //! random choices (the bots' generator is separate from the match's). The
+//! group `playouts` lists every decision's options; `drawn` draws them
+//! (`Match::sampled_playout_at_most`, as `simulate --sampling draw`):
+//! `cargo bench --bench playouts -- drawn/reversi`. The
 //! game is checked once, outside the measurement; a match costs only its
 //! state. Throughput is reported as games (elements) per second.
 
@@ -37,8 +40,21 @@ fn load(path: &str) -> Option<Arc<Game>> {
 }
 
 fn bench_game(c: &mut Criterion, name: &str, path: &str, players: usize, options: &[(&str, i64)]) {
+    for drawn in [false, true] {
+        bench_playouts(c, name, path, players, options, drawn);
+    }
+}
+
+fn bench_playouts(
+    c: &mut Criterion,
+    name: &str,
+    path: &str,
+    players: usize,
+    options: &[(&str, i64)],
+    drawn: bool,
+) {
     let Some(game) = load(path) else { return };
-    let mut group = c.benchmark_group("playouts");
+    let mut group = c.benchmark_group(if drawn { "drawn" } else { "playouts" });
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
     let mut seed = 0u64;
@@ -49,7 +65,13 @@ fn bench_game(c: &mut Criterion, name: &str, path: &str, players: usize, options
             let mut setup = Setup::new(players, seed);
             setup.options = options.iter().map(|(k, v)| (k.to_string(), *v)).collect();
             let mut m = Match::new(game.clone(), &setup).expect("match starts");
-            m.playout(&mut bot).expect("game runs to its end")
+            if drawn {
+                m.sampled_playout_at_most(&mut bot, u32::MAX)
+                    .expect("game runs to its end");
+                m.state.decisions
+            } else {
+                m.playout(&mut bot).expect("game runs to its end")
+            }
         })
     });
     group.finish();
