@@ -3,27 +3,16 @@
 //! from the real one. The full figures (≥ 200 games per game) are measured
 //! with `regel simulate … --seat mcts` and given in the README.
 
+mod common;
+
+use common::load;
+
 use rayon::prelude::*;
 use regel::bot::sample::Hidden;
 use regel::bot::{self, SeatKind};
 use regel::cli::simulate::play_bots;
-use regel::diag::Sources;
 use regel::eval::{Match, Setup};
-use std::path::Path;
 use std::sync::Arc;
-
-fn load(rel: &str) -> Arc<regel::ir::Game> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &regel::cli::read_file,
-        &path,
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
-    Arc::new(g)
-}
 
 /// Games out of `games` that MCTS (`mcts:ITER` or `mcts:ITER:DEPTH`) wins
 /// outright against one random bot, sitting first in even games and second

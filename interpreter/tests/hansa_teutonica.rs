@@ -4,30 +4,17 @@
 //! prestige never falls (HT-10); the face-down tokens are hidden from every
 //! view; the side of the board follows the player count (HT-3.11).
 
+mod common;
+
+use common::load;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use regel::cli::simulate::play_random;
-use regel::diag::Sources;
 use regel::eval::{Match, Setup};
-use regel::ir::Game;
-use std::path::Path;
-use std::sync::Arc;
 
 const RULES: &str = "rulesets/hansa-teutonica/hansa-teutonica.rules";
-
-fn load(rel: &str) -> Arc<Game> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &regel::cli::read_file,
-        &path,
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
-    Arc::new(g)
-}
 
 /// Issue 8: seeded games per player count, invariants after every
 /// decision; 25 per count in the default suite. Prints the longest game (in

@@ -2,26 +2,13 @@
 //! Pfennig: a paused match is plain data that resumes identically, and no
 //! seat's view shows another seat's hidden pieces.
 
+mod common;
+
+use common::load;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use regel::diag::Sources;
 use regel::eval::{Match, PendingKind, Setup, State};
-use regel::ir::Game;
-use std::path::Path;
-use std::sync::Arc;
-
-fn load(rel: &str) -> Arc<Game> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &regel::cli::read_file,
-        &path,
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
-    Arc::new(g)
-}
 
 const BASE: &str = "rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules";
 const OPEN_TILES: &str = "rulesets/auf-heller-und-pfennig/open-tiles.rules";

@@ -8,12 +8,11 @@
 //! the README's test command stays within its time on a 2-core machine:
 //! `cargo test --release --test soak --test hansa_teutonica -- --ignored`.
 
+mod common;
+
 use rayon::prelude::*;
 use regel::cli::simulate::play_random;
-use regel::diag::Sources;
 use regel::eval::Setup;
-use std::path::Path;
-use std::sync::Arc;
 
 /// Games per player count in the default suite.
 const SHORT: u64 = 200;
@@ -21,16 +20,7 @@ const SHORT: u64 = 200;
 const LONG: u64 = 2_000;
 
 fn soak(rel: &str, games: u64) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel);
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &regel::cli::read_file,
-        &path,
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{rel}: {d:?}"));
-    let game = Arc::new(g);
+    let game = common::load(rel);
     for players in game.min_players..=game.max_players {
         let failures: Vec<String> = (0..games)
             .into_par_iter()

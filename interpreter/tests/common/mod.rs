@@ -1,6 +1,6 @@
 //! Helpers for the test files that serve a rules file and a board file from
 //! memory (`lang.rs`, `networks.rs`): compiling them, the boards they share,
-//! and reading a log; and loading a shipped game (`sample.rs`).
+//! and reading a log; and loading a shipped game (`bots.rs`, `soak.rs`, …).
 
 // Each test file uses some of these.
 #![allow(dead_code)]
