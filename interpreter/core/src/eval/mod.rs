@@ -843,7 +843,8 @@ impl Match {
     /// ones, without listing them (`sample.rs`); other decisions are listed
     /// and picked with `rng`. The games differ from `playout_at_most`'s, as
     /// do the step count and what counts as a decision: a drawn option is
-    /// one, even where listing would have found it the only option.
+    /// one unless every other candidate was rejected, though it may have
+    /// been the only option.
     pub fn sampled_playout_at_most<Rn: rand::Rng>(
         &mut self,
         rng: &mut Rn,

@@ -44,7 +44,7 @@ impl Exec<'_> {
     /// requirement of the class was computed in this listing and its steps,
     /// charged again, end before the next checkpoint; else computed (and
     /// kept, once computed without error).
-    pub(super) fn shared_pre_holds(
+    fn shared_pre_holds(
         &mut self,
         shared: &mut Shared,
         class: u16,
@@ -69,6 +69,26 @@ impl Exec<'_> {
             None => shared.push(kept),
         }
         Ok(holds)
+    }
+
+    /// Leading requirement `k` of action `a`, which reads no parameter: with
+    /// `SHARE`, read from `shared` where [`Exec::shared_pre_holds`] can (a
+    /// requirement of a class, no seat's view guarded), else computed.
+    #[inline]
+    pub(super) fn plain_pre_holds<const COVERAGE: bool, const SHARE: bool>(
+        &mut self,
+        shared: &mut Shared,
+        a: u16,
+        k: usize,
+        e: &Expr,
+        s: Span,
+    ) -> R<bool> {
+        match self.g.actions[a as usize].shared.get(k) {
+            Some(&c) if SHARE && c != ActionDecl::UNSHARED && self.st.guard.is_none() => {
+                self.shared_pre_holds(shared, c, a, k, e, s)
+            }
+            _ => self.pre_holds::<COVERAGE>(a, k, e, s),
+        }
     }
 
     /// Fills the option groups with every legal instance of `actions` for player `p`.
@@ -134,13 +154,7 @@ impl Exec<'_> {
             if *mask != 0 {
                 continue;
             }
-            let holds = match ad.shared.get(k) {
-                Some(&c) if SHARE && c != ActionDecl::UNSHARED && self.st.guard.is_none() => {
-                    self.shared_pre_holds(shared, c, a, k, e, *s)?
-                }
-                _ => self.pre_holds::<COVERAGE>(a, k, e, *s)?,
-            };
-            if !holds {
+            if !self.plain_pre_holds::<COVERAGE, SHARE>(shared, a, k, e, *s)? {
                 return Ok(());
             }
         }

@@ -354,14 +354,8 @@ impl<'g> Exec<'g> {
                     continue;
                 }
                 // A requirement several actions share is computed once per
-                // decision, as listing computes it (`options.rs`).
-                let held = match ad.shared.get(k) {
-                    Some(&c) if c != ActionDecl::UNSHARED => {
-                        self.shared_pre_holds(shared, c, a, k, e, *s)?
-                    }
-                    _ => self.pre_holds::<false>(a, k, e, *s)?,
-                };
-                if !held {
+                // decision, as listing computes it.
+                if !self.plain_pre_holds::<false, true>(shared, a, k, e, *s)? {
                     holds = false;
                     break;
                 }
@@ -430,10 +424,7 @@ impl<'g> Exec<'g> {
             }
         }
         for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
-            if *mask != 0
-                && 31 - mask.leading_zeros() as usize == i
-                && !self.pre_holds::<false>(a, k, e, *s)?
-            {
+            if last_read(*mask) == Some(i) && !self.pre_holds::<false>(a, k, e, *s)? {
                 return Ok(false);
             }
         }

@@ -142,6 +142,12 @@ impl ActionDecl {
     pub const UNSHARED: u16 = u16::MAX;
 }
 
+/// The last parameter a requirement reading parameters `mask` reads (the
+/// mask of [`ActionDecl::pre`]); `None` when it reads none.
+pub fn last_read(mask: u32) -> Option<usize> {
+    (mask != 0).then(|| 31 - mask.leading_zeros() as usize)
+}
+
 /// `statistic NAME(p) = EXPR` (`per_player`: the player bound in local 0)
 /// or `statistic NAME = EXPR`: an integer read when a game ends.
 #[derive(Clone, Debug)]

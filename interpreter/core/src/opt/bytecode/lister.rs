@@ -151,11 +151,6 @@ fn skips_to<'d>(ad: &'d ActionDecl, i: usize, once: &[Option<(Reg, Reg)>]) -> Op
     (walked && !tested(ad, i)).then_some(&inner.domain)
 }
 
-/// The last parameter a requirement reading parameters `mask` reads.
-fn last_read(mask: u32) -> Option<usize> {
-    (mask != 0).then(|| 31 - mask.leading_zeros() as usize)
-}
-
 /// Whether a requirement is tested after binding parameter `i`.
 fn tested(ad: &ActionDecl, i: usize) -> bool {
     ad.pre

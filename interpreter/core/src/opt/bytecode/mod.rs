@@ -187,7 +187,7 @@ fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
                 if ad.product {
                     mask == 1 << i
                 } else {
-                    mask != 0 && 31 - mask.leading_zeros() as usize == i
+                    last_read(mask) == Some(i)
                 }
             };
             let mut deps = prm.deps;
