@@ -468,6 +468,22 @@ impl<'a> Exec<'a> {
                     refresh!();
                     w!(d, v)
                 }
+                BOp::KeyRegs {
+                    d,
+                    key,
+                    adj,
+                    n,
+                    args,
+                    len,
+                    sp,
+                } => {
+                    let around = self.key_around(adj, r!(n), at!(sp))?;
+                    let mut v = [0; MAX_KEY_ATTRS];
+                    for (x, &r) in v.iter_mut().zip(&p.regs()[args as usize..][..len as usize]) {
+                        *x = r!(r);
+                    }
+                    w!(d, key_found(g, key, around, &v[..len as usize]))
+                }
                 BOp::Tree { d, e, sp } => {
                     let v = self.eval(&p.trees()[e as usize], at!(sp))?;
                     refresh!();
@@ -979,20 +995,10 @@ impl<'a> Exec<'a> {
         fallback: u32,
         span: Span,
     ) -> R<Val> {
-        let g = self.g;
-        let around = match adj {
-            None => None,
-            Some(a) => {
-                if n < 0 {
-                    return Err(RunError::at(RunErrorKind::NoneNeighbours, span));
-                }
-                let s = adjacent(&g.board, a, n as u32);
-                if s.is_empty() {
-                    return Ok(NONE);
-                }
-                Some(s)
-            }
-        };
+        let around = self.key_around(adj, n, span)?;
+        if around.is_some_and(|s| s.is_empty()) {
+            return Ok(NONE);
+        }
         let mark = self.st.scratch.len();
         let mut v = [0; MAX_KEY_ATTRS];
         for (i, &sub) in subs.iter().enumerate() {
@@ -1004,10 +1010,25 @@ impl<'a> Exec<'a> {
                 }
             }
         }
-        Ok(match g.keys[key as usize].find(&v[..subs.len()]) {
-            Some(found) if around.is_none_or(|s| s.contains(&found)) => found as Val,
-            _ => NONE,
-        })
+        Ok(key_found(self.g, key, around, &v[..subs.len()]))
+    }
+
+    /// The nodes a key lookup looks within: all (`None`) or the neighbours
+    /// of node `n` (an error when `n` is `none`).
+    fn key_around(&self, adj: Option<Adj>, n: Val, span: Span) -> R<Option<&'a [u32]>> {
+        match adj {
+            None => Ok(None),
+            Some(_) if n < 0 => Err(RunError::at(RunErrorKind::NoneNeighbours, span)),
+            Some(a) => Ok(Some(adjacent(&self.g.board, a, n as u32))),
+        }
+    }
+}
+
+/// The node with the key values `vals` in table `key`, if it lies `around`.
+fn key_found(g: &Game, key: u16, around: Option<&[u32]>, vals: &[Val]) -> Val {
+    match g.keys[key as usize].find(vals) {
+        Some(found) if around.is_none_or(|s| s.contains(&found)) => found as Val,
+        _ => NONE,
     }
 }
 

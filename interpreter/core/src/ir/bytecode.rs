@@ -251,6 +251,18 @@ pub enum BOp {
         at: u32,
         sp: u16,
     },
+    /// A key lookup whose values cannot fail (constants and locals), read
+    /// from the registers `regs[args..args + len]`: no program of their own
+    /// and no fallback are needed.
+    KeyRegs {
+        d: Reg,
+        key: u16,
+        adj: Option<Adj>,
+        n: Reg,
+        args: u32,
+        len: u8,
+        sp: u16,
+    },
     /// An expression the compiler leaves to the tree evaluator.
     Tree { d: Reg, e: u32, sp: u16 },
     // Collections are listed on the scratch stack, as the tree evaluator does.
@@ -555,7 +567,7 @@ impl BOp {
             Mov { d, s } => &[*d, *s],
             VarAt { d, i, .. } | Zone { d, i, .. } | ZoneLenOf { d, i, .. } => &[*d, *i],
             Field { d, p, .. } | Owner { d, p, .. } | IsKind { d, p, .. } => &[*d, *p],
-            NodeAttr { d, n, .. } | KeyLookup { d, n, .. } => &[*d, *n],
+            NodeAttr { d, n, .. } | KeyLookup { d, n, .. } | KeyRegs { d, n, .. } => &[*d, *n],
             EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             ZoneOwner { d, z, p, .. } => &[*d, *z, *p],

@@ -630,6 +630,27 @@ impl<'g> Comp<'g> {
             Coll::Neighbors(x) => (Some(Adj::Neighbors), self.expr(x, sp)),
             _ => return self.tree(e, d, sp),
         };
+        // Values that cannot fail (a grid's `row == r and col == k`) are
+        // read from their registers: no programs, no fallback.
+        if vals.len() <= MAX_KEY_ATTRS
+            && vals
+                .iter()
+                .all(|v| matches!(v, Expr::Const(_) | Expr::Local(_)))
+        {
+            let regs: Vec<Reg> = vals.iter().map(|v| self.expr(v, sp)).collect();
+            let args = self.p.regs.len() as u32;
+            self.p.regs.extend(regs);
+            self.emit(BOp::KeyRegs {
+                d,
+                key,
+                adj,
+                n,
+                args,
+                len: vals.len() as u8,
+                sp,
+            });
+            return;
+        }
         let mut ids = vec![];
         for v in vals {
             // A value's temporaries lie above every register live here.

@@ -241,10 +241,12 @@ impl Frame {
         // runs their values and arguments without the tree.
         let root = out.last().expect("the root program is compiled last");
         if root.ops().len() <= MIN_OPS
-            && !root
-                .ops()
-                .iter()
-                .any(|op| matches!(op, BOp::KeyLookup { .. } | BOp::Call { .. }))
+            && !root.ops().iter().any(|op| {
+                matches!(
+                    op,
+                    BOp::KeyLookup { .. } | BOp::KeyRegs { .. } | BOp::Call { .. }
+                )
+            })
         {
             return;
         }
