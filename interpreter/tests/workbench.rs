@@ -791,10 +791,10 @@ fn an_illegal_label_is_answered_with_the_failing_require_and_its_values() {
     let c4 = path("examples/connect-four/connect-four.rules");
     let err = why(&c4, "2", "0", &["drop 1"; 7]);
     assert!(
-        err.contains("why: `require any(c in nodes: c.col == k and free(c))` failed"),
+        err.contains("why: `require free(first(nodes where row == 1 and col == k))` failed"),
         "{err}"
     );
-    assert!(err.contains("connect-four.rules:45:"), "{err}");
+    assert!(err.contains("connect-four.rules:46:"), "{err}");
     let err = why(&c4, "2", "0", &["drop 9"]);
     assert!(
         err.contains("why: no instance of action `drop` is labelled `drop 9`"),
@@ -849,8 +849,8 @@ fn play_and_replay_say_why_a_label_is_illegal() {
         "{out}"
     );
     assert!(
-        out.contains("why: `require any(c in nodes: c.col == k and free(c))` failed (")
-            && out.contains("connect-four.rules:45:11)"),
+        out.contains("why: `require free(first(nodes where row == 1 and col == k))` failed (")
+            && out.contains("connect-four.rules:46:11)"),
         "{out}"
     );
 
@@ -872,7 +872,7 @@ fn play_and_replay_say_why_a_label_is_illegal() {
     );
     assert!(
         r.err
-            .contains("why: `require any(c in nodes: c.col == k and free(c))` failed"),
+            .contains("why: `require free(first(nodes where row == 1 and col == k))` failed"),
         "{}",
         r.err
     );
