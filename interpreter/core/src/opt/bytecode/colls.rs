@@ -656,7 +656,7 @@ impl<'g> Comp<'g> {
             // A value's temporaries lie above every register live here.
             let mut sub = Comp::new(self.g, self.inl, self.next, 0);
             sub.map = self.map.clone();
-            sub.inlined = self.inlined;
+            sub.inlined = self.inlined.clone();
             sub.p.spans = self.p.spans.clone();
             let r = sub.expr(v, sp);
             sub.emit(BOp::Ret { s: r });

@@ -44,8 +44,9 @@ pub(super) struct Comp<'g> {
     /// callee's parameters are the argument registers and its other locals
     /// fresh temporaries.
     pub(super) map: Vec<Reg>,
-    /// Calls inlined around the code being compiled.
-    pub(super) inlined: u32,
+    /// The functions whose calls are inlined around the code being
+    /// compiled, outermost first.
+    pub(super) inlined: Vec<u16>,
     pub(super) p: Draft,
     pub(super) next: u32,
     pub(super) top: u32,
@@ -70,7 +71,7 @@ impl<'g> Comp<'g> {
             g,
             inl,
             map: vec![],
-            inlined: 0,
+            inlined: vec![],
             p,
             next: temps,
             top: temps,
@@ -265,9 +266,9 @@ impl<'g> Comp<'g> {
         let enter = self.emit(BOp::CallEnter { sp });
         let outer = std::mem::replace(&mut self.map, map);
         let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
-        self.inlined += 1;
+        self.inlined.push(func);
         self.into(body, d, sp);
-        self.inlined -= 1;
+        self.inlined.pop();
         self.memo_floor = floor;
         self.map = outer;
         // A body that nothing in it could tell the depth of needs it
@@ -507,7 +508,13 @@ impl<'g> Comp<'g> {
                         None => BOp::Tab1 { d, t, a, sp, to: 0 },
                     })
                 });
-                if tab.is_none() && self.inlined < MAX_INLINED && self.inl.ok[*func as usize] {
+                // A function that calls itself is compiled in place once
+                // per call site: its own calls inside stay calls.
+                if tab.is_none()
+                    && self.inlined.len() < MAX_INLINED
+                    && self.inl.ok[*func as usize]
+                    && !self.inlined.contains(func)
+                {
                     return self.inline_call(*func, &regs, d, sp);
                 }
                 let at = self.p.regs.len() as u32;

@@ -361,14 +361,16 @@ fn compile(
 }
 
 /// Calls compiled in place inside each other at most this deep.
-const MAX_INLINED: u32 = 3;
+const MAX_INLINED: usize = 3;
 /// Functions whose bodies have more nodes than this are called, not inlined.
 const MAX_INLINED_NODES: usize = 48;
 
-/// Which functions a call may compile in place: those that cannot reach
-/// themselves through calls and are small, with their bodies as the rules
-/// wrote them (before this pass compiled them) and their parameter and
-/// local counts.
+/// Which functions a call may compile in place: the small ones, with their
+/// bodies as the rules wrote them (before this pass compiled them) and
+/// their parameter and local counts. One that calls itself (connect four's
+/// `run` along a line) is compiled in place at most once around any code
+/// ([`Comp::inlined`](comp::Comp)), so its first step costs no call: the
+/// step and the depth a call counts are counted all the same.
 struct Inlinable {
     bodies: Vec<(Expr, u16, u16)>,
     ok: Vec<bool>,
@@ -381,31 +383,13 @@ struct Inlinable {
 
 impl Inlinable {
     fn of(g: &Game) -> Inlinable {
-        let n = g.fns.len();
-        let mut calls: Vec<Vec<u16>> = vec![vec![]; n];
-        let mut size = vec![0usize; n];
-        for (f, fd) in g.fns.iter().enumerate() {
-            walk_e(&mut fd.body.clone(), &mut |x: &mut Expr| {
-                size[f] += 1;
-                if let Expr::Call { func, .. } = x {
-                    calls[f].push(*func);
-                }
-            });
-        }
-        let ok = (0..n)
-            .map(|f| {
-                // Whether `f` reaches itself: a search over the call graph.
-                let mut seen = vec![false; n];
-                let mut stack: Vec<u16> = calls[f].clone();
-                while let Some(c) = stack.pop() {
-                    if c as usize == f {
-                        return false;
-                    }
-                    if !std::mem::replace(&mut seen[c as usize], true) {
-                        stack.extend(&calls[c as usize]);
-                    }
-                }
-                size[f] <= MAX_INLINED_NODES
+        let ok = g
+            .fns
+            .iter()
+            .map(|fd| {
+                let mut size = 0usize;
+                walk_e(&mut fd.body.clone(), &mut |_: &mut Expr| size += 1);
+                size <= MAX_INLINED_NODES
             })
             .collect();
         Inlinable {
