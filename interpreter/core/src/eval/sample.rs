@@ -89,13 +89,15 @@ struct Space {
     frame: usize,
 }
 
-/// Parameter `prm`'s base and filters as drawing uses them (an action with
-/// a [`DrawPlan`] has them for every parameter).
+/// Parameter `prm`'s base and filters as drawing uses them. Only actions
+/// with a [`DrawPlan`] are drawn, and `opt/bytecode/draw.rs::plan` gives
+/// one only when every parameter has them.
 fn drawn_from(prm: &ActionParam) -> (&Coll, &[(u16, Expr)]) {
-    match &prm.draw {
-        Some((base, filters)) => (base, filters),
-        None => (&prm.domain, &[]),
-    }
+    let (base, filters) = prm
+        .draw
+        .as_ref()
+        .expect("a drawn action's parameters have their draw forms");
+    (base, filters)
 }
 
 /// The rejected candidates: sorted, disjoint, non-adjacent half-open ranges.

@@ -77,8 +77,8 @@ pub struct ActionParam {
     /// The domain as options are drawn from it (`eval/sample.rs`): its base,
     /// without its `where` filters, and the filters (the element's slot and
     /// the condition) innermost first, compiled (set by the `bytecode` pass;
-    /// `None` before it, when drawing splits the domain as it goes, and for
-    /// a `subsets(…)` domain).
+    /// `None` before it and for a `subsets(…)` domain, and then the action
+    /// has no [`DrawPlan`] and is listed, never drawn).
     pub draw: Option<(Coll, Vec<(u16, Expr)>)>,
 }
 
