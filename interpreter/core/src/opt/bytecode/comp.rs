@@ -490,7 +490,25 @@ impl<'g> Comp<'g> {
             }
             Expr::Call { func, args, span } => {
                 let sp = self.span(*span);
-                let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, sp)).collect();
+                // A constant argument for a parameter the body never reads
+                // (one a specialised copy replaced by that constant) is not
+                // computed: the call passes a temporary no one reads. A
+                // table's arguments are always computed.
+                let mut unread = self.inl.unread[*func as usize];
+                if let Some(t) = self.g.fns[*func as usize].table {
+                    let tt = &self.g.fn_tables[t as usize];
+                    for p in std::iter::once(tt.args.0).chain(tt.args.1) {
+                        unread &= !(1u64 << p);
+                    }
+                }
+                let regs: Vec<Reg> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match a {
+                        Expr::Const(_) if i < 64 && unread & (1 << i) != 0 => self.temp(),
+                        _ => self.expr(a, sp),
+                    })
+                    .collect();
                 // A tabulated function is read from its table, and called
                 // (below) only when the table does not answer.
                 let tab = self.g.fns[*func as usize].table.map(|t| {
@@ -613,6 +631,22 @@ impl<'g> Comp<'g> {
             // Connectives are compiled by the caller and `in` is lowered to
             // `Expr::In`; whatever else is left to the tree.
             return self.tree(e, d, sp);
+        }
+        // A constant left operand of an operation that can swap its sides
+        // (`1 + run(…)`) goes right: computing a constant has no effect, so
+        // the order does not matter.
+        if let (Expr::Const(_), false) = (a, matches!(b, Expr::Const(_))) {
+            let swapped = match op {
+                BinOp::Add | BinOp::Eq | BinOp::Ne => Some(op),
+                BinOp::Lt => Some(BinOp::Gt),
+                BinOp::Gt => Some(BinOp::Lt),
+                BinOp::Le => Some(BinOp::Ge),
+                BinOp::Ge => Some(BinOp::Le),
+                _ => None,
+            };
+            if let Some(op) = swapped {
+                return self.bin(e, op, b, a, d, sp);
+            }
         }
         // A constant right operand is folded into the operation.
         if let Expr::Const(k) = *b {

@@ -27,7 +27,7 @@
 //! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
 //! | `shared.rs` | requirements that several actions share, computed once per decision |
 
-use crate::ir::walk::walk_e;
+use crate::ir::walk::{walk_e, Visit};
 use crate::ir::*;
 
 mod colls;
@@ -376,6 +376,10 @@ struct Inlinable {
     ok: Vec<bool>,
     /// Per function: whether its calls may be kept by a loop (`memo.rs`).
     pure: Vec<bool>,
+    /// Per function: the parameters (bit `i` for parameter `i`) its body
+    /// surely never reads ([`unread_params`]). A call computes no constant
+    /// argument for them.
+    unread: Vec<u64>,
     /// With the `keep` pass: the families, what each function reads, and
     /// the sites compiled so far (`keep.rs`).
     kept: Option<keep::KeptPlan>,
@@ -400,8 +404,62 @@ impl Inlinable {
                 .collect(),
             ok,
             pure: memo::pure_fns(g),
+            unread: g.fns.iter().map(unread_params).collect(),
             kept: None,
         }
+    }
+}
+
+/// The parameters of `f` that its body surely never reads or writes, as a
+/// bit set: a specialised function (`opt/consts.rs`) keeps the parameters
+/// its constant arguments replaced. A body with code compiled before this
+/// pass, or zone tests kept as predicates, could read any local, so it
+/// reads them all.
+fn unread_params(f: &FnDecl) -> u64 {
+    struct Reads {
+        used: u64,
+        opaque: bool,
+    }
+    impl Visit for Reads {
+        fn expr(&mut self, e: &mut Expr) {
+            match e {
+                Expr::Local(s) | Expr::Agg { slot: s, .. } => self.slot(*s),
+                Expr::Code(_) | Expr::ZoneAgg(..) => self.opaque = true,
+                _ => {}
+            }
+        }
+        fn coll(&mut self, c: &mut Coll) {
+            match c {
+                Coll::Filter(_, s, _)
+                | Coll::Map(_, s, _)
+                | Coll::Distinct(_, s, _)
+                | Coll::Sorted(_, s, _) => self.slot(*s),
+                Coll::Code(_) | Coll::WhereZones(..) | Coll::Subsets { .. } => self.opaque = true,
+                _ => {}
+            }
+        }
+    }
+    impl Reads {
+        fn slot(&mut self, s: u16) {
+            if s < 64 {
+                self.used |= 1 << s;
+            }
+        }
+    }
+    let mut r = Reads {
+        used: 0,
+        opaque: false,
+    };
+    walk_e(&mut f.body.clone(), &mut r);
+    let params = if f.nparams >= 64 {
+        0
+    } else {
+        (1u64 << f.nparams) - 1
+    };
+    if r.opaque {
+        0
+    } else {
+        params & !r.used
     }
 }
 
