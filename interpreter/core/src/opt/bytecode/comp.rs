@@ -404,11 +404,11 @@ impl<'g> Comp<'g> {
             Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => {
                 let empty = matches!(e, Expr::ZoneEmpty(_));
                 match &z.index {
-                    ZIndex::Node(x) | ZIndex::Player(x) => {
-                        let dim = if matches!(z.index, ZIndex::Node(_)) {
-                            ZDim::Node
-                        } else {
-                            ZDim::Player
+                    ZIndex::Node(x) | ZIndex::Edge(x) | ZIndex::Player(x) => {
+                        let dim = match z.index {
+                            ZIndex::Node(_) => ZDim::Node,
+                            ZIndex::Edge(_) => ZDim::Edge,
+                            _ => ZDim::Player,
                         };
                         let i = self.expr(x, sp);
                         self.emit(BOp::ZoneLenOf {
