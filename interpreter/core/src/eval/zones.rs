@@ -37,12 +37,12 @@ impl Zones {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn len(&self, z: u32) -> usize {
         (self.start[z as usize + 1] - self.start[z as usize]) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn slice(&self, z: u32) -> &[u32] {
         &self.arena[self.start[z as usize] as usize..self.start[z as usize + 1] as usize]
     }
@@ -70,10 +70,15 @@ impl Zones {
         let from = self.zone_of[p as usize];
         let s = self.start[from as usize] as usize;
         let e = self.start[from as usize + 1] as usize;
-        let pos = s + self.arena[s..e]
-            .iter()
-            .position(|&x| x == p)
-            .expect("zone_of is consistent with the arena");
+        // The top piece, the one most moves take, is found without a walk.
+        let pos = if e > s && self.arena[e - 1] == p {
+            e - 1
+        } else {
+            s + self.arena[s..e]
+                .iter()
+                .position(|&x| x == p)
+                .expect("zone_of is consistent with the arena")
+        };
         let (from_u, to_u) = (from as usize, to as usize);
         if from == to {
             // Re-placing inside one zone: rotate within it.

@@ -84,19 +84,20 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    #[inline(always)]
+    #[inline]
     pub fn zone_id(&mut self, z: &ZoneRef, span: Span) -> R<u32> {
-        // The common case: a zone of the node, edge or seat held in a local.
-        let (e, n) = match &z.index {
-            ZIndex::Node(e) => (e, self.g.board.nodes.len()),
-            ZIndex::Edge(e) => (e, self.g.board.edges.len()),
-            ZIndex::Player(e) => (e, self.st.nplayers as usize),
-            _ => return self.zone_id_slow(z, span),
-        };
-        if let Expr::Local(s) = **e {
-            let i = self.local(s);
-            if i >= 0 && (i as usize) < n {
-                return Ok(z.base + i as u32);
+        // The common case: a zone of the node or seat held in a local.
+        if let ZIndex::Node(e) | ZIndex::Player(e) = &z.index {
+            if let Expr::Local(s) = **e {
+                let i = self.local(s);
+                let n = if matches!(z.index, ZIndex::Node(_)) {
+                    self.g.board.nodes.len() as Val
+                } else {
+                    self.st.nplayers as Val
+                };
+                if i >= 0 && i < n {
+                    return Ok(z.base + i as u32);
+                }
             }
         }
         self.zone_id_slow(z, span)
