@@ -482,7 +482,10 @@ impl<'a> Exec<'a> {
                     len,
                     sp,
                 } => {
-                    let around = self.key_around(adj, r!(n), at!(sp))?;
+                    let around = match adj {
+                        None => None,
+                        Some(_) => self.key_around(adj, r!(n), at!(sp))?,
+                    };
                     let mut v = [0; MAX_KEY_ATTRS];
                     for (x, &r) in v.iter_mut().zip(&p.regs()[args as usize..][..len as usize]) {
                         *x = r!(r);

@@ -455,14 +455,18 @@ impl KeyTable {
         Some(t)
     }
 
+    #[inline]
     fn cell(&self, vals: &[Val]) -> Option<usize> {
         let mut i: u64 = 0;
         for ((&v, &lo), &e) in vals.iter().zip(&self.lo).zip(&self.extent) {
-            let d = v.checked_sub(lo)?;
-            if d < 0 || d as u64 >= e {
+            // `v - lo` as an unsigned number, so that one test rejects a
+            // value on either side: below `lo` it wraps to at least `e`,
+            // since `lo + e - 1`, the largest value, is a `Val` too.
+            let d = v.wrapping_sub(lo) as u64;
+            if d >= e {
                 return None;
             }
-            i = i * e + d as u64;
+            i = i * e + d;
         }
         Some(i as usize)
     }
@@ -479,5 +483,44 @@ impl KeyTable {
                 .ok()
                 .map(|i| self.sorted[i].1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dense table answers every value inside its ranges and rejects
+    /// every value outside them, at both ends and at the extremes of `Val`
+    /// (where `v - lo` overflows).
+    #[test]
+    fn a_dense_key_table_finds_exactly_the_nodes() {
+        // Three nodes: (row, col) = (-2, 7), (-1, 7), (-1, 8).
+        let columns = vec![vec![-2, -1, -1], vec![7, 7, 8]];
+        let t = KeyTable::build(&[0, 1], &columns).expect("the values name one node each");
+        assert!(t.sorted.is_empty(), "four cells are a dense table");
+        assert_eq!(t.find(&[-2, 7]), Some(0));
+        assert_eq!(t.find(&[-1, 7]), Some(1));
+        assert_eq!(t.find(&[-1, 8]), Some(2));
+        assert_eq!(
+            t.find(&[-2, 8]),
+            None,
+            "a cell of the ranges without a node"
+        );
+        for bad in [-3, 0, Val::MIN, Val::MAX] {
+            assert_eq!(t.find(&[bad, 7]), None, "row {bad}");
+        }
+        for bad in [6, 9, Val::MIN, Val::MAX] {
+            assert_eq!(t.find(&[-1, bad]), None, "col {bad}");
+        }
+        // Values at the extremes themselves: the largest one is found, and
+        // the smallest (far below it) is not.
+        let t = KeyTable::build(&[0], &[vec![Val::MAX - 1, Val::MAX]]).unwrap();
+        assert_eq!(t.find(&[Val::MAX]), Some(1));
+        assert_eq!(t.find(&[Val::MIN]), None);
+        let t = KeyTable::build(&[0], &[vec![Val::MIN, Val::MIN + 1]]).unwrap();
+        assert_eq!(t.find(&[Val::MIN]), Some(0));
+        assert_eq!(t.find(&[Val::MAX]), None);
+        assert_eq!(KeyTable::build(&[0], &[vec![3, 3]]).map(|_| ()), None);
     }
 }
