@@ -129,10 +129,7 @@ impl Checker {
             self.g.node_attrs.push((name.clone(), ty, vals));
         }
         for (_, _, vals) in &self.g.node_attrs {
-            let mut order: Vec<u32> = (0..vals.len() as u32).collect();
-            order.sort_by_key(|&n| (vals[n as usize], n));
-            let keys = order.iter().map(|&n| vals[n as usize]).collect();
-            self.g.node_attr_index.push((keys, order));
+            self.g.node_attr_index.push(AttrIndex::new(vals));
         }
         for (name, col) in &board.edge_attrs {
             let (ty, vals) = match declared.iter().find(|d| d.0 && &d.1 == name) {

@@ -558,12 +558,8 @@ impl<'a> Exec<'a> {
                 }
                 BOp::PushAttr { attr, v } => {
                     let v = r!(v);
-                    let (keys, order) = &g.node_attr_index[attr as usize];
-                    let lo = keys.partition_point(|&k| k < v);
-                    let hi = keys.partition_point(|&k| k <= v);
-                    self.st
-                        .scratch
-                        .extend(order[lo..hi].iter().map(|&n| n as Val));
+                    let nodes = g.node_attr_index[attr as usize].nodes(v);
+                    self.st.scratch.extend(nodes.iter().map(|&n| n as Val));
                 }
                 BOp::PushTree { c, sp } => {
                     self.coll(&p.colls()[c as usize], at!(sp))?;

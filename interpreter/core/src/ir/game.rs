@@ -50,9 +50,9 @@ pub struct Game {
     /// Field id → value per piece.
     pub fields: Vec<Vec<Val>>,
     pub node_attrs: Vec<(String, Ty, Vec<Val>)>,
-    /// Per node attribute: node ids sorted by value, and those values, so that
-    /// `nodes where ATTR == x` is a binary search.
-    pub node_attr_index: Vec<(Vec<Val>, Vec<u32>)>,
+    /// Per node attribute: the nodes by value ([`AttrIndex`]), so that
+    /// `nodes where ATTR == x` is a lookup.
+    pub node_attr_index: Vec<AttrIndex>,
     /// Key tables for lookups by several attributes (`Expr::NodeByKey`),
     /// built by the `board-index` pass.
     pub keys: Vec<KeyTable>,
@@ -192,6 +192,66 @@ pub const DIST_TABLE_MAX: usize = 1024;
 /// holds the value of the call with those parameters at `x` and `y`, and
 /// the steps the call charges; [`FnTable::MISS`] marks a call that fails
 /// or has to run (it runs as it would without the table).
+/// The nodes with each value of one attribute: node ids sorted by value
+/// (ties by id, the board's order), and where each value's run starts. A
+/// small range of values is a table from value to run; a wide one is
+/// found by binary search.
+#[derive(Clone, Debug)]
+pub struct AttrIndex {
+    keys: Vec<Val>,
+    order: Vec<u32>,
+    lo: Val,
+    /// For the values `lo ..= lo + starts.len() - 2`: where each one's run
+    /// starts in `order` (and the last entry where the runs end); empty
+    /// when the values span too wide a range.
+    starts: Vec<u32>,
+}
+
+impl AttrIndex {
+    pub fn new(vals: &[Val]) -> AttrIndex {
+        let mut order: Vec<u32> = (0..vals.len() as u32).collect();
+        order.sort_by_key(|&n| (vals[n as usize], n));
+        let keys: Vec<Val> = order.iter().map(|&n| vals[n as usize]).collect();
+        let (lo, hi) = match (keys.first(), keys.last()) {
+            (Some(&lo), Some(&hi)) => (lo, hi),
+            _ => (0, -1),
+        };
+        let span = hi as i128 - lo as i128 + 1;
+        let starts = if span <= (4 * keys.len() as i128).max(64) {
+            (0..=span)
+                .map(|d| keys.partition_point(|&k| (k as i128) < lo as i128 + d) as u32)
+                .collect()
+        } else {
+            vec![]
+        };
+        AttrIndex {
+            keys,
+            order,
+            lo,
+            starts,
+        }
+    }
+
+    /// The nodes whose attribute is `v`, lowest id first.
+    #[inline]
+    pub fn nodes(&self, v: Val) -> &[u32] {
+        let (a, b) = if self.starts.is_empty() {
+            (
+                self.keys.partition_point(|&k| k < v),
+                self.keys.partition_point(|&k| k <= v),
+            )
+        } else {
+            // `v - lo` unsigned: below `lo` it wraps past every run.
+            let d = v.wrapping_sub(self.lo) as u64 as usize;
+            match (self.starts.get(d), self.starts.get(d.wrapping_add(1))) {
+                (Some(&a), Some(&b)) => (a as usize, b as usize),
+                _ => (0, 0),
+            }
+        };
+        &self.order[a..b]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct FnTable {
     pub func: u16,
@@ -301,5 +361,38 @@ pub fn may_twin(twins: &[bool], t: Ty) -> bool {
         Scalar::Piece(Some(k)) => !t.list && twins[k as usize],
         Scalar::Piece(None) => !t.list && twins.iter().any(|&x| x),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nodes with a value, lowest id first, are those a scan of the
+    /// column finds, for values inside, between and outside the column's,
+    /// with the table (a narrow range) and the binary search (a wide one).
+    #[test]
+    fn an_attribute_index_finds_the_nodes_a_scan_finds() {
+        let narrow = vec![3, -1, 3, 5, -1, 3];
+        let wide = vec![Val::MIN, 7, Val::MAX, 7, 0];
+        for col in [narrow, wide] {
+            let ix = AttrIndex::new(&col);
+            let probes = col
+                .iter()
+                .flat_map(|&v| [v, v.wrapping_add(1), v.wrapping_sub(1)])
+                .chain([Val::MIN, Val::MAX, 0, 4, -2, 6]);
+            for v in probes {
+                let scan: Vec<u32> = (0..col.len() as u32)
+                    .filter(|&n| col[n as usize] == v)
+                    .collect();
+                assert_eq!(ix.nodes(v), scan.as_slice(), "value {v} of {col:?}");
+            }
+        }
+        assert!(!AttrIndex::new(&[3, -1, 5]).starts.is_empty(), "a table");
+        assert!(
+            AttrIndex::new(&[Val::MIN, Val::MAX]).starts.is_empty(),
+            "a search"
+        );
+        assert_eq!(AttrIndex::new(&[]).nodes(0), &[] as &[u32]);
     }
 }

@@ -223,12 +223,8 @@ impl Exec<'_> {
             Coll::Members(on, e) => self.members(*on, e, span)?,
             Coll::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
-                let (keys, order) = &self.g.node_attr_index[*i as usize];
-                let lo = keys.partition_point(|&k| k < v);
-                let hi = keys.partition_point(|&k| k <= v);
-                self.st
-                    .scratch
-                    .extend(order[lo..hi].iter().map(|&n| n as Val));
+                let nodes = self.g.node_attr_index[*i as usize].nodes(v);
+                self.st.scratch.extend(nodes.iter().map(|&n| n as Val));
             }
             Coll::Subsets {
                 of,
