@@ -238,13 +238,20 @@ impl Frame {
         // tree evaluator answers such an expression in a call or two too
         // (measured: compiling them made rulesets of many small expressions
         // slower). Key lookups and calls are the exception: the machine
-        // runs their values and arguments without the tree.
+        // runs their values and arguments without the tree, and a call it
+        // compiled in place (`CallLeaf`, `CallEnter`) would be a call of
+        // the tree's (breakthrough's `mine(p, c)`, once its zone and owner
+        // test became one operation: drawn games +15 % as a tree).
         let root = out.last().expect("the root program is compiled last");
         if root.ops().len() <= MIN_OPS
             && !root.ops().iter().any(|op| {
                 matches!(
                     op,
-                    BOp::KeyLookup { .. } | BOp::KeyRegs { .. } | BOp::Call { .. }
+                    BOp::KeyLookup { .. }
+                        | BOp::KeyRegs { .. }
+                        | BOp::Call { .. }
+                        | BOp::CallLeaf { .. }
+                        | BOp::CallEnter { .. }
                 )
             })
         {
