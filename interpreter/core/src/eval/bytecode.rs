@@ -232,24 +232,19 @@ impl<'a> Exec<'a> {
                     test,
                     sp,
                 } => {
-                    let (v, len) = self.zone_owner(r!(z) as u32, r!(who), test);
-                    charge!(len, sp);
-                    w!(d, v)
-                }
-                BOp::ZoneOwnerOf {
-                    d,
-                    base,
-                    i,
-                    dim,
-                    p: who,
-                    test,
-                    sp,
-                } => {
-                    let z = self
-                        .zone_at(base, r!(i), dim, 0)
-                        .map_err(|k| RunError::at(k, at!(sp)))?;
-                    let (v, len) = self.zone_owner(z, r!(who), test);
-                    charge!(len, sp);
+                    let pieces = self.st.zones.slice(r!(z) as u32);
+                    let len = pieces.len();
+                    let who = r!(who);
+                    let n = pieces
+                        .iter()
+                        .filter(|&&x| g.piece_owner[x as usize] as Val == who)
+                        .count();
+                    charge!(len as u64, sp);
+                    let v = match test {
+                        OwnerTest::Any => (n > 0) as Val,
+                        OwnerTest::All => (n == len) as Val,
+                        OwnerTest::Count => n as Val,
+                    };
                     w!(d, v)
                 }
                 BOp::ZoneEmpty { d, z } => {
@@ -908,26 +903,6 @@ impl<'a> Exec<'a> {
             return Err(RunErrorKind::NoneZone);
         }
         Ok(base + i as u32)
-    }
-
-    /// [`BOp::ZoneOwner`]'s answer for zone `z` and seat `who`, and the
-    /// number of pieces looked at, which the caller charges as the loop it
-    /// replaces charges them.
-    #[inline(always)]
-    fn zone_owner(&self, z: u32, who: Val, test: OwnerTest) -> (Val, u64) {
-        let g = self.g;
-        let pieces = self.st.zones.slice(z);
-        let len = pieces.len();
-        let n = pieces
-            .iter()
-            .filter(|&&x| g.piece_owner[x as usize] as Val == who)
-            .count();
-        let v = match test {
-            OwnerTest::Any => (n > 0) as Val,
-            OwnerTest::All => (n == len) as Val,
-            OwnerTest::Count => n as Val,
-        };
-        (v, len as u64)
     }
 
     /// [`BOp::NextLead`]'s walk from position `k` to `stop` of the scratch

@@ -124,17 +124,6 @@ pub enum BOp {
         test: OwnerTest,
         sp: u16,
     },
-    /// [`BOp::Zone`] and [`BOp::ZoneOwner`] in one, for the zone of the
-    /// node, edge or seat in register `i` (not [`ZDim::At`]).
-    ZoneOwnerOf {
-        d: Reg,
-        base: u32,
-        i: Reg,
-        dim: ZDim,
-        p: Reg,
-        test: OwnerTest,
-        sp: u16,
-    },
     /// `d` = whether zone `z` is empty (`empty(zone)`).
     ZoneEmpty { d: Reg, z: Reg },
     /// Fused `empty(x.zone)` / `count(x.zone)` for a node, edge or seat in a register.
@@ -582,7 +571,6 @@ impl BOp {
             EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             ZoneOwner { d, z, p, .. } => &[*d, *z, *p],
-            ZoneOwnerOf { d, i, p, .. } => &[*d, *i, *p],
             Neg { d, a, .. }
             | Not { d, a }
             | Truth { d, a }

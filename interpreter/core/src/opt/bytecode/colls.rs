@@ -260,34 +260,6 @@ impl<'g> Comp<'g> {
         if let (Coll::Zone(z), Some((test, who))) =
             (coll, owner_test(op, body, &|s| self.loc(s) == slot))
         {
-            // The zone's index first, as `BOp::Zone` would find it; the
-            // two are one operation when the seat tested cannot fail, so
-            // that no error can come between them.
-            let dim = match z.index {
-                ZIndex::Node(_) => Some(ZDim::Node),
-                ZIndex::Edge(_) => Some(ZDim::Edge),
-                ZIndex::Player(_) => Some(ZDim::Player),
-                _ => None,
-            };
-            if let (
-                Some(dim),
-                ZIndex::Node(x) | ZIndex::Edge(x) | ZIndex::Player(x),
-                Expr::Local(_) | Expr::Const(_),
-            ) = (dim, &z.index, &who)
-            {
-                let i = self.expr(x, sp);
-                let p = self.expr(&who, sp);
-                self.emit(BOp::ZoneOwnerOf {
-                    d,
-                    base: z.base,
-                    i,
-                    dim,
-                    p,
-                    test,
-                    sp,
-                });
-                return;
-            }
             let t = self.temp();
             self.zone(z, t, sp);
             let p = self.expr(&who, sp);
