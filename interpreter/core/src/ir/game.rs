@@ -187,11 +187,6 @@ impl Game {
 /// Boards up to this many nodes get a precomputed distance table.
 pub const DIST_TABLE_MAX: usize = 1024;
 
-/// A function's values for every node or edge its one or two read
-/// parameters may hold (see `opt/fn_tables.rs`). Entry `x * sizes[1] + y`
-/// holds the value of the call with those parameters at `x` and `y`, and
-/// the steps the call charges; [`FnTable::MISS`] marks a call that fails
-/// or has to run (it runs as it would without the table).
 /// The nodes with each value of one attribute: node ids sorted by value
 /// (ties by id, the board's order), and where each value's run starts. A
 /// small range of values is a table from value to run; a wide one is
@@ -252,6 +247,11 @@ impl AttrIndex {
     }
 }
 
+/// A function's values for every node or edge its one or two read
+/// parameters may hold (see `opt/fn_tables.rs`). Entry `x * sizes[1] + y`
+/// holds the value of the call with those parameters at `x` and `y`, and
+/// the steps the call charges; [`FnTable::MISS`] marks a call that fails
+/// or has to run (it runs as it would without the table).
 #[derive(Clone, Debug)]
 pub struct FnTable {
     pub func: u16,
