@@ -72,6 +72,37 @@ fn mcts_is_the_same_bot_under_the_same_seed() {
     assert_eq!(a.scores, b.scores);
 }
 
+/// `play` keeps a per-seat log; the bot's search copies run without it
+/// (`bot/sample.rs`), which makes them cheaper and must change nothing the
+/// bot decides: Hasp (hidden cards, face-down tricks, so recall is busy),
+/// MCTS at every seat, the same choices with the per-seat log on and off.
+#[test]
+fn the_bot_decides_the_same_with_the_per_seat_log_on() {
+    let game = load("rulesets/hasp/hasp.rules");
+    let setup = Setup::new(4, 2);
+    let mut logged = Match::new_with_seat_logs(game.clone(), &setup).unwrap();
+    let mut plain = Match::new(game.clone(), &setup).unwrap();
+    assert!(logged.state.seat_logs && !plain.state.seat_logs);
+    let mut a = bot::make(SeatKind::mcts(20), 5);
+    let mut b = bot::make(SeatKind::mcts(20), 5);
+    let mut n = 0;
+    while logged.pending().is_some() && n < 40 {
+        let (seat, _) = logged.pending().unwrap();
+        let copy = Hidden::of(&logged, seat).sample(
+            &logged,
+            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n),
+        );
+        assert!(!copy.state.seat_logs && copy.state.seat_log.is_empty() && !copy.state.log_on);
+        let (i, j) = (a.choose(&logged), b.choose(&plain));
+        assert_eq!(i, j, "decision {n}");
+        logged.apply(i).unwrap();
+        plain.apply(j).unwrap();
+        n += 1;
+    }
+    assert_eq!(n, 40, "forty decisions compared");
+    assert_eq!(logged.option_labels(), plain.option_labels());
+}
+
 #[test]
 fn a_sample_looks_the_same_to_the_seat_and_deals_the_rest_again() {
     let game = load("rulesets/hasp/hasp.rules");
