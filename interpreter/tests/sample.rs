@@ -88,6 +88,94 @@ play {
 }
 "#;
 
+/// A second parameter drawn from the zone of the first's value, read in
+/// place in the arena (`ir::InPlace`): the first drawn from every seat
+/// (`take`: the sums are the zones' starts) or from some seats (`lay`:
+/// listed, each value checked for its zone); `give`'s second base does not
+/// read the first, which only its filter reads.
+const IN_PLACE: &str = r#"game "In place"
+players 3
+piece card { v: int } in deck label "card {v}" {
+  1 x { v: 1 }
+  1 x { v: 2 }
+  1 x { v: 3 }
+  1 x { v: 4 }
+  1 x { v: 5 }
+  1 x { v: 6 }
+}
+zone deck: card
+zone per player hand: card
+zone table: card
+action take(q in players, c in q.hand where it.v != 3) label "take {c} from {q}" {
+  move c to actor.hand
+}
+action give(q in opponents(actor), c in actor.hand where q != actor) label "give {c} to {q}" {
+  move c to q.hand
+}
+action lay(q in opponents(actor), c in q.hand) label "lay {c} of {q}" {
+  move c to table
+}
+setup {
+  for c in deck {
+    move c to random(players).hand
+  }
+}
+play {
+  let p = p1
+  while count(table) < 6 {
+    act p with take, give, lay
+    p = next(p)
+  }
+}
+"#;
+
+/// The zone of `none`, drawn from in place: the error listing gives.
+const NONE_SEAT: &str = r#"game "None seat"
+players 2
+piece card { } in deck label "card" {
+  4 x { }
+}
+zone deck: card
+zone per player hand: card
+var partner: player = none
+action start label "start" { }
+action wait label "wait" { }
+action lay(q in [actor, partner], c in q.hand) label "lay {c} of {q}" {
+  move c to deck
+}
+setup {
+  for c in deck {
+    move c to p1.hand
+  }
+}
+play {
+  act p1 with start, wait
+  act p1 with lay
+}
+"#;
+
+#[test]
+fn the_zone_of_none_is_the_same_error_drawn_as_listed() {
+    let game = common::compile(NONE_SEAT, "", &regel::opt::Passes::all());
+    let plan = game.actions[2].draw.unwrap();
+    assert!(plan.in_place.is_some_and(|i| !i.in_range), "{plan:?}");
+    let errors: Vec<String> = [false, true]
+        .into_iter()
+        .map(|drawn| {
+            let mut m = Match::new(game.clone(), &Setup::new(2, 1)).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let e = if drawn {
+                m.sampled_playout_at_most(&mut rng, 10)
+            } else {
+                m.playout_at_most(&mut rng, 10)
+            };
+            format!("{:?}", e.expect_err("the zone of none"))
+        })
+        .collect();
+    assert!(errors[0].contains("NoneZone"), "{}", errors[0]);
+    assert_eq!(errors[0], errors[1]);
+}
+
 #[test]
 fn drawn_options_are_listed_options_drawn_uniformly() {
     let mut tally = Tally::new();
@@ -95,6 +183,23 @@ fn drawn_options_are_listed_options_drawn_uniformly() {
     let (drawn, _) = audited("twins", &twins, 2, 400, u32::MAX, &mut tally);
     // Five decisions a game are drawn (the first is listed as the match starts).
     assert_eq!(drawn, 5 * 400);
+    let in_place = common::compile(IN_PLACE, "", &regel::opt::Passes::all());
+    let plans: Vec<_> = in_place.actions.iter().map(|a| a.draw.unwrap()).collect();
+    let kinds: Vec<_> = plans
+        .iter()
+        .map(|p| (p.nested, p.counted, p.in_place.map(|i| i.in_range)))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (true, 1, Some(true)),
+            (true, 0, None),
+            (true, 0, Some(false))
+        ],
+        "{plans:?}"
+    );
+    let (drawn, _) = audited("in place", &in_place, 3, 200, 200, &mut tally);
+    assert!(drawn >= 2000, "in place: {drawn} decisions drawn");
     for (rel, players, games, limit, least) in [
         (
             "examples/tic-tac-toe/tic-tac-toe.rules",

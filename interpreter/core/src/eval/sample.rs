@@ -12,6 +12,14 @@
 //! is exactly one candidate, since listing walks the same bases in the same
 //! order and keeps the tuples that pass.
 //!
+//! **Bases not listed.** A base of every node, edge or seat is counted,
+//! not listed: its `k`-th element is `k` ([`DrawPlan::counted`]). A second
+//! parameter drawn from the zone of the first's value (`w in r.posts`) is
+//! read in the zone arena in place ([`InPlace`]): the candidates per value
+//! are the zones' lengths, and with the first drawn from every edge (node,
+//! seat) their sums are the zones' starts, so numbering reads nothing per
+//! value. Either way the steps are those listing the bases would count.
+//!
 //! **The draw.** A candidate is drawn uniformly among those not yet
 //! rejected and tested as listing would test it: the action's requirements
 //! that read no parameter, then per parameter its filters and the
@@ -46,6 +54,7 @@
 use super::expr::{Exec, R};
 use super::options::Shared;
 use super::view::Viewer;
+use super::{RunError, RunErrorKind};
 use crate::diag::Span;
 use crate::ir::*;
 use rand::Rng;
@@ -79,14 +88,65 @@ struct Space {
     plan: DrawPlan,
     start: u64,
     size: u64,
-    /// Per parameter: where its listed base lies in `scratch` and how long
-    /// it is; for a nested second parameter, where the prefix sums of its
-    /// bases' lengths lie (one per value of the first, and the total).
-    dims: SmallVec<[(u32, u32); 2]>,
+    /// Per parameter (for a nested plan, the first only): its base.
+    dims: SmallVec<[Base; 2]>,
+    /// For a nested second parameter: the prefix sums of its bases' lengths,
+    /// one per value of the first, and the total.
+    sums: Sums,
     /// The requirements that read no parameter: not yet tested (`None`).
     plain: Option<bool>,
-    /// Where the action's frame starts in `locals`.
+    /// Where the action's frame starts in `locals`; [`NO_FRAME`] until an
+    /// action without parameters is first tested (numbering it needs none).
     frame: usize,
+}
+
+/// [`Space::frame`] of a frame not made yet.
+const NO_FRAME: usize = usize::MAX;
+
+/// A parameter's base as numbering left it.
+#[derive(Clone, Copy)]
+enum Base {
+    /// Listed in `scratch` from `at`, `len` elements.
+    Listed { at: u32, len: u32 },
+    /// The board's nodes or edges, or the seats: element `k` is `k` itself,
+    /// so nothing is listed.
+    Index { len: u32 },
+}
+
+impl Base {
+    fn len(self) -> u32 {
+        match self {
+            Base::Listed { len, .. } | Base::Index { len } => len,
+        }
+    }
+}
+
+/// The prefix sums of a nested second parameter's base lengths.
+#[derive(Clone, Copy)]
+enum Sums {
+    /// Not nested.
+    None,
+    /// Listed in `scratch` from `at`: `len` sums, the first 0. With
+    /// `zone`, the second parameter's base is the zone of the first's
+    /// value in the family whose first zone that is ([`InPlace`]): its
+    /// elements are read in place in the arena.
+    Listed {
+        at: u32,
+        len: u32,
+        zone: Option<u32>,
+    },
+    /// As `Listed` with a zone, and the first parameter's base is every
+    /// node, edge or seat in order: the family's zones `zone..zone + n` lie
+    /// one after another in the arena, so the sums are their starts less
+    /// the first's, read in place.
+    Zones { zone: u32, n: u32 },
+}
+
+/// Where a drawn last parameter's base lies, to look for earlier twins in it.
+#[derive(Clone, Copy)]
+enum Lies {
+    Scratch(usize),
+    Arena(usize),
 }
 
 /// Parameter `prm`'s base and filters as drawing uses them. Only actions
@@ -164,8 +224,9 @@ impl<'g> Exec<'g> {
                 start: 0,
                 size: 0,
                 dims: SmallVec::new(),
+                sums: Sums::None,
                 plain: None,
-                frame: 0,
+                frame: NO_FRAME,
             });
         }
         let st = &mut *self.st;
@@ -238,13 +299,13 @@ impl<'g> Exec<'g> {
     fn draw_in_frames(&mut self, p: Val, spaces: &mut [Space], span: Span) -> R<Drawn> {
         let mut total = 0u64;
         for sp in spaces.iter_mut() {
-            let base = self.st.locals.len();
-            let n = self.g.actions[sp.action as usize].nlocals as usize;
-            self.st.locals.resize(base + n, 0);
-            self.st.locals[base] = p;
-            self.base = base;
-            sp.frame = base;
-            self.number(sp, span)?;
+            if self.g.actions[sp.action as usize].params.is_empty() {
+                // One candidate; its frame is made if it is drawn.
+                sp.size = 1;
+            } else {
+                self.make_frame(p, sp);
+                self.number(sp, span)?;
+            }
             sp.start = total;
             total = total.saturating_add(sp.size);
         }
@@ -257,6 +318,9 @@ impl<'g> Exec<'g> {
             let c = rejected.nth(k);
             let si = spaces.partition_point(|s| s.start + s.size <= c);
             let sp = &mut spaces[si];
+            if sp.frame == NO_FRAME {
+                self.make_frame(p, sp);
+            }
             self.base = sp.frame;
             let top = self.st.scratch.len();
             let r = self.test(p, sp, c - sp.start, &mut shared, span);
@@ -286,8 +350,22 @@ impl<'g> Exec<'g> {
         Ok(Drawn::Empty)
     }
 
+    /// Makes `sp`'s action frame for seat `p` on top of `locals`, the
+    /// running frame.
+    #[inline]
+    fn make_frame(&mut self, p: Val, sp: &mut Space) {
+        let base = self.st.locals.len();
+        let n = self.g.actions[sp.action as usize].nlocals as usize;
+        self.st.locals.resize(base + n, 0);
+        self.st.locals[base] = p;
+        self.base = base;
+        sp.frame = base;
+    }
+
     /// Lists the bases of `sp`'s parameters and counts its candidates, in
-    /// the action's frame.
+    /// the action's frame. The board's nodes and edges and the seats are
+    /// not listed: their `k`-th element is `k` ([`Base::Index`]), and the
+    /// steps listing them would count are counted.
     fn number(&mut self, sp: &mut Space, span: Span) -> R<()> {
         let mut size = 1u64;
         let params = &self.g.actions[sp.action as usize].params;
@@ -296,31 +374,120 @@ impl<'g> Exec<'g> {
                 break;
             }
             let base = drawn_from(prm).0;
-            let at = self.st.scratch.len();
-            self.coll(base, span)?;
-            let len = self.st.scratch.len() - at;
-            sp.dims.push((at as u32, len as u32));
-            size = size.saturating_mul(len as u64);
+            let b = if sp.plan.counted & 1 << i != 0 {
+                let len = self.counted(base);
+                self.charge(u64::from(len), span)?;
+                Base::Index { len }
+            } else {
+                let at = self.st.scratch.len();
+                self.coll(base, span)?;
+                let len = (self.st.scratch.len() - at) as u32;
+                Base::Listed { at: at as u32, len }
+            };
+            sp.dims.push(b);
+            size = size.saturating_mul(u64::from(b.len()));
         }
         if sp.plan.nested {
-            // Per value of the first parameter, the length of the second's
-            // base, summed.
-            let (at0, len0) = sp.dims[0];
-            let slot = self.g.actions[sp.action as usize].params[0].slot;
+            let b0 = sp.dims[0];
+            let len0 = b0.len();
+            let place = sp.plan.in_place;
+            if let (Base::Index { .. }, Some(ip)) = (b0, place) {
+                // As `base_len` would for each value of the first: one
+                // step per zone whose length it reads.
+                self.charge(u64::from(len0), span)?;
+                let z = &self.st.zones;
+                size = u64::from(z.start[(ip.zone + len0) as usize] - z.start[ip.zone as usize]);
+                sp.sums = Sums::Zones {
+                    zone: ip.zone,
+                    n: len0,
+                };
+                sp.size = size;
+                return Ok(());
+            }
+            // Per value of the first parameter (listed: counted, it was
+            // handled above), the length of the second's base, summed: one
+            // loop per kind of base, so that none decides per value what
+            // the base is.
             let at = self.st.scratch.len();
             let mut sum = 0u64;
             self.st.scratch.push(0);
-            for j in 0..len0 {
-                let x = self.st.scratch[(at0 + j) as usize];
-                self.set_local(slot, x);
-                sum += self.base_len(drawn_from(&params[1]).0, span)?;
-                self.st.scratch.push(sum as Val);
+            let at0 = match b0 {
+                Base::Listed { at, .. } => at as usize,
+                Base::Index { .. } => 0,
+            };
+            match place {
+                Some(ip) if ip.in_range => {
+                    // Each zone's length read in place, one step as
+                    // `base_len` counts it; every value has its zone.
+                    self.charge(u64::from(len0), span)?;
+                    let st = &mut *self.st;
+                    for j in 0..len0 as usize {
+                        let x = st.scratch[at0 + j];
+                        sum += st.zones.len(ip.zone + x as u32) as u64;
+                        st.scratch.push(sum as Val);
+                    }
+                }
+                Some(ip) => {
+                    // Each zone's length read in place, as `base_len` reads
+                    // it: the zone of `none` is an error, and each is one
+                    // step.
+                    let n = self.family_size(ip.per);
+                    for j in 0..len0 as usize {
+                        let x = self.st.scratch[at0 + j];
+                        if x < 0 || x >= n {
+                            return Err(RunError::at(RunErrorKind::NoneZone, span));
+                        }
+                        self.charge(1, span)?;
+                        sum += self.st.zones.len(ip.zone + x as u32) as u64;
+                        self.st.scratch.push(sum as Val);
+                    }
+                }
+                None => {
+                    let slot = params[0].slot;
+                    for j in 0..len0 as usize {
+                        let x = self.st.scratch[at0 + j];
+                        self.set_local(slot, x);
+                        sum += self.base_len(drawn_from(&params[1]).0, span)?;
+                        self.st.scratch.push(sum as Val);
+                    }
+                }
             }
-            sp.dims.push((at as u32, len0 + 1));
+            sp.sums = Sums::Listed {
+                at: at as u32,
+                len: len0 + 1,
+                zone: place.map(|ip| ip.zone),
+            };
             size = sum;
         }
         sp.size = size;
         Ok(())
+    }
+
+    /// How many elements a counted base holds ([`DrawPlan::counted`]).
+    fn counted(&self, base: &Coll) -> u32 {
+        match base {
+            Coll::Nodes => self.g.board.nodes.len() as u32,
+            Coll::Edges => self.g.board.edges.len() as u32,
+            _ => u32::from(self.st.nplayers),
+        }
+    }
+
+    /// How many values have a zone in a family indexed by `per`.
+    fn family_size(&self, per: PerWhat) -> Val {
+        match per {
+            PerWhat::Node => self.g.board.nodes.len() as Val,
+            PerWhat::Edge => self.g.board.edges.len() as Val,
+            PerWhat::Seat => Val::from(self.st.nplayers),
+        }
+    }
+
+    /// Element `k` of a parameter's base.
+    #[inline]
+    fn base_elem(&self, b: Base, k: usize) -> Val {
+        match b {
+            Base::Listed { at, .. } => self.st.scratch[at as usize + k],
+            Base::Index { .. } => k as Val,
+        }
     }
 
     /// How many elements a base holds: a zone's length is read, any other
@@ -369,26 +536,51 @@ impl<'g> Exec<'g> {
         }
         let n = ad.params.len();
         let mut vals: SmallVec<[Val; 4]> = SmallVec::new();
-        // Where the last parameter's value lies in its listed base.
-        let mut last = (0usize, 0usize);
+        // Where the last parameter's value lies in its base: the base, and
+        // the value's place in it.
+        let mut last = (Lies::Scratch(0), 0usize);
         if sp.plan.nested {
-            let (at0, _) = sp.dims[0];
-            let (pat, plen) = sp.dims[1];
-            let sums = &self.st.scratch[pat as usize..(pat + plen) as usize];
-            let j = sums.partition_point(|&s| s as u64 <= l) - 1;
-            let (lo, hi) = (sums[j] as u64, sums[j + 1] as u64);
-            let x = self.st.scratch[(at0 as usize) + j];
+            // The first parameter's value `j`, and its candidates `lo..hi`.
+            let (j, lo, hi, zone) = match sp.sums {
+                Sums::Zones { zone, n } => {
+                    let w = &self.st.zones.start[zone as usize..=(zone + n) as usize];
+                    let s0 = w[0];
+                    let j = w.partition_point(|&s| u64::from(s - s0) <= l) - 1;
+                    (
+                        j,
+                        u64::from(w[j] - s0),
+                        u64::from(w[j + 1] - s0),
+                        Some(zone),
+                    )
+                }
+                Sums::Listed { at, len, zone } => {
+                    let sums = &self.st.scratch[at as usize..(at + len) as usize];
+                    let j = sums.partition_point(|&s| s as u64 <= l) - 1;
+                    (j, sums[j] as u64, sums[j + 1] as u64, zone)
+                }
+                Sums::None => unreachable!("a nested plan has its sums"),
+            };
+            let x = self.base_elem(sp.dims[0], j);
             vals.push(x);
             self.set_local(ad.params[0].slot, x);
             if !self.passes(a, 0, x, span)? {
                 return Ok(Err((lo, hi)));
             }
-            let at = self.st.scratch.len();
-            self.coll(drawn_from(&ad.params[1]).0, span)?;
             let k = (l - lo) as usize;
-            let y = self.st.scratch[at + k];
+            let y = if let Some(zone) = zone {
+                // The zone of value `x`, read in place; listing it would
+                // count its elements.
+                self.charge(hi - lo, span)?;
+                let at = self.st.zones.start[(zone + x as u32) as usize] as usize;
+                last = (Lies::Arena(at), k);
+                self.st.zones.arena[at + k] as Val
+            } else {
+                let at = self.st.scratch.len();
+                self.coll(drawn_from(&ad.params[1]).0, span)?;
+                last = (Lies::Scratch(at), k);
+                self.st.scratch[at + k]
+            };
             vals.push(y);
-            last = (at, k);
             self.set_local(ad.params[1].slot, y);
             if !self.passes(a, 1, y, span)? {
                 return Ok(Err((l, l + 1)));
@@ -396,12 +588,15 @@ impl<'g> Exec<'g> {
         } else {
             let mut stride = sp.size;
             for i in 0..n {
-                let (at, len) = sp.dims[i];
+                let b = sp.dims[i];
+                let len = b.len();
                 stride /= u64::from(len);
                 let k = (l / stride % u64::from(len)) as usize;
-                let x = self.st.scratch[at as usize + k];
+                let x = self.base_elem(b, k);
                 vals.push(x);
-                last = (at as usize, k);
+                if let Base::Listed { at, .. } = b {
+                    last = (Lies::Scratch(at as usize), k);
+                }
                 self.set_local(ad.params[i].slot, x);
                 if !self.passes(a, i, x, span)? {
                     let lo = l - l % stride;
@@ -442,7 +637,7 @@ impl<'g> Exec<'g> {
         p: Val,
         sp: &Space,
         vals: &mut SmallVec<[Val; 4]>,
-        last: (usize, usize),
+        last: (Lies, usize),
         span: Span,
     ) -> R<bool> {
         let d = vals.len() - 1;
@@ -459,7 +654,10 @@ impl<'g> Exec<'g> {
         let mut label: Option<String> = None;
         let mut merged = false;
         for k in 0..last.1 {
-            let u = self.st.scratch[last.0 + k];
+            let u = match last.0 {
+                Lies::Scratch(at) => self.st.scratch[at + k],
+                Lies::Arena(at) => self.st.zones.arena[at + k] as Val,
+            };
             if u < 0 || u == v || key(self.st, u as usize) != mine {
                 continue;
             }

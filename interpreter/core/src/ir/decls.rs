@@ -135,6 +135,35 @@ pub struct DrawPlan {
     pub nested: bool,
     /// The last parameter may be one of two twin pieces (its base is a zone).
     pub twins: bool,
+    /// A bit per parameter whose base is every node, every edge or every
+    /// seat (`nodes`, `edges`, `players`): its `k`-th element is `k`, so it
+    /// is counted, not listed. Never the first of a nested plan without
+    /// [`DrawPlan::in_place`].
+    pub counted: u32,
+    /// A nested plan whose second base is the zone of the first's value
+    /// (`w in r.posts`): read in the arena in place.
+    pub in_place: Option<InPlace>,
+}
+
+/// [`DrawPlan::in_place`]: the zone family the second parameter of a nested
+/// plan is drawn from, indexed by the first's value.
+#[derive(Clone, Copy, Debug)]
+pub struct InPlace {
+    /// The family's first zone: value `x`'s zone is `zone + x`.
+    pub zone: u32,
+    /// What the family is indexed by: how many values have a zone.
+    pub per: PerWhat,
+    /// Every value of the first parameter's base has a zone: the base is
+    /// counted, or is a test of each node's (edge's) own zones of that kind.
+    pub in_range: bool,
+}
+
+/// What a per-element zone family is indexed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerWhat {
+    Node,
+    Edge,
+    Seat,
 }
 
 impl ActionDecl {

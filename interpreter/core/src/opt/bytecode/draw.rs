@@ -46,5 +46,46 @@ pub(super) fn plan(g: &Game, ad: &ActionDecl) -> Option<DrawPlan> {
             return None;
         }
     }
-    Some(DrawPlan { nested, twins })
+    let counted_base = |c: &Coll| matches!(c, Coll::Nodes | Coll::Edges | Coll::Players);
+    let in_place = if nested { in_place(ad, &bases) } else { None };
+    let counted = (0..n)
+        .filter(|&i| counted_base(bases[i]) && (!nested || (i == 0 && in_place.is_some())))
+        .fold(0u32, |m, i| m | 1 << i);
+    Some(DrawPlan {
+        nested,
+        twins,
+        counted,
+        in_place,
+    })
+}
+
+/// Whether a nested plan's second base is the zone of the first parameter's
+/// value (`r in edges, w in r.posts`), so that drawing reads its lengths and
+/// elements in the arena ([`InPlace`]).
+fn in_place(ad: &ActionDecl, bases: &[&Coll]) -> Option<InPlace> {
+    let Coll::Zone(z) = bases[1] else {
+        return None;
+    };
+    let (e, per) = match &z.index {
+        ZIndex::Node(e) => (e, PerWhat::Node),
+        ZIndex::Edge(e) => (e, PerWhat::Edge),
+        ZIndex::Player(e) => (e, PerWhat::Seat),
+        _ => return None,
+    };
+    if !matches!(**e, Expr::Local(s) if s == ad.params[0].slot) {
+        return None;
+    }
+    let in_range = matches!(
+        (bases[0], per),
+        (Coll::Nodes, PerWhat::Node)
+            | (Coll::Edges, PerWhat::Edge)
+            | (Coll::Players, PerWhat::Seat)
+            | (Coll::WhereZones(Elems::Nodes, _), PerWhat::Node)
+            | (Coll::WhereZones(Elems::Edges, _), PerWhat::Edge)
+    );
+    Some(InPlace {
+        zone: z.base,
+        per,
+        in_range,
+    })
 }
