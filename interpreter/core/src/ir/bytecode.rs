@@ -512,6 +512,62 @@ pub struct Draft {
     pub listed: Option<Coll>,
 }
 
+impl Draft {
+    /// Jumps that cost a step of the machine and do nothing else: a jump to
+    /// an unconditional `Jump` goes on to that jump's target, an
+    /// unconditional jump to a `Ret` returns there, and a `Jump` to the
+    /// next operation is dropped (the operations after it move up and every
+    /// target is moved with them). What the program computes, the steps it
+    /// counts and its errors stay as they were: none of these operations
+    /// reads or writes a register or counts a step.
+    pub fn tidy(&mut self) {
+        let n = self.ops.len();
+        let ops = &mut self.ops;
+        for i in 0..n {
+            let mut op = ops[i];
+            if let Some(t) = op.target_mut() {
+                // At most `n` hops: a cycle of jumps (which no pass makes)
+                // is left as it is.
+                for _ in 0..n {
+                    match ops.get(*t as usize) {
+                        Some(&BOp::Jump { to }) if to != *t => *t = to,
+                        _ => break,
+                    }
+                }
+            }
+            if let BOp::Jump { to } = op {
+                if let Some(&BOp::Ret { s }) = ops.get(to as usize) {
+                    op = BOp::Ret { s };
+                }
+            }
+            ops[i] = op;
+        }
+        let dropped = |i: usize, op: &BOp| matches!(*op, BOp::Jump { to } if to as usize == i + 1);
+        if !ops.iter().enumerate().any(|(i, op)| dropped(i, op)) {
+            return;
+        }
+        // Where each operation lands; a dropped one's place is the next
+        // kept operation's, where it would have gone on to.
+        let mut moved = Vec::with_capacity(n + 1);
+        let mut k = 0u32;
+        for (i, op) in ops.iter().enumerate() {
+            moved.push(k);
+            k += u32::from(!dropped(i, op));
+        }
+        moved.push(k);
+        let mut i = 0;
+        ops.retain(|op| {
+            i += 1;
+            !dropped(i - 1, op)
+        });
+        for op in ops.iter_mut() {
+            if let Some(t) = op.target_mut() {
+                *t = moved[*t as usize];
+            }
+        }
+    }
+}
+
 impl Default for Draft {
     fn default() -> Draft {
         Draft {
@@ -858,5 +914,56 @@ mod tests {
         assert!(Program::seal(draft(vec![BOp::Jump { to: 1 }])).is_none());
         assert!(Program::seal(draft(vec![BOp::Const { d: 0, v: 1 }])).is_none());
         assert!(Program::seal(draft(vec![])).is_none());
+    }
+
+    /// `if c then 1 else 2` laid out with a jump to a jump, a jump to the
+    /// next operation and one to a `Ret`: after `tidy`, the same answers in
+    /// fewer steps, every target moved with its operation.
+    #[test]
+    fn tidy_drops_jumps_that_do_nothing() {
+        use BOp::*;
+        let mut d = Draft {
+            ops: vec![
+                JumpUnless { c: 0, to: 5 }, // 0: to a jump
+                Const { d: 1, v: 1 },       // 1
+                Jump { to: 3 },             // 2: to the next operation
+                Const { d: 2, v: 5 },       // 3
+                Jump { to: 8 },             // 4: to a `Ret`
+                Jump { to: 7 },             // 5
+                Const { d: 1, v: 9 },       // 6: never runs
+                Const { d: 1, v: 2 },       // 7
+                Ret { s: 1 },               // 8
+            ],
+            ..Draft::default()
+        };
+        d.tidy();
+        let tidied = [
+            JumpUnless { c: 0, to: 6 },
+            Const { d: 1, v: 1 },
+            Const { d: 2, v: 5 },
+            Ret { s: 1 },
+            Jump { to: 6 },
+            Const { d: 1, v: 9 },
+            Const { d: 1, v: 2 },
+            Ret { s: 1 },
+        ];
+        assert_eq!(format!("{:?}", d.ops), format!("{tidied:?}"));
+        let run = |ops: &[BOp], c: Val| {
+            let (mut regs, mut pc) = ([c, 0, 0], 0usize);
+            loop {
+                match ops[pc] {
+                    JumpUnless { c, to } if regs[c as usize] == 0 => pc = to as usize,
+                    Jump { to } => pc = to as usize,
+                    Const { d, v } => {
+                        regs[d as usize] = v;
+                        pc += 1
+                    }
+                    Ret { s } => return regs[s as usize],
+                    _ => pc += 1,
+                }
+            }
+        };
+        assert_eq!((run(&d.ops, 1), run(&d.ops, 0)), (1, 2));
+        assert!(Program::seal(d).is_some());
     }
 }

@@ -89,11 +89,15 @@ impl<'g> Comp<'g> {
             return None;
         }
         self.p.source = source;
+        self.p.tidy();
         let root = Program::seal(self.p)?;
         let subs: Vec<Program> = self
             .subs
             .into_iter()
-            .map(Program::seal)
+            .map(|mut d| {
+                d.tidy();
+                Program::seal(d)
+            })
             .collect::<Option<_>>()?;
         out.extend(subs);
         out.push(root);
