@@ -154,12 +154,24 @@ play {
 }
 "#;
 
-#[test]
-fn the_zone_of_none_is_the_same_error_drawn_as_listed() {
-    let game = common::compile(NONE_SEAT, "", &regel::opt::Passes::all());
-    let plan = game.actions[2].draw.unwrap();
-    assert!(plan.in_place.is_some_and(|i| !i.in_range), "{plan:?}");
-    let errors: Vec<String> = [false, true]
+/// A range drawn from without listing it, too long to list.
+const LONG_RANGE: &str = r#"game "Long range"
+players 2
+var n: int = 1000001
+action start label "start" { }
+action wait label "wait" { }
+action pick(k in 1..n) label "pick {k}" { }
+play {
+  act p1 with start, wait
+  act p1 with pick
+}
+"#;
+
+/// The error a playout of `rules` stops with, listing (`false`) and drawing
+/// (`true`) the options of each decision after the first.
+fn errors_both_ways(rules: &str) -> Vec<String> {
+    let game = common::compile(rules, "", &regel::opt::Passes::all());
+    [false, true]
         .into_iter()
         .map(|drawn| {
             let mut m = Match::new(game.clone(), &Setup::new(2, 1)).unwrap();
@@ -169,10 +181,29 @@ fn the_zone_of_none_is_the_same_error_drawn_as_listed() {
             } else {
                 m.playout_at_most(&mut rng, 10)
             };
-            format!("{:?}", e.expect_err("the zone of none"))
+            format!("{:?}", e.expect_err("an error"))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_zone_of_none_is_the_same_error_drawn_as_listed() {
+    let game = common::compile(NONE_SEAT, "", &regel::opt::Passes::all());
+    let plan = game.actions[2].draw.unwrap();
+    assert!(plan.in_place.is_some_and(|i| !i.in_range), "{plan:?}");
+    let errors = errors_both_ways(NONE_SEAT);
     assert!(errors[0].contains("NoneZone"), "{}", errors[0]);
+    assert_eq!(errors[0], errors[1]);
+}
+
+/// A range is counted, not listed, when drawn from (`DrawPlan::counted`),
+/// and one too long is the error listing gives.
+#[test]
+fn a_range_too_long_is_the_same_error_drawn_as_listed() {
+    let game = common::compile(LONG_RANGE, "", &regel::opt::Passes::all());
+    assert_eq!(game.actions[2].draw.unwrap().counted, 1);
+    let errors = errors_both_ways(LONG_RANGE);
+    assert!(errors[0].contains("RangeTooLong"), "{}", errors[0]);
     assert_eq!(errors[0], errors[1]);
 }
 

@@ -12,8 +12,9 @@
 //! is exactly one candidate, since listing walks the same bases in the same
 //! order and keeps the tuples that pass.
 //!
-//! **Bases not listed.** A base of every node, edge or seat is counted,
-//! not listed: its `k`-th element is `k` ([`DrawPlan::counted`]). A second
+//! **Bases not listed.** A base of every node, edge or seat, or a range,
+//! is counted, not listed: its `k`-th element is `k` (the range's first
+//! plus `k`; [`DrawPlan::counted`]). A second
 //! parameter drawn from the zone of the first's value (`w in r.posts`) is
 //! read in the zone arena in place ([`InPlace`]): the candidates per value
 //! are the zones' lengths, and with the first drawn from every edge (node,
@@ -108,15 +109,15 @@ const NO_FRAME: usize = usize::MAX;
 enum Base {
     /// Listed in `scratch` from `at`, `len` elements.
     Listed { at: u32, len: u32 },
-    /// The board's nodes or edges, or the seats: element `k` is `k` itself,
-    /// so nothing is listed.
-    Index { len: u32 },
+    /// The board's nodes or edges, the seats or a range: element `k` is
+    /// `lo + k` (`lo` is 0 but for a range), so nothing is listed.
+    Index { lo: Val, len: u32 },
 }
 
 impl Base {
     fn len(self) -> u32 {
         match self {
-            Base::Listed { len, .. } | Base::Index { len } => len,
+            Base::Listed { len, .. } | Base::Index { len, .. } => len,
         }
     }
 }
@@ -375,9 +376,7 @@ impl<'g> Exec<'g> {
             }
             let base = drawn_from(prm).0;
             let b = if sp.plan.counted & 1 << i != 0 {
-                let len = self.counted(base);
-                self.charge(u64::from(len), span)?;
-                Base::Index { len }
+                self.counted(base, span)?
             } else {
                 let at = self.st.scratch.len();
                 self.coll(base, span)?;
@@ -463,13 +462,29 @@ impl<'g> Exec<'g> {
         Ok(())
     }
 
-    /// How many elements a counted base holds ([`DrawPlan::counted`]).
-    fn counted(&self, base: &Coll) -> u32 {
-        match base {
-            Coll::Nodes => self.g.board.nodes.len() as u32,
-            Coll::Edges => self.g.board.edges.len() as u32,
-            _ => u32::from(self.st.nplayers),
-        }
+    /// A counted base ([`DrawPlan::counted`]), with the steps and errors
+    /// listing it gives: its length charged, and a range's bounds evaluated,
+    /// its length checked and charged twice, as `coll` charges it.
+    fn counted(&mut self, base: &Coll, span: Span) -> R<Base> {
+        let (lo, len) = match base {
+            Coll::Range(a, b) => {
+                let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
+                let len = super::error::range_len(x, y);
+                if len > crate::limits::MAX_RANGE as i128 {
+                    return Err(RunError::at(
+                        RunErrorKind::RangeTooLong { from: x, to: y },
+                        span,
+                    ));
+                }
+                self.charge(len as u64, span)?;
+                (x, len as u32)
+            }
+            Coll::Nodes => (0, self.g.board.nodes.len() as u32),
+            Coll::Edges => (0, self.g.board.edges.len() as u32),
+            _ => (0, u32::from(self.st.nplayers)),
+        };
+        self.charge(u64::from(len), span)?;
+        Ok(Base::Index { lo, len })
     }
 
     /// How many values have a zone in a family indexed by `per`.
@@ -486,7 +501,7 @@ impl<'g> Exec<'g> {
     fn base_elem(&self, b: Base, k: usize) -> Val {
         match b {
             Base::Listed { at, .. } => self.st.scratch[at as usize + k],
-            Base::Index { .. } => k as Val,
+            Base::Index { lo, .. } => lo + k as Val,
         }
     }
 

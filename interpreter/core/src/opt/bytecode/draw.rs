@@ -46,10 +46,13 @@ pub(super) fn plan(g: &Game, ad: &ActionDecl) -> Option<DrawPlan> {
             return None;
         }
     }
-    let counted_base = |c: &Coll| matches!(c, Coll::Nodes | Coll::Edges | Coll::Players);
+    let every = |c: &Coll| matches!(c, Coll::Nodes | Coll::Edges | Coll::Players);
     let in_place = if nested { in_place(ad, &bases) } else { None };
     let counted = (0..n)
-        .filter(|&i| counted_base(bases[i]) && (!nested || (i == 0 && in_place.is_some())))
+        .filter(|&i| match nested {
+            false => every(bases[i]) || matches!(bases[i], Coll::Range(..)),
+            true => i == 0 && in_place.is_some() && every(bases[i]),
+        })
         .fold(0u32, |m, i| m | 1 << i);
     Some(DrawPlan {
         nested,
