@@ -403,13 +403,15 @@ impl<'g> Exec<'g> {
                 sp.size = size;
                 return Ok(());
             }
-            // Per value of the first parameter (listed: counted, it was
-            // handled above), the length of the second's base, summed: one
-            // loop per kind of base, so that none decides per value what
-            // the base is.
+            // Per value of the first parameter, the length of the second's
+            // base, summed: one loop per kind of base, so that none decides
+            // per value what the base is.
             let at = self.st.scratch.len();
             let mut sum = 0u64;
             self.st.scratch.push(0);
+            // `DrawPlan::counted` counts a nested first parameter only with
+            // its sums in place, done above: here it was listed, and the
+            // second arm is never taken.
             let at0 = match b0 {
                 Base::Listed { at, .. } => at as usize,
                 Base::Index { .. } => 0,
