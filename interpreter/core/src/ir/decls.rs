@@ -138,8 +138,8 @@ pub struct DrawPlan {
     /// A bit per parameter whose base is every node, every edge or every
     /// seat (`nodes`, `edges`, `players`), or a range `a..b`: its `k`-th
     /// element is `k` (`a + k`), so it is counted, not listed. In a nested
-    /// plan, only a first parameter's base of every node, edge or seat,
-    /// with [`DrawPlan::in_place`].
+    /// plan, only a first parameter's base of every node, edge or seat
+    /// whose values index the family of [`DrawPlan::in_place`].
     pub counted: u32,
     /// A nested plan whose second base is the zone of the first's value
     /// (`w in r.posts`): read in the arena in place.

@@ -51,7 +51,9 @@ pub(super) fn plan(g: &Game, ad: &ActionDecl) -> Option<DrawPlan> {
     let counted = (0..n)
         .filter(|&i| match nested {
             false => every(bases[i]) || matches!(bases[i], Coll::Range(..)),
-            true => i == 0 && in_place.is_some() && every(bases[i]),
+            // Its sums are then the zones' starts, one zone per value: so
+            // only where every value of the base has its zone of the family.
+            true => i == 0 && in_place.is_some_and(|p| p.in_range) && every(bases[i]),
         })
         .fold(0u32, |m, i| m | 1 << i);
     Some(DrawPlan {
