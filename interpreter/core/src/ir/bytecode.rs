@@ -562,7 +562,9 @@ impl Draft {
         });
         for op in ops.iter_mut() {
             if let Some(t) = op.target_mut() {
-                *t = moved[*t as usize];
+                // A target outside the draft (a bug of the pass) stays
+                // outside, for `Program::seal` to refuse.
+                *t = moved.get(*t as usize).copied().unwrap_or(u32::MAX);
             }
         }
     }
@@ -965,5 +967,13 @@ mod tests {
         };
         assert_eq!((run(&d.ops, 1), run(&d.ops, 0)), (1, 2));
         assert!(Program::seal(d).is_some());
+        // A jump outside the draft, which a pass with a bug could make, is
+        // still refused by `seal` after `tidy`, not a panic.
+        let mut bad = Draft {
+            ops: vec![Jump { to: 1 }, Jump { to: 9 }, Ret { s: 0 }],
+            ..Draft::default()
+        };
+        bad.tidy();
+        assert!(Program::seal(bad).is_none());
     }
 }
