@@ -889,7 +889,13 @@ impl<'a> Exec<'a> {
     /// [`Exec::zone_id`] checks it. The caller adds the span to an error,
     /// so that the hot path never looks it up.
     #[inline(always)]
-    fn zone_at(&mut self, base: u32, i: Val, dim: ZDim, n: u32) -> Result<u32, RunErrorKind> {
+    pub(super) fn zone_at(
+        &mut self,
+        base: u32,
+        i: Val,
+        dim: ZDim,
+        n: u32,
+    ) -> Result<u32, RunErrorKind> {
         let n = match dim {
             ZDim::Global => return Ok(base),
             ZDim::Value => {

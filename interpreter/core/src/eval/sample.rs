@@ -55,7 +55,7 @@
 use super::expr::{Exec, R};
 use super::options::Shared;
 use super::view::Viewer;
-use super::{RunError, RunErrorKind};
+use super::RunError;
 use crate::diag::Span;
 use crate::ir::*;
 use rand::Rng;
@@ -430,16 +430,15 @@ impl<'g> Exec<'g> {
                 }
                 Some(ip) => {
                     // Each zone's length read in place, as `base_len` reads
-                    // it: the zone of `none` is an error, and each is one
-                    // step.
-                    let n = self.family_size(ip.per);
+                    // it: the zone found as `zone_id` finds it (the zone of
+                    // `none` is an error), and each is one step.
                     for j in 0..len0 as usize {
                         let x = self.st.scratch[at0 + j];
-                        if x < 0 || x >= n {
-                            return Err(RunError::at(RunErrorKind::NoneZone, span));
-                        }
+                        let z = self
+                            .zone_at(ip.zone, x, ip.dim, 0)
+                            .map_err(|k| RunError::at(k, span))?;
                         self.charge(1, span)?;
-                        sum += self.st.zones.len(ip.zone + x as u32) as u64;
+                        sum += self.st.zones.len(z) as u64;
                         self.st.scratch.push(sum as Val);
                     }
                 }
@@ -465,20 +464,12 @@ impl<'g> Exec<'g> {
     }
 
     /// A counted base ([`DrawPlan::counted`]), with the steps and errors
-    /// listing it gives: its length charged, and a range's bounds evaluated,
-    /// its length checked and charged twice, as `coll` charges it.
+    /// listing it gives: its length charged, and a range's as `coll`
+    /// charges it, twice (`Exec::range`, then the elements).
     fn counted(&mut self, base: &Coll, span: Span) -> R<Base> {
         let (lo, len) = match base {
             Coll::Range(a, b) => {
-                let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
-                let len = super::error::range_len(x, y);
-                if len > crate::limits::MAX_RANGE as i128 {
-                    return Err(RunError::at(
-                        RunErrorKind::RangeTooLong { from: x, to: y },
-                        span,
-                    ));
-                }
-                self.charge(len as u64, span)?;
+                let (x, _, len) = self.range(a, b, span)?;
                 (x, len as u32)
             }
             Coll::Nodes => (0, self.g.board.nodes.len() as u32),
@@ -487,15 +478,6 @@ impl<'g> Exec<'g> {
         };
         self.charge(u64::from(len), span)?;
         Ok(Base::Index { lo, len })
-    }
-
-    /// How many values have a zone in a family indexed by `per`.
-    fn family_size(&self, per: PerWhat) -> Val {
-        match per {
-            PerWhat::Node => self.g.board.nodes.len() as Val,
-            PerWhat::Edge => self.g.board.edges.len() as Val,
-            PerWhat::Seat => Val::from(self.st.nplayers),
-        }
     }
 
     /// Element `k` of a parameter's base.

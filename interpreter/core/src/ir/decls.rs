@@ -152,19 +152,12 @@ pub struct DrawPlan {
 pub struct InPlace {
     /// The family's first zone: value `x`'s zone is `zone + x`.
     pub zone: u32,
-    /// What the family is indexed by: how many values have a zone.
-    pub per: PerWhat,
+    /// What the family is indexed by (`Node`, `Edge` or `Player`): how
+    /// many values have a zone.
+    pub dim: super::ZDim,
     /// Every value of the first parameter's base has a zone: the base is
     /// counted, or is a test of each node's (edge's) own zones of that kind.
     pub in_range: bool,
-}
-
-/// What a per-element zone family is indexed by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PerWhat {
-    Node,
-    Edge,
-    Seat,
 }
 
 impl ActionDecl {

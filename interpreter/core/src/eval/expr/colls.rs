@@ -136,6 +136,23 @@ impl Exec<'_> {
         self.charge((self.st.scratch.len() - mark) as u64, span)
     }
 
+    /// The bounds of `a..b` and its length: both evaluated, the length
+    /// checked against the limit and counted against the budget, as listing
+    /// the range does before it lists a number.
+    #[inline(always)]
+    pub(crate) fn range(&mut self, a: &Expr, b: &Expr, span: Span) -> R<(Val, Val, u64)> {
+        let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
+        let len = crate::eval::error::range_len(x, y);
+        if len > crate::limits::MAX_RANGE as i128 {
+            return Err(RunError::at(
+                RunErrorKind::RangeTooLong { from: x, to: y },
+                span,
+            ));
+        }
+        self.charge(len as u64, span)?;
+        Ok((x, y, len as u64))
+    }
+
     fn coll_elements(&mut self, c: &Coll, span: Span) -> R<()> {
         match c {
             Coll::Code(id) => drop(self.run_bytecode(*id, span)?),
@@ -178,15 +195,7 @@ impl Exec<'_> {
                 self.st.scratch.extend(s.iter().map(|&x| x as Val));
             }
             Coll::Range(a, b) => {
-                let (x, y) = (self.eval(a, span)?, self.eval(b, span)?);
-                let len = crate::eval::error::range_len(x, y);
-                if len > crate::limits::MAX_RANGE as i128 {
-                    return Err(RunError::at(
-                        RunErrorKind::RangeTooLong { from: x, to: y },
-                        span,
-                    ));
-                }
-                self.charge(len as u64, span)?;
+                let (x, y, _) = self.range(a, b, span)?;
                 self.st.scratch.extend(x..=y);
             }
             Coll::List(es) => {

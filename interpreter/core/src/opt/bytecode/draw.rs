@@ -71,26 +71,26 @@ fn in_place(ad: &ActionDecl, bases: &[&Coll]) -> Option<InPlace> {
     let Coll::Zone(z) = bases[1] else {
         return None;
     };
-    let (e, per) = match &z.index {
-        ZIndex::Node(e) => (e, PerWhat::Node),
-        ZIndex::Edge(e) => (e, PerWhat::Edge),
-        ZIndex::Player(e) => (e, PerWhat::Seat),
+    let (e, dim) = match &z.index {
+        ZIndex::Node(e) => (e, ZDim::Node),
+        ZIndex::Edge(e) => (e, ZDim::Edge),
+        ZIndex::Player(e) => (e, ZDim::Player),
         _ => return None,
     };
     if !matches!(**e, Expr::Local(s) if s == ad.params[0].slot) {
         return None;
     }
     let in_range = matches!(
-        (bases[0], per),
-        (Coll::Nodes, PerWhat::Node)
-            | (Coll::Edges, PerWhat::Edge)
-            | (Coll::Players, PerWhat::Seat)
-            | (Coll::WhereZones(Elems::Nodes, _), PerWhat::Node)
-            | (Coll::WhereZones(Elems::Edges, _), PerWhat::Edge)
+        (bases[0], dim),
+        (Coll::Nodes, ZDim::Node)
+            | (Coll::Edges, ZDim::Edge)
+            | (Coll::Players, ZDim::Player)
+            | (Coll::WhereZones(Elems::Nodes, _), ZDim::Node)
+            | (Coll::WhereZones(Elems::Edges, _), ZDim::Edge)
     );
     Some(InPlace {
         zone: z.base,
-        per,
+        dim,
         in_range,
     })
 }
