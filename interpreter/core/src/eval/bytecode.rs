@@ -401,25 +401,28 @@ impl<'a> Exec<'a> {
                     refresh!();
                     w!(d, v)
                 }
-                BOp::Tab1 { d, t, a, sp, to } => {
+                // `tab_answers` makes sure that the entry's steps end
+                // before the next checkpoint, so they are charged without
+                // the test `charge!` makes. A table of one parameter holds
+                // one entry per value of it (`sizes[1]` is 1), so its index
+                // is tested once.
+                BOp::Tab1 { d, t, a, to } => {
                     let tab = &g.fn_tables[t as usize];
-                    let x = r!(a) as u64;
-                    if x < tab.sizes[0] as u64 {
-                        let (v, n) = tab.entries[x as usize];
+                    if let Some(&(v, n)) = tab.entries.get(r!(a) as u64 as usize) {
                         if self.tab_answers(v, n) {
-                            charge!(n as u64, sp);
+                            self.st.steps += n as u64;
                             w!(d, v);
                             goto!(to);
                         }
                     }
                 }
-                BOp::Tab2 { d, t, a, b, sp, to } => {
+                BOp::Tab2 { d, t, a, b, to } => {
                     let tab = &g.fn_tables[t as usize];
                     let (x, y) = (r!(a) as u64, r!(b) as u64);
                     if x < tab.sizes[0] as u64 && y < tab.sizes[1] as u64 {
                         let (v, n) = tab.entries[(x * tab.sizes[1] as u64 + y) as usize];
                         if self.tab_answers(v, n) {
-                            charge!(n as u64, sp);
+                            self.st.steps += n as u64;
                             w!(d, v);
                             goto!(to);
                         }

@@ -203,21 +203,15 @@ pub enum BOp {
     /// parameter, in `a`): when the table answers (see `opt/fn_tables.rs`),
     /// `d` = its value, its steps are charged and the machine goes on at
     /// `to`, past the call compiled after this operation, which runs
-    /// otherwise.
-    Tab1 {
-        d: Reg,
-        t: u16,
-        a: Reg,
-        sp: u16,
-        to: u32,
-    },
+    /// otherwise. It answers only when its steps end before the next
+    /// checkpoint, so it needs no span: the call reports the budget's end.
+    Tab1 { d: Reg, t: u16, a: Reg, to: u32 },
     /// [`BOp::Tab1`] for a function of two read parameters, in `a` and `b`.
     Tab2 {
         d: Reg,
         t: u16,
         a: Reg,
         b: Reg,
-        sp: u16,
         to: u32,
     },
     /// A call compiled in place starts: one step counted, the call depth

@@ -519,15 +519,8 @@ impl<'g> Comp<'g> {
                     let tt = &self.g.fn_tables[t as usize];
                     let a = regs[tt.args.0 as usize];
                     self.emit(match tt.args.1.map(|p| regs[p as usize]) {
-                        Some(b) => BOp::Tab2 {
-                            d,
-                            t,
-                            a,
-                            b,
-                            sp,
-                            to: 0,
-                        },
-                        None => BOp::Tab1 { d, t, a, sp, to: 0 },
+                        Some(b) => BOp::Tab2 { d, t, a, b, to: 0 },
+                        None => BOp::Tab1 { d, t, a, to: 0 },
                     })
                 });
                 // A function that calls itself is compiled in place once
