@@ -121,6 +121,17 @@ impl<'a> Exec<'a> {
                 }
             }};
         }
+        // A zone's index checked, with the span added only to an error: a
+        // `map_err` closure built the span's parts on the stack before
+        // every call, failing or not (measured: 5 stores an operation).
+        macro_rules! zone_or_err {
+            ($base:expr, $i:expr, $dim:expr, $n:expr, $sp:expr) => {
+                match self.zone_at($base, $i, $dim, $n) {
+                    Ok(z) => z,
+                    Err(k) => return Err(RunError::at(k, at!($sp))),
+                }
+            };
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -231,9 +242,7 @@ impl<'a> Exec<'a> {
                     n,
                     sp,
                 } => {
-                    let z = self
-                        .zone_at(base, r!(i), dim, n)
-                        .map_err(|k| RunError::at(k, at!(sp)))?;
+                    let z = zone_or_err!(base, r!(i), dim, n, sp);
                     w!(d, z as Val)
                 }
                 BOp::ZoneLen { d, z } => {
@@ -274,9 +283,7 @@ impl<'a> Exec<'a> {
                     empty,
                     sp,
                 } => {
-                    let z = self
-                        .zone_at(base, r!(i), dim, 0)
-                        .map_err(|k| RunError::at(k, at!(sp)))?;
+                    let z = zone_or_err!(base, r!(i), dim, 0, sp);
                     let len = self.st.zones.len(z) as Val;
                     w!(d, if empty { (len == 0) as Val } else { len })
                 }
