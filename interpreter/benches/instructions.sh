@@ -36,6 +36,7 @@ measure nim examples/nim/nim.rules 2 5000
 measure nim-misere examples/nim/misere.rules 2 5000
 measure yacht examples/yacht/yacht.rules 2 500
 measure route-builder examples/route-builder/route-builder.rules 2 100
+measure coin-auction examples/coin-auction/coin-auction.rules 2 500
 measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules 4 200
 measure auf-heller-und-pfennig rulesets/auf-heller-und-pfennig/auf-heller-und-pfennig.rules 2 200
 measure hasp rulesets/hasp/hasp.rules 4 200

@@ -100,6 +100,7 @@ fn playouts(c: &mut Criterion) {
             "route-builder",
             "examples/route-builder/route-builder.rules",
         ),
+        ("coin-auction", "examples/coin-auction/coin-auction.rules"),
     ] {
         bench_game(c, name, path, 2, &[]);
     }
