@@ -188,9 +188,8 @@ impl Indexer {
             attrs.push(i);
             vals.push(x);
         }
-        if attrs.len() > MAX_KEY_ATTRS {
-            return;
-        }
+        // More than `MAX_KEY_ATTRS` attributes are no key: no table has
+        // them, and `KeyTable::build` refuses to make one.
         let key = match self.keys.iter().position(|k| k.attrs == attrs) {
             Some(k) => k,
             None => match KeyTable::build(&attrs, &self.attrs) {
