@@ -132,6 +132,27 @@ impl<'a> Exec<'a> {
                 }
             };
         }
+        // `BOp::ZoneOwner`'s answer for zone `$z` and the seat in register
+        // `$who`, into `$d`: the pieces are charged as the loop it
+        // replaces charges them, before its first test.
+        macro_rules! owners {
+            ($z:expr, $who:expr, $test:expr, $d:expr, $sp:expr) => {{
+                let pieces = self.st.zones.slice($z);
+                let len = pieces.len();
+                let who = r!($who);
+                let n = pieces
+                    .iter()
+                    .filter(|&&x| g.piece_owner[x as usize] as Val == who)
+                    .count();
+                charge!(len as u64, $sp);
+                let v = match $test {
+                    OwnerTest::Any => (n > 0) as Val,
+                    OwnerTest::All => (n == len) as Val,
+                    OwnerTest::Count => n as Val,
+                };
+                w!($d, v)
+            }};
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -256,20 +277,19 @@ impl<'a> Exec<'a> {
                     test,
                     sp,
                 } => {
-                    let pieces = self.st.zones.slice(r!(z) as u32);
-                    let len = pieces.len();
-                    let who = r!(who);
-                    let n = pieces
-                        .iter()
-                        .filter(|&&x| g.piece_owner[x as usize] as Val == who)
-                        .count();
-                    charge!(len as u64, sp);
-                    let v = match test {
-                        OwnerTest::Any => (n > 0) as Val,
-                        OwnerTest::All => (n == len) as Val,
-                        OwnerTest::Count => n as Val,
-                    };
-                    w!(d, v)
+                    owners!(r!(z) as u32, who, test, d, sp)
+                }
+                BOp::ZoneOwnerOf {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    p: who,
+                    test,
+                    sp,
+                } => {
+                    let z = zone_or_err!(base, r!(i), dim, 0, sp);
+                    owners!(z, who, test, d, sp)
                 }
                 BOp::ZoneEmpty { d, z } => {
                     let z = r!(z);
@@ -515,6 +535,9 @@ impl<'a> Exec<'a> {
                         *x = r!(r);
                     }
                     w!(d, key_found(g, key, around, &v[..len as usize]))
+                }
+                BOp::KeyPair { d, key, a, b } => {
+                    w!(d, g.keys[key as usize].find_pair(r!(a), r!(b)))
                 }
                 BOp::Tree { d, e, sp } => {
                     let v = self.eval(&p.trees()[e as usize], at!(sp))?;

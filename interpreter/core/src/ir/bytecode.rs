@@ -72,6 +72,10 @@ pub enum Listed {
     Sum,
 }
 
+// An operation fits in 16 bytes: the machine's loop reads one per step,
+// and a larger one would spread the programs over more cache lines.
+const _: () = assert!(std::mem::size_of::<BOp>() == 16);
+
 /// One operation. `d` is the register written; `a`, `b`, `s` are read.
 #[derive(Clone, Copy, Debug)]
 pub enum BOp {
@@ -120,6 +124,18 @@ pub enum BOp {
     ZoneOwner {
         d: Reg,
         z: Reg,
+        p: Reg,
+        test: OwnerTest,
+        sp: u16,
+    },
+    /// [`BOp::Zone`] and [`BOp::ZoneOwner`] in one operation, for the zone
+    /// of a node, edge or seat in `i` (`any(x in c.slot: x.owner == p)`):
+    /// one dispatch, and no register between them.
+    ZoneOwnerOf {
+        d: Reg,
+        base: u32,
+        i: Reg,
+        dim: ZDim,
         p: Reg,
         test: OwnerTest,
         sp: u16,
@@ -257,6 +273,12 @@ pub enum BOp {
         len: u8,
         sp: u16,
     },
+    /// [`BOp::KeyRegs`] among all nodes for a dense table of two
+    /// attributes (a grid's `row == r and col == k`), the values in `a` and
+    /// `b`: the cell is computed in place, where `KeyRegs` copies its
+    /// values through the register list and tests its table's kind
+    /// (measured: about 85 instructions a lookup became about 20).
+    KeyPair { d: Reg, key: u16, a: Reg, b: Reg },
     /// An expression the compiler leaves to the tree evaluator.
     Tree { d: Reg, e: u32, sp: u16 },
     // Collections are listed on the scratch stack, as the tree evaluator does.
@@ -623,6 +645,7 @@ impl BOp {
             EdgeAttr { d, e, .. } | EdgeEnd { d, e, .. } => &[*d, *e],
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             ZoneOwner { d, z, p, .. } => &[*d, *z, *p],
+            ZoneOwnerOf { d, i, p, .. } => &[*d, *i, *p],
             Neg { d, a, .. }
             | Not { d, a }
             | Truth { d, a }
@@ -658,6 +681,7 @@ impl BOp {
             | JumpLe { a, b, .. } => &[*a, *b],
             Call { d, .. } => &[*d],
             Tab1 { d, a, .. } => &[*d, *a],
+            KeyPair { d, a, b, .. } => &[*d, *a, *b],
             Tab2 { d, a, b, .. } => &[*d, *a, *b],
             Builtin { d, x, y, .. } => &[*d, *x, *y],
             Charge { m, .. } | Truncate { m } => &[*m],

@@ -480,6 +480,30 @@ impl KeyTable {
         Some(i as usize)
     }
 
+    /// Whether [`KeyTable::find_pair`] answers this table: it is dense and
+    /// has two attributes.
+    pub fn is_dense_pair(&self) -> bool {
+        self.sorted.is_empty() && self.attrs.len() == 2
+    }
+
+    /// As [`KeyTable::find`] for a table [`KeyTable::is_dense_pair`]
+    /// accepts, with `NONE` for no node: the two values' cell computed
+    /// without a loop.
+    #[inline]
+    pub fn find_pair(&self, a: Val, b: Val) -> Val {
+        debug_assert!(self.is_dense_pair());
+        // As `cell`: below `lo` a value wraps to at least its extent.
+        let x = a.wrapping_sub(self.lo[0]) as u64;
+        let y = b.wrapping_sub(self.lo[1]) as u64;
+        if x >= self.extent[0] || y >= self.extent[1] {
+            return NONE;
+        }
+        match self.dense.get((x * self.extent[1] + y) as usize) {
+            Some(&n) => n as Val,
+            None => NONE,
+        }
+    }
+
     /// The node with these values, if any.
     #[inline]
     pub fn find(&self, vals: &[Val]) -> Option<u32> {
@@ -531,5 +555,30 @@ mod tests {
         assert_eq!(t.find(&[Val::MIN]), Some(0));
         assert_eq!(t.find(&[Val::MAX]), None);
         assert_eq!(KeyTable::build(&[0], &[vec![3, 3]]).map(|_| ()), None);
+    }
+
+    /// `find_pair`, the machine's lookup of two values, answers as `find`
+    /// for every pair of values in and around the ranges and at the
+    /// extremes of `Val`; a table of one attribute, or a sorted one, is no
+    /// pair table.
+    #[test]
+    fn a_pair_lookup_answers_as_find() {
+        let columns = vec![vec![-2, -1, -1, 3], vec![7, 7, 8, 9]];
+        let t = KeyTable::build(&[0, 1], &columns).unwrap();
+        assert!(t.is_dense_pair());
+        let mut probes: Vec<Val> = (-4..=10).collect();
+        probes.extend([Val::MIN, Val::MAX]);
+        for &a in &probes {
+            for &b in &probes {
+                let want = t.find(&[a, b]).map_or(NONE, |n| n as Val);
+                assert_eq!(t.find_pair(a, b), want, "({a}, {b})");
+            }
+        }
+        assert_eq!(t.find_pair(3, 9), 3);
+        let one = KeyTable::build(&[0], &[vec![4, 5]]).unwrap();
+        assert!(one.sorted.is_empty() && !one.is_dense_pair());
+        let far = vec![vec![0, 1_000_000], vec![0, 1_000_000]];
+        let sorted = KeyTable::build(&[0, 1], &far).unwrap();
+        assert!(!sorted.sorted.is_empty() && !sorted.is_dense_pair());
     }
 }

@@ -262,7 +262,36 @@ impl<'g> Comp<'g> {
         {
             let t = self.temp();
             self.zone(z, t, sp);
+            let before = self.here();
             let p = self.expr(&who, sp);
+            // The zone found and its owners counted in one operation when
+            // nothing runs between them (the seat is in a register), so
+            // that an error of the zone's still comes first.
+            if let (
+                true,
+                Some(&BOp::Zone {
+                    base,
+                    i,
+                    dim,
+                    sp: zsp,
+                    ..
+                }),
+            ) = (self.here() == before, self.p.ops.last())
+            {
+                if matches!(dim, ZDim::Node | ZDim::Edge | ZDim::Player) && zsp == sp {
+                    self.p.ops.pop();
+                    self.emit(BOp::ZoneOwnerOf {
+                        d,
+                        base,
+                        i,
+                        dim,
+                        p,
+                        test,
+                        sp,
+                    });
+                    return;
+                }
+            }
             self.emit(BOp::ZoneOwner {
                 d,
                 z: t,
@@ -638,6 +667,11 @@ impl<'g> Comp<'g> {
                 .all(|v| matches!(v, Expr::Const(_) | Expr::Local(_)))
         {
             let regs: Vec<Reg> = vals.iter().map(|v| self.expr(v, sp)).collect();
+            if adj.is_none() && self.g.keys[key as usize].is_dense_pair() {
+                let (a, b) = (regs[0], regs[1]);
+                self.emit(BOp::KeyPair { d, key, a, b });
+                return;
+            }
             let args = self.p.regs.len() as u32;
             self.p.regs.extend(regs);
             self.emit(BOp::KeyRegs {

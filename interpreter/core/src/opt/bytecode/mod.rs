@@ -249,6 +249,7 @@ impl Frame {
                     op,
                     BOp::KeyLookup { .. }
                         | BOp::KeyRegs { .. }
+                        | BOp::KeyPair { .. }
                         | BOp::Call { .. }
                         | BOp::CallLeaf { .. }
                         | BOp::CallEnter { .. }
