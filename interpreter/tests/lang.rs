@@ -1578,3 +1578,57 @@ play {{
     let failed = same_as_the_tree(&rules(0, ""), &loop_board(false), 60, &ops);
     assert!(failed.contains("division by zero"), "{failed}");
 }
+
+/// `min`, `max` and `count` over a filter whose value is a constant, the
+/// element or its attribute take their answer in the filter's own loop
+/// (`Comp::agg_filtered`, connect four's `max(c in nodes where col == k and
+/// free(it): c.row)`) and answer exactly as the tree does: the same log in
+/// the same steps, under every budget in the 40 steps below the one the
+/// match needs, with filters that keep some cells of a column, all of them
+/// and none; `max` and `min` of none fail as the tree's do, at the same
+/// span.
+#[test]
+fn aggregates_taken_in_a_filters_loop_answer_as_the_tree_does() {
+    let rules = |last: &str| {
+        format!(
+            r#"game "Columns"
+players 2
+board "board.toml"
+piece stone {{ }} in heap {{ 9 x {{ }} }}
+zone heap: stone
+zone per node cell: stone
+play {{
+  move top(heap) to @r1c1.cell
+  move top(heap) to @r2c1.cell
+  move top(heap) to @r3c1.cell
+  move top(heap) to @r3c2.cell
+  for k in 1..3 {{
+    let free = count(c in nodes where col == k and empty(it.cell): true)
+    let taken = count(c in nodes where col == k and not empty(it.cell): true)
+    log "column {{k}}: {{free}} free, {{taken}} taken"
+    if free > 0 {{
+      let low = max(c in nodes where col == k and empty(it.cell): c.row)
+      let high = min(c in nodes where col == k and empty(it.cell): c.row)
+      log "  free rows {{high}} to {{low}}"
+    }}
+  }}
+  log "last {{{last}}}"
+}}
+"#
+        )
+    };
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let fused = ["MaxAcc", "MinAcc", "CountIf", "Put"];
+    let out = same_as_the_tree(&rules("1"), board, 40, &fused);
+    assert!(
+        out.contains(r#""column 1: 0 free, 3 taken", "column 2: 2 free, 1 taken", "  free rows 1 to 2", "column 3: 3 free, 0 taken", "  free rows 1 to 3""#),
+        "{out}"
+    );
+    for none in [
+        "max(c in nodes where col == 1 and empty(it.cell): c.row)",
+        "min(c in nodes where col == 1 and empty(it.cell): c.row)",
+    ] {
+        let out = same_as_the_tree(&rules(none), board, 40, &fused);
+        assert!(out.contains("of an empty collection"), "{none}: {out}");
+    }
+}

@@ -100,42 +100,7 @@ impl<'g> Comp<'g> {
                 let v = self.expr(e, sp);
                 self.emit(BOp::PushAttr { attr: *attr, v });
             }
-            Coll::Filter(_, _, _) | Coll::Map(_, _, _) if walks_kept(c) => {
-                // The inner collection is read where it lies, and what is
-                // kept (or mapped) is pushed from the mark up.
-                self.walk_kept(c, m, sp, &mut |comp, s| {
-                    comp.emit(BOp::Push { s });
-                });
-            }
-            Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body) => {
-                self.loop_enter(*slot, Some(body));
-                let slot = &self.loc(*slot);
-                // The inner list is compacted in place: kept elements (or
-                // mapped values) are written from the mark up.
-                self.coll(inner, m, sp);
-                let end = self.temp();
-                self.emit(BOp::Mark { d: end });
-                let w = self.temp();
-                self.emit(BOp::Mov { d: w, s: m });
-                let i = self.temp();
-                self.emit(BOp::Mov { d: i, s: m });
-                self.loop_live();
-                let top = self.here();
-                let next = self.emit(BOp::Next {
-                    i,
-                    end,
-                    slot: *slot,
-                    exit: 0,
-                });
-                let keep = self.next;
-                let s = self.kept(c, body, *slot, top, sp);
-                self.emit(BOp::Put { w, s });
-                self.next = keep;
-                self.emit(BOp::Jump { to: top });
-                self.patch(next);
-                self.emit(BOp::Truncate { m: w });
-                self.loop_exit();
-            }
+            Coll::Filter(..) | Coll::Map(..) => self.filter_each(c, m, sp, &mut |_, _| {}),
             // Sets and their components are the tree evaluator's alone, and
             // so are subsets, which read and write the frame's area; they are
             // rare and never hot.
@@ -153,6 +118,125 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::PushTree { c, sp });
             }
         }
+    }
+
+    /// Lists `c`, a filter or a map, above mark `m` without the count of
+    /// what it keeps (which [`Comp::coll`] charges after the list), and
+    /// calls `each` with the register of each element kept (or value
+    /// mapped) after it is on the list.
+    pub(super) fn filter_each(
+        &mut self,
+        c: &Coll,
+        m: Reg,
+        sp: u16,
+        each: &mut dyn FnMut(&mut Self, Reg),
+    ) {
+        if walks_kept(c) {
+            // The inner collection is read where it lies, and what is
+            // kept (or mapped) is pushed from the mark up.
+            self.walk_kept(c, m, sp, &mut |comp, s| {
+                comp.emit(BOp::Push { s });
+                each(comp, s);
+            });
+            return;
+        }
+        let (Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body)) = c else {
+            unreachable!("only a filter or a map is listed here")
+        };
+        self.loop_enter(*slot, Some(body));
+        let slot = &self.loc(*slot);
+        // The inner list is compacted in place: kept elements (or mapped
+        // values) are written from the mark up.
+        self.coll(inner, m, sp);
+        let end = self.temp();
+        self.emit(BOp::Mark { d: end });
+        let w = self.temp();
+        self.emit(BOp::Mov { d: w, s: m });
+        let i = self.temp();
+        self.emit(BOp::Mov { d: i, s: m });
+        self.loop_live();
+        let top = self.here();
+        let next = self.emit(BOp::Next {
+            i,
+            end,
+            slot: *slot,
+            exit: 0,
+        });
+        let keep = self.next;
+        let s = self.kept(c, body, *slot, top, sp);
+        self.emit(BOp::Put { w, s });
+        each(self, s);
+        self.next = keep;
+        self.emit(BOp::Jump { to: top });
+        self.patch(next);
+        self.emit(BOp::Truncate { m: w });
+        self.loop_exit();
+    }
+
+    /// `count`, `min` or `max` over a filter whose value reads only the
+    /// element, its attribute or a constant ([`plain_value`]): the answer
+    /// is taken as each element is kept, in the filter's own loop, instead
+    /// of in a second loop over the list the filter made (connect four's
+    /// `max(c in nodes where col == k and free(it): c.row)`). The list is
+    /// still made, since its length is what listing charges after the
+    /// filter and what `min` or `max` of nothing fails on, but not read
+    /// again. A value that can neither fail nor count a step changes no
+    /// answer, error or step count by being computed before that charge
+    /// rather than after it.
+    fn agg_filtered(&mut self, op: AggOp, coll: &Coll, body: Option<&Expr>, d: Reg, sp: u16) {
+        let m = self.temp();
+        self.emit(BOp::Mark { d: m });
+        // The answer lives in a temporary of its own until the end: the
+        // filter's loop may use `d` as a spare register.
+        let acc = self.temp();
+        self.agg_start(op, acc);
+        self.filter_each(coll, m, sp, &mut |comp, s| {
+            let keep = comp.next;
+            // The value read from the element's register `s` itself,
+            // without binding the aggregate's local (`plain_value` says
+            // which forms there are).
+            let t = comp.temp();
+            let v = match body {
+                None => {
+                    comp.emit(BOp::Const { d: t, v: 1 });
+                    t
+                }
+                Some(Expr::Const(v)) => {
+                    comp.emit(BOp::Const { d: t, v: *v });
+                    t
+                }
+                Some(Expr::NodeAttr(attr, _)) => {
+                    comp.emit(BOp::NodeAttr {
+                        d: t,
+                        attr: *attr,
+                        n: s,
+                        sp,
+                    });
+                    t
+                }
+                Some(Expr::EdgeAttr(attr, _)) => {
+                    comp.emit(BOp::EdgeAttr {
+                        d: t,
+                        attr: *attr,
+                        e: s,
+                        sp,
+                    });
+                    t
+                }
+                _ => s,
+            };
+            comp.emit(match op {
+                AggOp::Count => BOp::CountIf { d: acc, v },
+                AggOp::Min => BOp::MinAcc { d: acc, v },
+                _ => BOp::MaxAcc { d: acc, v },
+            });
+            comp.next = keep;
+        });
+        self.emit(BOp::Charge { m, sp });
+        let end = self.temp();
+        self.emit(BOp::Mark { d: end });
+        self.agg_end(op, m, end, sp);
+        self.emit(BOp::Mov { d, s: acc });
     }
 
     /// Walks `c`, a filter or a map over a collection read where it lies
@@ -304,6 +388,13 @@ impl<'g> Comp<'g> {
         if let (Some(what), false) = (what, matches!(op, AggOp::Last | AggOp::Min | AggOp::Max)) {
             return self.agg_in_place(op, coll, what, slot, body, d, sp);
         }
+        if let Coll::Filter(inner, _, _) = coll {
+            let plain =
+                body.is_none_or(|b| plain_value(b, elements_of(inner), &|s| self.loc(s) == slot));
+            if matches!(op, AggOp::Count | AggOp::Min | AggOp::Max) && plain {
+                return self.agg_filtered(op, coll, body, d, sp);
+            }
+        }
         let m = self.temp();
         self.emit(BOp::Mark { d: m });
         self.coll(coll, m, sp);
@@ -331,6 +422,13 @@ impl<'g> Comp<'g> {
             })
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+        self.agg_end(op, m, end, sp);
+    }
+
+    /// The end of an aggregate over the list above mark `m` (ending at
+    /// mark `end`): the list dropped, and `min` or `max` of no element
+    /// failing.
+    fn agg_end(&mut self, op: AggOp, m: Reg, end: Reg, sp: u16) {
         self.emit(BOp::Truncate { m });
         if matches!(op, AggOp::Min | AggOp::Max) {
             self.emit(BOp::ErrEmpty {
@@ -859,6 +957,37 @@ fn walk(coll: &Coll) -> Option<Walk> {
 /// A filter or a map over a collection read where it lies ([`walk`]).
 pub(super) fn walks_kept(c: &Coll) -> bool {
     matches!(c, Coll::Filter(inner, ..) | Coll::Map(inner, ..) if walk(inner).is_some())
+}
+
+/// What the elements of `c` are when none of them can be `none`: nodes or
+/// edges of the board, listed by it.
+fn elements_of(c: &Coll) -> Option<Elems> {
+    match c {
+        Coll::Nodes
+        | Coll::NodesWithAttr(..)
+        | Coll::Successors(_)
+        | Coll::Predecessors(_)
+        | Coll::Neighbors(_)
+        | Coll::WhereZones(Elems::Nodes, _) => Some(Elems::Nodes),
+        Coll::Edges | Coll::EdgesOf(_) | Coll::WhereZones(Elems::Edges, _) => Some(Elems::Edges),
+        Coll::Filter(inner, _, _) => elements_of(inner),
+        _ => None,
+    }
+}
+
+/// Whether `e`, the value of an aggregate over elements of kind `of`, is
+/// a constant, the element itself (`is_slot` tells its local) or an
+/// attribute of it: a value that cannot fail, counts no step and reads
+/// nothing a loop changes but the element.
+fn plain_value(e: &Expr, of: Option<Elems>, is_slot: &dyn Fn(u16) -> bool) -> bool {
+    let slot = |x: &Expr| matches!(x, Expr::Local(s) if is_slot(*s));
+    match e {
+        Expr::Const(_) => true,
+        Expr::Local(s) => is_slot(*s),
+        Expr::NodeAttr(_, x) => of == Some(Elems::Nodes) && slot(x),
+        Expr::EdgeAttr(_, x) => of == Some(Elems::Edges) && slot(x),
+        _ => false,
+    }
 }
 
 /// A collection read where it lies ([`walk`]).
