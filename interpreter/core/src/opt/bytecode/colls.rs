@@ -765,7 +765,7 @@ impl<'g> Comp<'g> {
                 .all(|v| matches!(v, Expr::Const(_) | Expr::Local(_)))
         {
             let regs: Vec<Reg> = vals.iter().map(|v| self.expr(v, sp)).collect();
-            if adj.is_none() && self.g.keys[key as usize].is_dense_pair() {
+            if adj.is_none() && regs.len() == 2 && self.g.keys[key as usize].is_dense_pair() {
                 let (a, b) = (regs[0], regs[1]);
                 self.emit(BOp::KeyPair { d, key, a, b });
                 return;
