@@ -487,18 +487,13 @@ impl KeyTable {
     }
 
     /// As [`KeyTable::find`] for a table [`KeyTable::is_dense_pair`]
-    /// accepts, with `NONE` for no node: the two values' cell computed
-    /// without a loop.
+    /// accepts, with `NONE` for no node (a cell without one holds -1):
+    /// the values come in registers, not through a slice the caller
+    /// fills.
     #[inline]
     pub fn find_pair(&self, a: Val, b: Val) -> Val {
         debug_assert!(self.is_dense_pair());
-        // As `cell`: below `lo` a value wraps to at least its extent.
-        let x = a.wrapping_sub(self.lo[0]) as u64;
-        let y = b.wrapping_sub(self.lo[1]) as u64;
-        if x >= self.extent[0] || y >= self.extent[1] {
-            return NONE;
-        }
-        match self.dense.get((x * self.extent[1] + y) as usize) {
+        match self.cell(&[a, b]).and_then(|i| self.dense.get(i)) {
             Some(&n) => n as Val,
             None => NONE,
         }

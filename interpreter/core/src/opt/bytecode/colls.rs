@@ -194,18 +194,11 @@ impl<'g> Comp<'g> {
             let keep = comp.next;
             // The value read from the element's register `s` itself,
             // without binding the aggregate's local (`plain_value` says
-            // which forms there are).
-            let t = comp.temp();
+            // which forms there are; no value counts as `1`).
             let v = match body {
-                None => {
-                    comp.emit(BOp::Const { d: t, v: 1 });
-                    t
-                }
-                Some(Expr::Const(v)) => {
-                    comp.emit(BOp::Const { d: t, v: *v });
-                    t
-                }
+                Some(Expr::Local(_)) => s,
                 Some(Expr::NodeAttr(attr, _)) => {
+                    let t = comp.temp();
                     comp.emit(BOp::NodeAttr {
                         d: t,
                         attr: *attr,
@@ -215,6 +208,7 @@ impl<'g> Comp<'g> {
                     t
                 }
                 Some(Expr::EdgeAttr(attr, _)) => {
+                    let t = comp.temp();
                     comp.emit(BOp::EdgeAttr {
                         d: t,
                         attr: *attr,
@@ -223,7 +217,9 @@ impl<'g> Comp<'g> {
                     });
                     t
                 }
-                _ => s,
+                Some(Expr::Const(v)) => comp.constant(*v),
+                None => comp.constant(1),
+                Some(_) => unreachable!("`plain_value` accepts no other value"),
             };
             comp.emit(match op {
                 AggOp::Count => BOp::CountIf { d: acc, v },
@@ -423,6 +419,13 @@ impl<'g> Comp<'g> {
         };
         self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
         self.agg_end(op, m, end, sp);
+    }
+
+    /// A fresh register holding `v`.
+    fn constant(&mut self, v: Val) -> Reg {
+        let t = self.temp();
+        self.emit(BOp::Const { d: t, v });
+        t
     }
 
     /// The end of an aggregate over the list above mark `m` (ending at
@@ -675,8 +678,7 @@ impl<'g> Comp<'g> {
             }
             Some(b) => self.expr(b, sp),
             None => {
-                let t = self.temp();
-                self.emit(BOp::Const { d: t, v: 1 });
+                let t = self.constant(1);
                 if stops {
                     self.emit(if op == AggOp::All {
                         BOp::JumpIf { c: t, to: top }

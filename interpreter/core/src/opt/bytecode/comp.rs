@@ -407,13 +407,8 @@ impl<'g> Comp<'g> {
             Expr::Zone(z) => self.zone(z, d, sp),
             Expr::ZoneLen(z) | Expr::ZoneEmpty(z) => {
                 let empty = matches!(e, Expr::ZoneEmpty(_));
-                match &z.index {
-                    ZIndex::Node(x) | ZIndex::Edge(x) | ZIndex::Player(x) => {
-                        let dim = match z.index {
-                            ZIndex::Node(_) => ZDim::Node,
-                            ZIndex::Edge(_) => ZDim::Edge,
-                            _ => ZDim::Player,
-                        };
+                match owned_by(z) {
+                    Some((dim, x)) => {
                         let i = self.expr(x, sp);
                         self.emit(BOp::ZoneLenOf {
                             d,
@@ -424,7 +419,7 @@ impl<'g> Comp<'g> {
                             sp,
                         });
                     }
-                    _ => {
+                    None => {
                         self.zone(z, d, sp);
                         self.emit(if empty {
                             BOp::ZoneEmpty { d, z: d }
@@ -710,6 +705,17 @@ impl<'g> Comp<'g> {
             n,
             sp,
         });
+    }
+}
+
+/// The node, edge or seat that indexes a zone reference, with its
+/// dimension: the zones `BOp::ZoneLenOf` finds and reads at once.
+fn owned_by(z: &ZoneRef) -> Option<(ZDim, &Expr)> {
+    match &z.index {
+        ZIndex::Node(x) => Some((ZDim::Node, x)),
+        ZIndex::Edge(x) => Some((ZDim::Edge, x)),
+        ZIndex::Player(x) => Some((ZDim::Player, x)),
+        _ => None,
     }
 }
 
