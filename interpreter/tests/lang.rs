@@ -1632,3 +1632,63 @@ play {{
         assert!(out.contains("of an empty collection"), "{none}: {out}");
     }
 }
+
+/// A loop-invariant value of plain reads and arithmetic (`src.row +
+/// forward(actor)` tested for every neighbour of `src`) is computed at the
+/// loop's first element that reaches it and read back after
+/// (`BOp::HoldGet`, `opt/bytecode/memo.rs`), in a filter's loop and in an
+/// action's lister, and answers exactly as the tree does: the same log and
+/// options in the same steps, under every budget in the 40 steps below the
+/// one the match needs. A value that fails (an attribute of `none`, an
+/// overflow) fails where the tree's does, at the first element that
+/// reaches it, not before the loop or at an element that does not.
+#[test]
+fn values_a_loop_holds_answer_as_the_tree_does() {
+    let rules = |far: &str, big: &str| {
+        format!(
+            r#"game "Held"
+players 2
+seats white, black
+board "board.toml"
+piece stone {{ }} in heap {{ 9 x {{ }} }}
+zone heap: stone
+zone per node cell: stone
+var far: node = {far}
+var big: int = {big}
+fn ahead(p: player) -> int = if p == white then -1 else 1
+action step(src in nodes where not empty(it.cell), dst in neighbors(src))
+    label "{{src}}-{{dst}}" {{
+  require dst.row == src.row + ahead(actor)
+  require empty(dst.cell)
+}}
+play {{
+  move top(heap) to @r2c2.cell
+  move top(heap) to @r3c1.cell
+  let below = count(c in nodes where c.col > 1 and c.row == far.row - 1 + big: true)
+  log "below {{below}}"
+  let wide = count(c in nodes where empty(it.cell) and c.col * 2 != far.col * 2 - big: true)
+  log "wide {{wide}}"
+  act white with step
+}}
+"#
+        )
+    };
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let out = same_as_the_tree(&rules("@r3c3", "0"), board, 40, &["HoldGet", "HoldSet"]);
+    assert!(out.contains(r#"["below 2", "wide 4"]"#), "{out}");
+    let fast = compile(&rules("@r3c3", "0"), board, &regel::opt::Passes::all());
+    let slow = compile(&rules("@r3c3", "0"), board, &tree_passes());
+    let setup = Setup::new(2, 1);
+    let listed = Match::new(fast, &setup).unwrap().option_labels();
+    assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+    assert!(!listed.is_empty(), "{listed:?}");
+    let out = same_as_the_tree(&rules("none", "0"), board, 40, &["HoldGet"]);
+    assert!(out.contains("none"), "{out}");
+    let out = same_as_the_tree(
+        &rules("@r3c3", "9223372036854775807"),
+        board,
+        40,
+        &["HoldGet"],
+    );
+    assert!(out.contains("overflow"), "{out}");
+}

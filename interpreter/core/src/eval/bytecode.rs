@@ -908,6 +908,16 @@ impl<'a> Exec<'a> {
                     }
                 }
                 BOp::MemoSet { d, m } => self.memo_set(d, m),
+                BOp::HoldGet { d, m, to } => {
+                    if r!(m) != 0 {
+                        w!(d, r!(m + 1));
+                        goto!(to);
+                    }
+                }
+                BOp::HoldSet { d, m } => {
+                    w!(m, 1);
+                    w!(m + 1, r!(d));
+                }
                 BOp::KeepGet { d, k, m, to } => match self.kept_get(k) {
                     Some(v) => {
                         w!(d, v);

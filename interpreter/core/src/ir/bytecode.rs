@@ -454,6 +454,14 @@ pub enum BOp {
     /// Keeps `d`, just computed, as the value in the registers from `m`,
     /// with the steps charged since `MemoGet` noted the count.
     MemoSet { d: Reg, m: Reg },
+    /// A loop-invariant value of plain reads and arithmetic, which charge
+    /// no step and read nothing hidden (`opt/bytecode/memo.rs`), kept from
+    /// earlier in the loop in the two registers from `m`: whether there is
+    /// one, and the value. If there is one, `d` = the value and control
+    /// goes to `to`; else the expression runs.
+    HoldGet { d: Reg, m: Reg, to: u32 },
+    /// Keeps `d`, just computed, as the value in the registers from `m`.
+    HoldSet { d: Reg, m: Reg },
     /// A value kept between decisions (`opt/bytecode/keep.rs`): site `k`'s
     /// value, if the position keeps one that no change of what it reads
     /// has outdated, it was computed at the call depth of now, no seat's
@@ -720,6 +728,7 @@ impl BOp {
             Listed { d, m, .. } | LongestPath { d, m, .. } => &[*d, *m],
             ReachVia { n, m, .. } => &[*n, *m],
             MemoGet { d, m, .. } | MemoSet { d, m } => &[*d, *m, *m + 3],
+            HoldGet { d, m, .. } | HoldSet { d, m } => &[*d, *m, *m + 1],
             KeepGet { d, m, .. } | KeepSet { d, m, .. } => &[*d, *m],
         };
         rs.iter().for_each(|&r| f(r));
@@ -748,6 +757,7 @@ impl BOp {
             | BOp::Tab1 { to, .. }
             | BOp::Tab2 { to, .. }
             | BOp::MemoGet { to, .. }
+            | BOp::HoldGet { to, .. }
             | BOp::KeepGet { to, .. } => Some(to),
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }

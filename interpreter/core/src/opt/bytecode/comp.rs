@@ -142,6 +142,10 @@ impl<'g> Comp<'g> {
     /// falls through. Connectives short-circuit in the order written, as
     /// their values do.
     pub(super) fn branch(&mut self, e: &Expr, when: bool, sp: u16) -> Vec<usize> {
+        if self.would_hold(e) {
+            // A condition a loop keeps is read back whole, not taken apart.
+            return self.value_branch(e, when, sp);
+        }
         match e {
             Expr::Not(a) => self.branch(a, !when, sp),
             Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
@@ -201,17 +205,20 @@ impl<'g> Comp<'g> {
                     _ => BOp::JumpLe { a, b, to: 0 },
                 })]
             }
-            _ => {
-                let keep = self.next;
-                let c = self.expr(e, sp);
-                self.next = keep;
-                vec![self.emit(if when {
-                    BOp::JumpIf { c, to: 0 }
-                } else {
-                    BOp::JumpUnless { c, to: 0 }
-                })]
-            }
+            _ => self.value_branch(e, when, sp),
         }
+    }
+
+    /// A condition computed as a value, then tested.
+    fn value_branch(&mut self, e: &Expr, when: bool, sp: u16) -> Vec<usize> {
+        let keep = self.next;
+        let c = self.expr(e, sp);
+        self.next = keep;
+        vec![self.emit(if when {
+            BOp::JumpIf { c, to: 0 }
+        } else {
+            BOp::JumpUnless { c, to: 0 }
+        })]
     }
 
     pub(super) fn span(&mut self, s: Span) -> u16 {
@@ -320,7 +327,10 @@ impl<'g> Comp<'g> {
     /// decisions: a read of those costs a call.
     pub(super) fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
         match self.kept_at(e) {
-            Some(m) => self.memoized(d, m, |c| c.kept_or_computed(e, d, sp)),
+            Some(m) => {
+                let cheap = super::memo::cheap_ops(e).is_some();
+                self.memoized(d, m, cheap, |c| c.kept_or_computed(e, d, sp))
+            }
             None => self.kept_or_computed(e, d, sp),
         }
     }

@@ -100,6 +100,7 @@ fn level(
         None => listed(comp, &prm.domain),
     };
     let skip = skips_to(ad, i, once).and_then(|d| comp.lead_skip(d, prm.slot, CALLER_SPAN));
+    comp.param_loop_enter(ad, i);
     let at = comp.temp();
     comp.emit(BOp::Mov { d: at, s: m });
     let top = comp.here();
@@ -120,6 +121,7 @@ fn level(
             exit: 0,
         },
     });
+    comp.loop_live();
     for (e, mask, s) in &ad.pre {
         if last_read(*mask) == Some(i) {
             let sp = comp.span(*s);
@@ -131,6 +133,7 @@ fn level(
     level(comp, ad, i + 1, once, count, args);
     comp.emit(BOp::Jump { to: top });
     comp.patch(next);
+    comp.loop_exit();
     if once[i].is_none() {
         comp.emit(BOp::Truncate { m });
     }

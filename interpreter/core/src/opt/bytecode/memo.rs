@@ -31,7 +31,7 @@
 //! invariant may read the outer loop's element.
 
 use super::comp::Comp;
-use crate::ir::walk::{walk_e, Visit};
+use crate::ir::walk::{walk_c, walk_e, Visit};
 use crate::ir::*;
 
 /// A loop being compiled: the locals that vary inside it (its element and
@@ -138,6 +138,69 @@ impl Visit for Scan {
     }
 }
 
+/// The fewest operations an expression of plain reads and arithmetic
+/// ([`cheap_ops`]) must take for a loop to keep it: a kept value costs a
+/// read ([`BOp::MemoGet`]) at every element and a reset at every start of
+/// the loop.
+const CHEAP_WORTH: u32 = 3;
+
+/// About how many operations `e` takes when it is made only of reads that
+/// charge no step and never look at a hidden piece (locals, variables, a
+/// piece's owner, a node's or an edge's attribute or end) and of
+/// arithmetic, comparisons, `not`, `if`, connectives and `x in players`;
+/// `None` for anything else. Such a value, kept, is read back with nothing
+/// to charge again and no seat's view to mark ([`BOp::HoldGet`]).
+/// Breakthrough's `src.row + forward(actor)`, tested for every neighbour of
+/// `src`, is six.
+pub(super) fn cheap_ops(e: &Expr) -> Option<u32> {
+    let (mut parts, mut all) = (0, true);
+    let own = cheap_parts(e, &mut |x| match cheap_ops(x) {
+        Some(n) => parts += n,
+        None => all = false,
+    })?;
+    all.then_some(own + parts)
+}
+
+/// The operations `e` itself takes when it has one of the forms
+/// [`cheap_ops`] accepts, `f` called on each of its parts.
+fn cheap_parts<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) -> Option<u32> {
+    Some(match e {
+        Expr::Const(_) | Expr::Local(_) => 0,
+        Expr::Var(_, i) => {
+            if let Some(i) = i {
+                f(i);
+            }
+            1
+        }
+        Expr::Owner(a)
+        | Expr::NodeAttr(_, a)
+        | Expr::EdgeAttr(_, a)
+        | Expr::EdgeFrom(a)
+        | Expr::EdgeTo(a)
+        | Expr::Neg(a)
+        | Expr::Not(a) => {
+            f(a);
+            1
+        }
+        Expr::In(a, c) if matches!(**c, Coll::Players) => {
+            f(a);
+            1
+        }
+        Expr::Bin(_, a, b) => {
+            f(a);
+            f(b);
+            1
+        }
+        Expr::If(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+            2
+        }
+        _ => return None,
+    })
+}
+
 impl Comp<'_> {
     /// Starts a loop whose element is local `slot` and whose test or value
     /// is `body`: counts the expressions of `body` that it may keep, takes
@@ -150,6 +213,12 @@ impl Comp<'_> {
             varying.extend(Scan::of(b).bound);
             self.count_kept(b, &varying, &mut n);
         }
+        self.loop_memos(varying, n);
+    }
+
+    /// Takes the registers of a loop keeping at most `n` values, resets
+    /// them, and starts the loop.
+    fn loop_memos(&mut self, varying: Vec<u16>, n: usize) {
         let bases: Vec<Reg> = (0..n)
             .map(|_| {
                 let m = self.temp();
@@ -168,6 +237,34 @@ impl Comp<'_> {
         });
     }
 
+    /// Starts the loop of an action's lister over parameter `i` of `ad`
+    /// (`lister.rs`): the locals that vary inside it are that parameter and
+    /// those after it, and whatever the requirements tested inside it and
+    /// the domains listed inside it bind. It keeps what those requirements
+    /// read that does not vary. Ended by [`Comp::loop_exit`].
+    pub(super) fn param_loop_enter(&mut self, ad: &ActionDecl, i: usize) {
+        let mut varying: Vec<u16> = ad.params[i..].iter().map(|p| p.slot).collect();
+        for p in &ad.params[i + 1..] {
+            let mut s = Scan::default();
+            walk_c(&mut p.domain.clone(), &mut s);
+            varying.extend(s.bound);
+        }
+        let tested: Vec<&Expr> = ad
+            .pre
+            .iter()
+            .filter(|(_, mask, _)| last_read(*mask).is_some_and(|l| l >= i))
+            .map(|(e, _, _)| e)
+            .collect();
+        for e in &tested {
+            varying.extend(Scan::of(e).bound);
+        }
+        let mut n = 0;
+        for e in tested {
+            self.count_kept(e, &varying, &mut n);
+        }
+        self.loop_memos(varying, n);
+    }
+
     /// The loop [`Comp::loop_enter`] started reaches its elements: what is
     /// compiled from here runs once per element.
     pub(super) fn loop_live(&mut self) {
@@ -184,11 +281,52 @@ impl Comp<'_> {
     /// How many expressions of `e` a loop with locals `varying` may keep:
     /// every one it could, those inside another counted too (one inside a
     /// kept expression is computed with it, so its registers only cost a
-    /// reset), which keeps the count to one walk of the tree.
+    /// reset), which keeps the count to one walk of the tree. Values of
+    /// plain reads and arithmetic ([`cheap_ops`]) are the exception: only
+    /// the outermost is counted, since such values are many and small and
+    /// a reset costs as much as reading one back.
     fn count_kept(&self, e: &Expr, varying: &[u16], n: &mut usize) {
         walk_e(&mut e.clone(), &mut |x: &mut Expr| {
-            *n += self.keepable(x, varying) as usize;
+            if self.kept_scan(x, |s| !varying.contains(&s)) {
+                *n += 1;
+            } else if self.holdable(x, varying) {
+                // The children came first: each outermost value below
+                // this one added one, which this one replaces.
+                *n = *n + 1 - self.held_below(x, varying);
+            }
         });
+    }
+
+    /// How many outermost values a loop with locals `varying` holds
+    /// strictly inside `e`, a value of [`cheap_ops`].
+    fn held_below(&self, e: &Expr, varying: &[u16]) -> usize {
+        let mut n = 0;
+        cheap_parts(e, &mut |x| {
+            n += if self.holdable(x, varying) {
+                1
+            } else {
+                self.held_below(x, varying)
+            }
+        });
+        n
+    }
+
+    /// Whether a loop with locals `varying` keeps `e` as a value of plain
+    /// reads and arithmetic ([`cheap_ops`]): one worth keeping, pure, which
+    /// reads no local of `varying`.
+    fn holdable(&self, e: &Expr, varying: &[u16]) -> bool {
+        cheap_ops(e).is_some_and(|n| n >= CHEAP_WORTH)
+            && pure_reading(e, &self.inl.pure, |s| !varying.contains(&s))
+    }
+
+    /// Whether some loop being compiled would keep `e` as a value of
+    /// [`cheap_ops`] (and has registers left for it): a condition that is
+    /// one is then computed as a value and tested, not as jumps.
+    pub(super) fn would_hold(&self, e: &Expr) -> bool {
+        cheap_ops(e).is_some()
+            && (self.memo_floor..self.memos.len())
+                .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k].varying))
+                .is_some_and(|k| self.memos[k].used < self.memos[k].bases.len())
     }
 
     /// Whether a loop with locals `varying` keeps `e`: a call (not answered
@@ -197,7 +335,7 @@ impl Comp<'_> {
     /// `varying`. Such an expression costs a loop or a call; a cheaper one
     /// would cost more kept than computed.
     fn keepable(&self, e: &Expr, varying: &[u16]) -> bool {
-        self.kept_scan(e, |s| !varying.contains(&s))
+        self.kept_scan(e, |s| !varying.contains(&s)) || self.holdable(e, varying)
     }
 
     /// Whether `e` could be kept by a loop whatever its locals: as
@@ -238,13 +376,29 @@ impl Comp<'_> {
 
     /// Compiles `e`, kept in the registers from `m`: read if kept, else
     /// computed (by `compute`) and kept. No loop keeps anything of what
-    /// `e` computes inside: it runs once per loop.
-    pub(super) fn memoized(&mut self, d: Reg, m: Reg, compute: impl FnOnce(&mut Self)) {
-        let get = self.emit(BOp::MemoGet { d, m, to: 0 });
+    /// `e` computes inside: it runs once per loop. A value of [`cheap_ops`]
+    /// (`cheap`) is kept with nothing to charge again and nothing hidden
+    /// read ([`BOp::HoldGet`]); any other with its steps ([`BOp::MemoGet`]).
+    pub(super) fn memoized(
+        &mut self,
+        d: Reg,
+        m: Reg,
+        cheap: bool,
+        compute: impl FnOnce(&mut Self),
+    ) {
+        let get = self.emit(if cheap {
+            BOp::HoldGet { d, m, to: 0 }
+        } else {
+            BOp::MemoGet { d, m, to: 0 }
+        });
         let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
         compute(self);
         self.memo_floor = floor;
-        self.emit(BOp::MemoSet { d, m });
+        self.emit(if cheap {
+            BOp::HoldSet { d, m }
+        } else {
+            BOp::MemoSet { d, m }
+        });
         self.patch(get);
     }
 }
