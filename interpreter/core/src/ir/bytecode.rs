@@ -566,8 +566,21 @@ impl Draft {
             }
             ops[i] = op;
         }
-        let dropped = |i: usize, op: &BOp| matches!(*op, BOp::Jump { to } if to as usize == i + 1);
-        if !ops.iter().enumerate().any(|(i, op)| dropped(i, op)) {
+        // Where control may arrive other than from the operation before.
+        let mut target = vec![false; n + 1];
+        for op in ops.iter() {
+            if let Some(t) = op.target() {
+                target[(t as usize).min(n)] = true;
+            }
+        }
+        let drop: Vec<bool> = (0..n)
+            .map(|i| {
+                matches!(ops[i], BOp::Jump { to } if to as usize == i + 1)
+                    || reloads(ops, &target, i)
+            })
+            .collect();
+        let dropped = |i: usize, _: &BOp| drop[i];
+        if !drop.contains(&true) {
             return;
         }
         // Where each operation lands; a dropped one's place is the next
@@ -591,6 +604,87 @@ impl Draft {
                 *t = moved.get(*t as usize).copied().unwrap_or(u32::MAX);
             }
         }
+    }
+}
+
+/// How far back [`reloads`] looks for the same read.
+const RELOAD_WINDOW: usize = 6;
+
+/// Whether operation `i` reads into a register what an operation shortly
+/// before it already read into it, on a path with no other way in and
+/// nothing between that names either register: `b.disc != none and
+/// b.disc != p` reads `b.disc` once. Only reads of what an expression
+/// cannot change and that charge nothing and look at nothing hidden (a
+/// variable, a piece's owner, a node's or an edge's attribute) are dropped;
+/// the first read, had it failed, would have ended the program before.
+/// (The registers a read names are the one it writes and the one it reads
+/// its index, piece or element from.)
+fn reloads(ops: &[BOp], target: &[bool], i: usize) -> bool {
+    use BOp::*;
+    let same = |a: &BOp, b: &BOp| plain_read(*a).is_some() && plain_read(*a) == plain_read(*b);
+    let read = ops[i];
+    let mut named = smallvec::SmallVec::<[Reg; 2]>::new();
+    read.registers(&mut |r| named.push(r));
+    // A read whose result replaces what it read from (`n.next.next`
+    // reading into one register) reads something else the second time.
+    if !same(&read, &read) || named[1..].contains(&named[0]) {
+        return false;
+    }
+    for j in (i.saturating_sub(RELOAD_WINDOW)..i).rev() {
+        if target[j + 1] {
+            return false;
+        }
+        if same(&ops[j], &read) {
+            return true;
+        }
+        // What the operation between writes: plain reads and tests write
+        // their `d`, jumps nothing; anything else ends the search.
+        let writes = match ops[j] {
+            Const { d, .. }
+            | Mov { d, .. }
+            | Var { d, .. }
+            | VarAt { d, .. }
+            | Owner { d, .. }
+            | NodeAttr { d, .. }
+            | EdgeAttr { d, .. }
+            | Not { d, .. }
+            | Truth { d, .. }
+            | Eq { d, .. }
+            | Ne { d, .. }
+            | Lt { d, .. }
+            | Le { d, .. }
+            | EqK { d, .. }
+            | NeK { d, .. }
+            | LtK { d, .. }
+            | GtK { d, .. } => Some(d),
+            JumpEqK { .. }
+            | JumpNeK { .. }
+            | JumpEq { .. }
+            | JumpNe { .. }
+            | JumpLt { .. }
+            | JumpLe { .. }
+            | JumpIf { .. }
+            | JumpUnless { .. } => None,
+            _ => return false,
+        };
+        if writes.is_some_and(|w| named.contains(&w)) {
+            return false;
+        }
+    }
+    false
+}
+
+/// What a read [`reloads`] may drop reads, its span left out: its kind,
+/// the register it writes, its variable or attribute, and the register it
+/// reads from.
+fn plain_read(op: BOp) -> Option<(u8, Reg, u32, Reg)> {
+    match op {
+        BOp::Var { d, at } => Some((0, d, at, 0)),
+        BOp::VarAt { d, base, i, .. } => Some((1, d, base, i)),
+        BOp::Owner { d, p, .. } => Some((2, d, 0, p)),
+        BOp::NodeAttr { d, attr, n, .. } => Some((3, d, attr.into(), n)),
+        BOp::EdgeAttr { d, attr, e, .. } => Some((4, d, attr.into(), e)),
+        _ => None,
     }
 }
 
@@ -1003,5 +1097,76 @@ mod tests {
         };
         bad.tidy();
         assert!(Program::seal(bad).is_none());
+    }
+
+    #[test]
+    fn tidy_drops_a_read_repeated_on_one_path() {
+        use BOp::*;
+        let read = VarAt {
+            d: 2,
+            base: 0,
+            i: 1,
+            sp: 0,
+        };
+        let tidied = |ops: Vec<BOp>| {
+            let mut d = Draft {
+                ops,
+                ..Draft::default()
+            };
+            d.tidy();
+            d.ops
+        };
+        // `b.disc != none and b.disc != p`: the second read goes, and the
+        // jump after it lands one earlier.
+        let ops = tidied(vec![
+            read,
+            JumpEqK { a: 2, k: -1, to: 4 },
+            read,
+            JumpEq { a: 2, b: 0, to: 4 },
+            Ret { s: 2 },
+        ]);
+        let want = [
+            read,
+            JumpEqK { a: 2, k: -1, to: 3 },
+            JumpEq { a: 2, b: 0, to: 3 },
+            Ret { s: 2 },
+        ];
+        assert_eq!(format!("{ops:?}"), format!("{want:?}"));
+        // Kept: a read another path reaches; a read after its index or its
+        // register was written; a read after an operation that is not a
+        // plain read or test; a read into the register it reads from.
+        for ops in [
+            vec![read, JumpEqK { a: 2, k: -1, to: 2 }, read, Ret { s: 2 }],
+            vec![read, Const { d: 1, v: 3 }, read, Ret { s: 2 }],
+            vec![read, Mov { d: 2, s: 0 }, read, Ret { s: 2 }],
+            vec![
+                read,
+                Add {
+                    d: 3,
+                    a: 0,
+                    b: 0,
+                    sp: 0,
+                },
+                read,
+                Ret { s: 2 },
+            ],
+            vec![
+                NodeAttr {
+                    d: 1,
+                    attr: 0,
+                    n: 1,
+                    sp: 0,
+                },
+                NodeAttr {
+                    d: 1,
+                    attr: 0,
+                    n: 1,
+                    sp: 0,
+                },
+                Ret { s: 1 },
+            ],
+        ] {
+            assert_eq!(tidied(ops.clone()).len(), ops.len(), "{ops:?}");
+        }
     }
 }
