@@ -1692,3 +1692,36 @@ play {{
     );
     assert!(out.contains("overflow"), "{out}");
 }
+
+/// An element of a collection that never holds `none` compared with `none`
+/// is settled at check time (`opt/consts.rs`): in `any(n in neighbors(c): n
+/// != none and …)` the test goes, and the answers, steps and the printed
+/// program say so. Compared with the program without passes.
+#[test]
+fn elements_compared_with_none_are_settled() {
+    let rules = r#"game "Never none"
+players 2
+board "board.toml"
+piece stone { } in heap { 3 x { } }
+zone heap: stone
+var w: node = none
+play {
+  let a = count(n in nodes: n != none)
+  let b = count(n in neighbors(@r2c2): none != n and n.row == 1)
+  let c = any(x in heap: x == none)
+  let d = count(n in nodes where it != none and it != w: true)
+  log "{a} {b} {c} {d}"
+}
+"#;
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let all = compile(rules, board, &regel::opt::Passes::all());
+    let none = compile(rules, board, &regel::opt::Passes::parse("none").unwrap());
+    // The other passes save steps of their own, so the logs are compared.
+    let log = |g| outcome(g, None).split(" in ").next().unwrap().to_string();
+    assert_eq!(log(&all), log(&none));
+    assert_eq!(log(&all), r#"["9 1 false 9"]"#);
+    // `it != w` stays: `w` may be none.
+    let printed = regel::ir::print::print(&all);
+    assert!(!printed.contains("!= -1"), "{printed}");
+    assert!(printed.contains("!= w"), "{printed}");
+}

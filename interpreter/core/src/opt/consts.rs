@@ -5,13 +5,19 @@
 //! a function written for every direction costs, per call, only what its one
 //! direction needs.
 //!
+//! An element of a collection that never holds `none` (the nodes, the
+//! edges, a node's neighbours, a zone's pieces, the players, and filters of
+//! these) is compared with `none` as a constant: in `any(n in
+//! neighbors(c): n != none and n.disc == p)`, which reversi's `theirs(p, n)`
+//! becomes once inlined, `n != none` is `true`, and `true and x` is `x`.
+//!
 //! Nothing that can fail is folded (an overflow, a division by zero): it
 //! stays to fail at run time as before. A specialised copy is called with
 //! the same arguments as the original, so the frame, the step budget and
 //! any run-time error are the same; only dead branches go.
 
 use crate::ast::BinOp;
-use crate::ir::walk::{walk_e, walk_game};
+use crate::ir::walk::{walk_e, walk_game, Visit};
 use crate::ir::*;
 use crate::ops;
 use std::collections::BTreeMap;
@@ -21,6 +27,7 @@ use std::collections::BTreeMap;
 const MAX_COPIES: usize = 64;
 
 pub(super) fn run(g: &mut Game) {
+    walk_game(g, &mut NeverNone);
     let mut s = Specialiser {
         copies: BTreeMap::new(),
         new_fns: vec![],
@@ -140,6 +147,14 @@ fn fold(e: &mut Expr) {
             // The right side of a decided connective is never evaluated.
             (Some(0), _) if *op == BinOp::And => Some(0),
             (Some(x), _) if *op == BinOp::Or && x != 0 => Some(1),
+            // A connective whose left side leaves it to the right side is
+            // the right side (a `bool`, so its own truth value).
+            (Some(x), _)
+                if (*op == BinOp::And) == (x != 0) && matches!(op, BinOp::And | BinOp::Or) =>
+            {
+                *e = std::mem::replace(&mut **b, Expr::Const(0));
+                return;
+            }
             // A left side that cannot fail and has no effect may go.
             (_, Some(0)) if *op == BinOp::And && quiet(a) => Some(0),
             (_, Some(y)) if *op == BinOp::Or && y != 0 && quiet(a) => Some(1),
@@ -181,4 +196,71 @@ fn quiet(e: &Expr) -> bool {
         ) => quiet(a) && quiet(b),
         _ => false,
     }
+}
+
+/// Settles `x == none` and `x != none` for the element `x` of every
+/// aggregate, filter, map, `distinct` and `sorted` over a collection that
+/// never holds `none` ([`never_none`]), in the body that binds it.
+struct NeverNone;
+
+impl Visit for NeverNone {
+    fn expr(&mut self, e: &mut Expr) {
+        if let Expr::Agg {
+            coll,
+            slot,
+            body: Some(b),
+            ..
+        } = e
+        {
+            if never_none(coll) {
+                settle(b, *slot);
+            }
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if let Coll::Filter(inner, slot, body)
+        | Coll::Map(inner, slot, body)
+        | Coll::Distinct(inner, slot, body)
+        | Coll::Sorted(inner, slot, body) = c
+        {
+            if never_none(inner) {
+                settle(body, *slot);
+            }
+        }
+    }
+}
+
+/// Whether no element of `c` is ever `none`: nodes, edges, pieces and
+/// seats are numbered from 0, and `none` is [`NONE`].
+fn never_none(c: &Coll) -> bool {
+    match c {
+        Coll::Zone(_)
+        | Coll::Players
+        | Coll::PlayersFrom(_)
+        | Coll::Opponents(_)
+        | Coll::Nodes
+        | Coll::Edges
+        | Coll::Successors(_)
+        | Coll::Predecessors(_)
+        | Coll::Neighbors(_)
+        | Coll::EdgesOf(_)
+        | Coll::NodesWithAttr(..)
+        | Coll::WhereZones(..) => true,
+        Coll::Filter(inner, ..) => never_none(inner),
+        _ => false,
+    }
+}
+
+/// Replaces each comparison of local `slot` with `none` in `e` by its answer.
+fn settle(e: &mut Expr, slot: u16) {
+    walk_e(e, &mut |x: &mut Expr| {
+        if let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) = x {
+            let element = |y: &Expr| matches!(y, Expr::Local(s) if *s == slot);
+            let none = |y: &Expr| matches!(y, Expr::Const(NONE));
+            if (element(a) && none(b)) || (none(a) && element(b)) {
+                *x = Expr::Const(Val::from(*op == BinOp::Ne));
+            }
+        }
+    });
 }
