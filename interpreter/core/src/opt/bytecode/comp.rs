@@ -445,7 +445,8 @@ impl<'g> Comp<'g> {
                 slot,
                 body,
             } => {
-                self.loop_enter(*slot, body.as_deref());
+                let search = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
+                self.loop_enter(*slot, body.as_deref(), !search);
                 self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp);
                 self.loop_exit();
             }

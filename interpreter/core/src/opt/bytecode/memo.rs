@@ -29,6 +29,18 @@
 //! A loop's kept values are forgotten when it starts again (their
 //! registers reset before its first element), since an inner loop's
 //! invariant may read the outer loop's element.
+//!
+//! A loop that visits every element (a filter, `count`, `sum`, `min`,
+//! `max`, `best`, an action lister's loop over a parameter) also holds
+//! smaller invariants: values made only of reads that charge no step and
+//! look at nothing hidden, and of arithmetic, comparisons and connectives
+//! ([`cheap_ops`], three operations or more). Breakthrough's `dst.row ==
+//! src.row + forward(actor)`, tested for each neighbour `dst` of `src`,
+//! computes `src.row + forward(actor)` once per `src`. Such a value is
+//! held without steps or a seat's view to care for ([`BOp::HoldGet`]). A
+//! search (`any`, `all`, `first`, `last`) holds none: it most often stops
+//! at its first elements, where a held value costs more than it saves
+//! (measured: Hansa Teutonica's `first_like` ran 0.6 % more instructions).
 
 use super::comp::Comp;
 use crate::ir::walk::{walk_c, walk_e, Visit};
@@ -41,6 +53,11 @@ pub(super) struct LoopMemo {
     varying: Vec<u16>,
     bases: Vec<Reg>,
     used: usize,
+    /// Whether it keeps values of [`cheap_ops`]: a loop that may stop at
+    /// its first element (`any`, `all`, `first`, `last`) does not, since
+    /// such a value is then most often computed once, and keeping it
+    /// costs more than computing it.
+    holds: bool,
     /// Set where the loop's first element starts ([`Comp::loop_live`]):
     /// what is compiled before (the collection, computed once) keeps
     /// nothing.
@@ -205,20 +222,21 @@ impl Comp<'_> {
     /// Starts a loop whose element is local `slot` and whose test or value
     /// is `body`: counts the expressions of `body` that it may keep, takes
     /// their registers and resets them (before the loop's first element).
-    /// Ended by [`Comp::loop_exit`].
-    pub(super) fn loop_enter(&mut self, slot: u16, body: Option<&Expr>) {
+    /// With `holds`, it also keeps values of [`cheap_ops`]. Ended by
+    /// [`Comp::loop_exit`].
+    pub(super) fn loop_enter(&mut self, slot: u16, body: Option<&Expr>, holds: bool) {
         let mut varying = vec![slot];
         let mut n = 0;
         if let Some(b) = body {
             varying.extend(Scan::of(b).bound);
-            self.count_kept(b, &varying, &mut n);
+            self.count_kept(b, &varying, holds, &mut n);
         }
-        self.loop_memos(varying, n);
+        self.loop_memos(varying, n, holds);
     }
 
     /// Takes the registers of a loop keeping at most `n` values, resets
     /// them, and starts the loop.
-    fn loop_memos(&mut self, varying: Vec<u16>, n: usize) {
+    fn loop_memos(&mut self, varying: Vec<u16>, n: usize, holds: bool) {
         let bases: Vec<Reg> = (0..n)
             .map(|_| {
                 let m = self.temp();
@@ -233,6 +251,7 @@ impl Comp<'_> {
             varying,
             bases,
             used: 0,
+            holds,
             live: false,
         });
     }
@@ -260,9 +279,9 @@ impl Comp<'_> {
         }
         let mut n = 0;
         for e in tested {
-            self.count_kept(e, &varying, &mut n);
+            self.count_kept(e, &varying, true, &mut n);
         }
-        self.loop_memos(varying, n);
+        self.loop_memos(varying, n, true);
     }
 
     /// The loop [`Comp::loop_enter`] started reaches its elements: what is
@@ -285,11 +304,11 @@ impl Comp<'_> {
     /// plain reads and arithmetic ([`cheap_ops`]) are the exception: only
     /// the outermost is counted, since such values are many and small and
     /// a reset costs as much as reading one back.
-    fn count_kept(&self, e: &Expr, varying: &[u16], n: &mut usize) {
+    fn count_kept(&self, e: &Expr, varying: &[u16], holds: bool, n: &mut usize) {
         walk_e(&mut e.clone(), &mut |x: &mut Expr| {
             if self.kept_scan(x, |s| !varying.contains(&s)) {
                 *n += 1;
-            } else if self.holdable(x, varying) {
+            } else if holds && self.holdable(x, varying) {
                 // The children came first: each outermost value below
                 // this one added one, which this one replaces.
                 *n = *n + 1 - self.held_below(x, varying);
@@ -325,17 +344,18 @@ impl Comp<'_> {
     pub(super) fn would_hold(&self, e: &Expr) -> bool {
         cheap_ops(e).is_some()
             && (self.memo_floor..self.memos.len())
-                .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k].varying))
+                .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))
                 .is_some_and(|k| self.memos[k].used < self.memos[k].bases.len())
     }
 
-    /// Whether a loop with locals `varying` keeps `e`: a call (not answered
-    /// by a table), an aggregate or a collection's count, membership or
-    /// end, pure, whose value is plain and which reads no local of
-    /// `varying`. Such an expression costs a loop or a call; a cheaper one
-    /// would cost more kept than computed.
-    fn keepable(&self, e: &Expr, varying: &[u16]) -> bool {
-        self.kept_scan(e, |s| !varying.contains(&s)) || self.holdable(e, varying)
+    /// Whether loop `l` keeps `e`: a call (not answered by a table), an
+    /// aggregate or a collection's count, membership or end, pure, whose
+    /// value is plain and which reads no local that varies in the loop.
+    /// Such an expression costs a loop or a call; a cheaper one would cost
+    /// more kept than computed, except a value of [`cheap_ops`] in a loop
+    /// that holds them.
+    fn keepable(&self, e: &Expr, l: &LoopMemo) -> bool {
+        self.kept_scan(e, |s| !l.varying.contains(&s)) || (l.holds && self.holdable(e, &l.varying))
     }
 
     /// Whether `e` could be kept by a loop whatever its locals: as
@@ -367,7 +387,7 @@ impl Comp<'_> {
     /// often.
     pub(super) fn kept_at(&mut self, e: &Expr) -> Option<Reg> {
         let k = (self.memo_floor..self.memos.len())
-            .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k].varying))?;
+            .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))?;
         let l = &mut self.memos[k];
         let m = *l.bases.get(l.used)?;
         l.used += 1;
