@@ -1725,3 +1725,40 @@ play {
     assert!(!printed.contains("!= -1"), "{printed}");
     assert!(printed.contains("!= w"), "{printed}");
 }
+
+/// A connective whose value is kept (`let v = a and (b or c)`) is compiled
+/// as jumps, in the order written, and its answer written once
+/// (`opt/bytecode/comp.rs`): it answers exactly as the tree does, skips
+/// what the tree skips (an attribute of `none` behind a false `and` is
+/// never read), and fails where the tree fails when it is read.
+#[test]
+fn connectives_kept_as_values_answer_as_the_tree_does() {
+    let rules = |w: &str| {
+        format!(
+            r#"game "Connectives"
+players 2
+board "board.toml"
+var w: node = {w}
+var x: int = 3
+play {{
+  let a = w != none and w.row > 1
+  let b = (x > 2 and x < 5) or w.col == 9
+  let c = not (x == 3) or (x != 3 and w.row == 1)
+  let d = (x == 4 or x == 3) and (w == none or w.col >= 2)
+  log "{{a}} {{b}} {{c}} {{d}}"
+  let e = x == 3 and w.row == 2
+  log "e {{e}}"
+}}
+"#
+        )
+    };
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let out = same_as_the_tree(&rules("@r2c3"), board, 20, &["JumpNeK", "Jump"]);
+    assert!(
+        out.contains(r#"["true true false true", "e true"]"#),
+        "{out}"
+    );
+    let out = same_as_the_tree(&rules("none"), board, 20, &[]);
+    assert!(out.starts_with("an attribute of `none`"), "{out}");
+    assert!(!out.contains("\"e "), "{out}");
+}

@@ -458,22 +458,18 @@ impl<'g> Comp<'g> {
                 let a = self.expr(a, sp);
                 self.emit(BOp::Not { d, a });
             }
-            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
-                // Short-circuit: `d` holds the answer should `b` not run.
-                let a = self.expr(a, sp);
-                let and = *op == BinOp::And;
-                self.emit(BOp::Const {
-                    d,
-                    v: (!and) as Val,
-                });
-                let j = self.emit(if and {
-                    BOp::JumpUnless { c: a, to: 0 }
-                } else {
-                    BOp::JumpIf { c: a, to: 0 }
-                });
-                let b = self.expr(b, sp);
-                self.emit(BOp::Truth { d, a: b });
-                self.patch(j);
+            Expr::Bin(BinOp::And | BinOp::Or, ..) => {
+                // As jumps, in the order written, then the answer: nested
+                // connectives and comparisons jump once each instead of
+                // writing a truth value that the next one tests again.
+                let no = self.branch(e, false, sp);
+                self.emit(BOp::Const { d, v: 1 });
+                let done = self.emit(BOp::Jump { to: 0 });
+                for j in no {
+                    self.patch(j);
+                }
+                self.emit(BOp::Const { d, v: 0 });
+                self.patch(done);
             }
             Expr::Bin(op, a, b) => self.bin(e, *op, a, b, d, sp),
             // Seats are the numbers below the seat count: a range test.
