@@ -617,24 +617,22 @@ const RELOAD_WINDOW: usize = 6;
 /// cannot change and that charge nothing and look at nothing hidden (a
 /// variable, a piece's owner, a node's or an edge's attribute) are dropped;
 /// the first read, had it failed, would have ended the program before.
-/// (The registers a read names are the one it writes and the one it reads
-/// its index, piece or element from.)
 fn reloads(ops: &[BOp], target: &[bool], i: usize) -> bool {
     use BOp::*;
-    let same = |a: &BOp, b: &BOp| plain_read(*a).is_some() && plain_read(*a) == plain_read(*b);
-    let read = ops[i];
-    let mut named = smallvec::SmallVec::<[Reg; 2]>::new();
-    read.registers(&mut |r| named.push(r));
+    let Some(read) = plain_read(ops[i]) else {
+        return false;
+    };
+    let (_, d, _, from) = read;
     // A read whose result replaces what it read from (`n.next.next`
     // reading into one register) reads something else the second time.
-    if !same(&read, &read) || named[1..].contains(&named[0]) {
+    if from == Some(d) {
         return false;
     }
     for j in (i.saturating_sub(RELOAD_WINDOW)..i).rev() {
         if target[j + 1] {
             return false;
         }
-        if same(&ops[j], &read) {
+        if plain_read(ops[j]) == Some(read) {
             return true;
         }
         // What the operation between writes: plain reads and tests write
@@ -667,7 +665,7 @@ fn reloads(ops: &[BOp], target: &[bool], i: usize) -> bool {
             | JumpUnless { .. } => None,
             _ => return false,
         };
-        if writes.is_some_and(|w| named.contains(&w)) {
+        if writes.is_some_and(|w| w == d || Some(w) == from) {
             return false;
         }
     }
@@ -676,14 +674,14 @@ fn reloads(ops: &[BOp], target: &[bool], i: usize) -> bool {
 
 /// What a read [`reloads`] may drop reads, its span left out: its kind,
 /// the register it writes, its variable or attribute, and the register it
-/// reads from.
-fn plain_read(op: BOp) -> Option<(u8, Reg, u32, Reg)> {
+/// reads from (none for a variable's slot).
+fn plain_read(op: BOp) -> Option<(u8, Reg, u32, Option<Reg>)> {
     match op {
-        BOp::Var { d, at } => Some((0, d, at, 0)),
-        BOp::VarAt { d, base, i, .. } => Some((1, d, base, i)),
-        BOp::Owner { d, p, .. } => Some((2, d, 0, p)),
-        BOp::NodeAttr { d, attr, n, .. } => Some((3, d, attr.into(), n)),
-        BOp::EdgeAttr { d, attr, e, .. } => Some((4, d, attr.into(), e)),
+        BOp::Var { d, at } => Some((0, d, at, None)),
+        BOp::VarAt { d, base, i, .. } => Some((1, d, base, Some(i))),
+        BOp::Owner { d, p, .. } => Some((2, d, 0, Some(p))),
+        BOp::NodeAttr { d, attr, n, .. } => Some((3, d, attr.into(), Some(n))),
+        BOp::EdgeAttr { d, attr, e, .. } => Some((4, d, attr.into(), Some(e))),
         _ => None,
     }
 }

@@ -157,7 +157,7 @@ impl Visit for Scan {
 
 /// The fewest operations an expression of plain reads and arithmetic
 /// ([`cheap_ops`]) must take for a loop to keep it: a kept value costs a
-/// read ([`BOp::MemoGet`]) at every element and a reset at every start of
+/// read ([`BOp::HoldGet`]) at every element and a reset at every start of
 /// the loop.
 const CHEAP_WORTH: u32 = 3;
 
@@ -343,9 +343,16 @@ impl Comp<'_> {
     /// one is then computed as a value and tested, not as jumps.
     pub(super) fn would_hold(&self, e: &Expr) -> bool {
         cheap_ops(e).is_some()
-            && (self.memo_floor..self.memos.len())
-                .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))
+            && self
+                .keeping_loop(e)
                 .is_some_and(|k| self.memos[k].used < self.memos[k].bases.len())
+    }
+
+    /// The outermost loop being compiled, below no call compiled in place,
+    /// that keeps `e`: it computes `e` least often.
+    fn keeping_loop(&self, e: &Expr) -> Option<usize> {
+        (self.memo_floor..self.memos.len())
+            .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))
     }
 
     /// Whether loop `l` keeps `e`: a call (not answered by a table), an
@@ -386,8 +393,7 @@ impl Comp<'_> {
     /// registers left: the outermost such loop, which computes `e` least
     /// often.
     pub(super) fn kept_at(&mut self, e: &Expr) -> Option<Reg> {
-        let k = (self.memo_floor..self.memos.len())
-            .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))?;
+        let k = self.keeping_loop(e)?;
         let l = &mut self.memos[k];
         let m = *l.bases.get(l.used)?;
         l.used += 1;
