@@ -814,6 +814,17 @@ fn same_as_the_tree(rules: &str, board: &str, sweep: u64, ops: &[&str]) -> Strin
     done
 }
 
+/// The options of the first decision of `rules` (two players), asserted
+/// to be the same compiled with every pass and without the bytecode.
+fn options_as_the_tree(rules: &str, board: &str) -> Vec<String> {
+    let fast = compile(rules, board, &regel::opt::Passes::all());
+    let slow = compile(rules, board, &tree_passes());
+    let setup = Setup::new(2, 1);
+    let listed = Match::new(fast, &setup).unwrap().option_labels();
+    assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+    listed
+}
+
 /// `C[i]` and `index(x, C)` are compiled to the machine (`BOp::ListAt`,
 /// `BOp::IndexOf`, and `BOp::ConstAt` for a list of constants), and `x in
 /// players` to a range test (`BOp::InPlayers`), not left to
@@ -1676,11 +1687,7 @@ play {{
     let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
     let out = same_as_the_tree(&rules("@r3c3", "0"), board, 40, &["HoldGet", "HoldSet"]);
     assert!(out.contains(r#"["below 2", "wide 4"]"#), "{out}");
-    let fast = compile(&rules("@r3c3", "0"), board, &regel::opt::Passes::all());
-    let slow = compile(&rules("@r3c3", "0"), board, &tree_passes());
-    let setup = Setup::new(2, 1);
-    let listed = Match::new(fast, &setup).unwrap().option_labels();
-    assert_eq!(listed, Match::new(slow, &setup).unwrap().option_labels());
+    let listed = options_as_the_tree(&rules("@r3c3", "0"), board);
     assert!(!listed.is_empty(), "{listed:?}");
     let out = same_as_the_tree(&rules("none", "0"), board, 40, &["HoldGet"]);
     assert!(out.contains("none"), "{out}");
@@ -1691,6 +1698,85 @@ play {{
         &["HoldGet"],
     );
     assert!(out.contains("overflow"), "{out}");
+}
+
+/// A value a loop would hold that cannot fail is computed before the loop
+/// (`opt/bytecode/hoist.rs`): in a lister like breakthrough's, `src.row +
+/// ahead(actor)` and `src.col` are read from registers set before the loop
+/// over `dst`, with no `HoldGet` left anywhere; the same log, options and
+/// steps as the tree under every budget. A value that may fail (an
+/// attribute of a variable that may be `none`, a sum that may overflow)
+/// stays held where the rules put it: in a loop whose elements never reach
+/// it, it fails neither here nor in the tree.
+#[test]
+fn values_that_cannot_fail_are_computed_before_the_loop() {
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let step = r#"game "Hoisted"
+players 2
+seats white, black
+board "board.toml"
+piece stone { } in heap { 9 x { } }
+zone heap: stone
+zone per node cell: stone
+fn ahead(p: player) -> int = if p == white then -1 else 1
+action step(src in nodes where not empty(it.cell), dst in neighbors(src))
+    label "{src}-{dst}" {
+  require dst.row == src.row + ahead(actor)
+  require empty(dst.cell) or dst.col != src.col
+}
+play {
+  move top(heap) to @r2c2.cell
+  move top(heap) to @r3c1.cell
+  let c = count(n in nodes where n.row * 3 + n.col >= (@r2c2.row + ahead(black)) * 3: true)
+  log "c {c}"
+  act white with step
+}
+"#;
+    let out = same_as_the_tree(step, board, 40, &[]);
+    assert!(out.contains(r#"["c 4"]"#), "{out}");
+    let fast = compile(step, board, &regel::opt::Passes::all());
+    let ops: Vec<String> = fast
+        .programs
+        .iter()
+        .flat_map(|p| p.ops())
+        .map(|o| format!("{o:?}"))
+        .collect();
+    assert!(!ops.iter().any(|o| o.starts_with("Hold")), "{ops:?}");
+    let listed = options_as_the_tree(step, board);
+    assert_eq!(listed, ["r2c2-r1c2", "r3c1-r2c1"]);
+    let unsure = |far: &str, big: &str| {
+        format!(
+            r#"game "Not hoisted"
+players 2
+board "board.toml"
+piece stone {{ }} in heap {{ 9 x {{ }} }}
+zone heap: stone
+zone spare: stone
+var far: node = {far}
+var big: int = {big}
+play {{
+  let a = count(x in spare where x is stone and far.row + far.col > 0: true)
+  let b = count(x in spare where x is stone and @r1c1.row + big > 1: true)
+  let c = count(x in heap where x is stone and far.row + far.col > 0: true)
+  log "{{a}} {{b}} {{c}}"
+}}
+"#
+        )
+    };
+    let out = same_as_the_tree(
+        &unsure("none", "9223372036854775807"),
+        board,
+        40,
+        &["HoldGet"],
+    );
+    assert!(out.contains("none"), "{out}");
+    let out = same_as_the_tree(
+        &unsure("@r3c3", "9223372036854775807"),
+        board,
+        40,
+        &["HoldGet"],
+    );
+    assert!(out.contains(r#"["0 0 9"]"#), "{out}");
 }
 
 /// An element of a collection that never holds `none` compared with `none`

@@ -233,7 +233,7 @@ impl Visit for NeverNone {
 
 /// Whether no element of `c` is ever `none`: nodes, edges, pieces and
 /// seats are numbered from 0, and `none` is [`NONE`].
-fn never_none(c: &Coll) -> bool {
+pub(crate) fn never_none(c: &Coll) -> bool {
     match c {
         Coll::Zone(_)
         | Coll::Players

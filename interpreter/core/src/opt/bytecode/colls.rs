@@ -143,7 +143,7 @@ impl<'g> Comp<'g> {
         let (Coll::Filter(inner, slot, body) | Coll::Map(inner, slot, body)) = c else {
             unreachable!("only a filter or a map is listed here")
         };
-        self.loop_enter(*slot, Some(body), true);
+        self.loop_enter(*slot, Some(inner), Some(body), true);
         let slot = &self.loc(*slot);
         // The inner list is compacted in place: kept elements (or mapped
         // values) are written from the mark up.
@@ -251,7 +251,7 @@ impl<'g> Comp<'g> {
             unreachable!("`walks_kept` says a filter or a map")
         };
         let what = walk(inner).expect("`walks_kept` says it walks");
-        self.loop_enter(*slot, Some(body), true);
+        self.loop_enter(*slot, Some(inner), Some(body), true);
         let slot = self.loc(*slot);
         let lead = match (c, &**inner) {
             (Coll::Filter(..), Coll::Zone(_)) => lead_test(body, &|s| self.loc(s) == slot),

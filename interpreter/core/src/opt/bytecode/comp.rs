@@ -62,6 +62,10 @@ pub(super) struct Comp<'g> {
     /// Set while a value kept between decisions is compiled: what it
     /// computes inside is kept with it (`keep.rs`).
     pub(super) keeping: bool,
+    /// The locals of the body being compiled that are never `none`: the
+    /// elements of the loops being compiled over collections that never
+    /// hold it, and a lister's actor and parameters (`hoist.rs`).
+    pub(super) sure_locals: Vec<u16>,
 }
 
 impl<'g> Comp<'g> {
@@ -81,6 +85,7 @@ impl<'g> Comp<'g> {
             memos: vec![],
             memo_floor: 0,
             keeping: false,
+            sure_locals: vec![],
         }
     }
 
@@ -142,7 +147,7 @@ impl<'g> Comp<'g> {
     /// falls through. Connectives short-circuit in the order written, as
     /// their values do.
     pub(super) fn branch(&mut self, e: &Expr, when: bool, sp: u16) -> Vec<usize> {
-        if self.would_hold(e) {
+        if self.would_hold(e) || self.hoisted(e).is_some() {
             // A condition a loop keeps is read back whole, not taken apart.
             return self.value_branch(e, when, sp);
         }
@@ -276,12 +281,14 @@ impl<'g> Comp<'g> {
         }
         let enter = self.emit(BOp::CallEnter { sp });
         let outer = std::mem::replace(&mut self.map, map);
+        let sure = std::mem::take(&mut self.sure_locals);
         let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
         self.inlined.push(func);
         self.into(body, d, sp);
         self.inlined.pop();
         self.memo_floor = floor;
         self.map = outer;
+        self.sure_locals = sure;
         // A body that nothing in it could tell the depth of needs it
         // checked, not raised and lowered: a jump to its end lands on what
         // follows the call.
@@ -313,6 +320,9 @@ impl<'g> Comp<'g> {
         if let Expr::Local(s) = e {
             return self.loc(*s);
         }
+        if let Some(r) = self.hoisted(e) {
+            return r;
+        }
         let d = self.temp();
         self.into(e, d, sp);
         self.next = d as u32 + 1;
@@ -326,6 +336,10 @@ impl<'g> Comp<'g> {
     /// loop's first element looks for it among the values kept between
     /// decisions: a read of those costs a call.
     pub(super) fn into(&mut self, e: &Expr, d: Reg, sp: u16) {
+        if let Some(s) = self.hoisted(e) {
+            self.emit(BOp::Mov { d, s });
+            return;
+        }
         match self.kept_at(e) {
             Some(m) => {
                 let cheap = super::memo::cheap_ops(e).is_some();
@@ -446,7 +460,7 @@ impl<'g> Comp<'g> {
                 body,
             } => {
                 let search = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
-                self.loop_enter(*slot, body.as_deref(), !search);
+                self.loop_enter(*slot, Some(coll), body.as_deref(), !search);
                 self.agg(*op, coll, self.loc(*slot), body.as_deref(), d, sp);
                 self.loop_exit();
             }

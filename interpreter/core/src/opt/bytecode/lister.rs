@@ -25,6 +25,9 @@ use super::comp::Comp;
 use super::Inlinable;
 use crate::ir::*;
 
+/// The local an action's actor is bound to: the first it binds.
+const ACTOR: u16 = 0;
+
 /// The lister of `ad` (its parameters and requirements as trees, before
 /// they are compiled one by one), with temporaries from `temps`; the
 /// highest register it uses, or `None` where it cannot be compiled.
@@ -37,6 +40,16 @@ pub(super) fn compile(
     out: &mut Vec<Program>,
 ) -> Option<u32> {
     let mut comp = Comp::new(g, inl, temps, base_id);
+    // The actor (the first local an action binds, `check/stmt.rs`) is a
+    // seat, and a parameter drawn from a collection that never holds
+    // `none` is never `none` either: values read from them cannot fail
+    // for that reason (`hoist.rs`).
+    comp.sure_locals.push(ACTOR);
+    for p in &ad.params {
+        if crate::opt::consts::never_none(&p.domain) {
+            comp.sure_locals.push(p.slot);
+        }
+    }
     let count = comp.temp();
     comp.emit(BOp::Const { d: count, v: 0 });
     // Domains listed once: the registers holding where each one starts and ends.

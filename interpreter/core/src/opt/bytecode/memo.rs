@@ -61,7 +61,13 @@ pub(super) struct LoopMemo {
     /// Set where the loop's first element starts ([`Comp::loop_live`]):
     /// what is compiled before (the collection, computed once) keeps
     /// nothing.
-    live: bool,
+    pub(super) live: bool,
+    /// The values computed before the loop's first element, with their
+    /// registers (`hoist.rs`).
+    pub(super) hoisted: Vec<(Expr, Reg)>,
+    /// Whether the loop's element is never `none` (pushed on
+    /// [`Comp::sure_locals`] while the loop is compiled).
+    sure_element: bool,
 }
 
 /// One more than the highest local `e` binds (its aggregates' and
@@ -224,19 +230,38 @@ impl Comp<'_> {
     /// their registers and resets them (before the loop's first element).
     /// With `holds`, it also keeps values of [`cheap_ops`]. Ended by
     /// [`Comp::loop_exit`].
-    pub(super) fn loop_enter(&mut self, slot: u16, body: Option<&Expr>, holds: bool) {
+    /// Values of `body` that cannot fail are computed here, before the
+    /// loop (`hoist.rs`); `coll`, the collection walked, says whether the
+    /// element is never `none`.
+    pub(super) fn loop_enter(
+        &mut self,
+        slot: u16,
+        coll: Option<&Coll>,
+        body: Option<&Expr>,
+        holds: bool,
+    ) {
         let mut varying = vec![slot];
         let mut n = 0;
+        let mut hoisted = vec![];
         if let Some(b) = body {
             varying.extend(Scan::of(b).bound);
-            self.count_kept(b, &varying, holds, &mut n);
+            hoisted = self.hoist(&[b], &varying);
+            let b = super::hoist::without(b, &hoisted);
+            self.count_kept(&b, &varying, holds, &mut n);
         }
-        self.loop_memos(varying, n, holds);
+        let sure = coll.is_some_and(crate::opt::consts::never_none);
+        self.loop_memos(varying, n, holds, hoisted);
+        if sure {
+            self.sure_locals.push(slot);
+            if let Some(l) = self.memos.last_mut() {
+                l.sure_element = true;
+            }
+        }
     }
 
     /// Takes the registers of a loop keeping at most `n` values, resets
     /// them, and starts the loop.
-    fn loop_memos(&mut self, varying: Vec<u16>, n: usize, holds: bool) {
+    fn loop_memos(&mut self, varying: Vec<u16>, n: usize, holds: bool, hoisted: Vec<(Expr, Reg)>) {
         let bases: Vec<Reg> = (0..n)
             .map(|_| {
                 let m = self.temp();
@@ -253,6 +278,8 @@ impl Comp<'_> {
             used: 0,
             holds,
             live: false,
+            hoisted,
+            sure_element: false,
         });
     }
 
@@ -277,11 +304,13 @@ impl Comp<'_> {
         for e in &tested {
             varying.extend(Scan::of(e).bound);
         }
+        let hoisted = self.hoist(&tested, &varying);
         let mut n = 0;
         for e in tested {
-            self.count_kept(e, &varying, true, &mut n);
+            let e = super::hoist::without(e, &hoisted);
+            self.count_kept(&e, &varying, true, &mut n);
         }
-        self.loop_memos(varying, n, true);
+        self.loop_memos(varying, n, true, hoisted);
     }
 
     /// The loop [`Comp::loop_enter`] started reaches its elements: what is
@@ -294,7 +323,15 @@ impl Comp<'_> {
 
     /// Ends the loop [`Comp::loop_enter`] started.
     pub(super) fn loop_exit(&mut self) {
-        self.memos.pop();
+        if self.memos.pop().is_some_and(|l| l.sure_element) {
+            self.sure_locals.pop();
+        }
+    }
+
+    /// Whether `e` reads nothing a loop with locals `varying` binds, and
+    /// is pure.
+    pub(super) fn invariant(&self, e: &Expr, varying: &[u16]) -> bool {
+        pure_reading(e, &self.inl.pure, |s| !varying.contains(&s))
     }
 
     /// How many expressions of `e` a loop with locals `varying` may keep:

@@ -33,6 +33,7 @@ use crate::ir::*;
 mod colls;
 mod comp;
 mod draw;
+mod hoist;
 mod keep;
 mod lister;
 mod memo;
