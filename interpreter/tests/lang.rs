@@ -1779,6 +1779,52 @@ play {{
     assert!(out.contains(r#"["0 0 9"]"#), "{out}");
 }
 
+/// A call compiled in place, `any` and `all` used as conditions jump on
+/// their answer where it is found (`opt/bytecode/jumps.rs`): in filters,
+/// under `not`, in `if`, with leaf bodies, bodies that call (and raise
+/// the depth), a recursive function compiled in place once, and a zone
+/// read in place. The same log and steps as the tree under every budget;
+/// with `far` none, the error comes from inside a search as the tree's.
+#[test]
+fn calls_and_searches_tested_as_jumps_answer_as_the_tree_does() {
+    let rules = |far: &str| {
+        format!(
+            r#"game "Jumps"
+players 2
+seats white, black
+board "board.toml"
+piece stone per player {{ }} in heap {{ 4 x {{ }} }}
+zone per player heap: stone
+zone per node cell: stone
+var far: node = {far}
+fn mine(p: player, c: node) -> bool = any(x in c.cell: x.owner == p)
+fn near(p: player, c: node) -> bool =
+  c.row < 3 and any(n in neighbors(c): mine(p, n) and n.col >= far.col)
+fn deep(p: player, c: node, k: int) -> bool = k > 0 and (mine(p, c) or deep(p, c, k - 1))
+play {{
+  move top(white.heap) to @r2c2.cell
+  move top(black.heap) to @r3c1.cell
+  let a = count(c in nodes where near(white, it): true)
+  let b = count(c in nodes where not near(black, it): true)
+  let d = count(c in nodes where all(n in neighbors(c): not mine(white, n)): true)
+  let e = count(c in nodes where not any(n in neighbors(c): mine(black, n) or deep(white, n, 3)): true)
+  let f = count(c in nodes where any(x in c.cell: x.owner == white and c.row > 1) or all(y in c.cell: y.owner == black): true)
+  if any(c in nodes: deep(black, c, 2)) {{
+    log "deep"
+  }}
+  log "{{a}} {{b}} {{d}} {{e}} {{f}}"
+}}
+"#
+        )
+    };
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let out = same_as_the_tree(&rules("@r1c1"), board, 60, &["CallLeave", "CallLeaf"]);
+    // White on r2c2, black on r3c1 of a 3 x 3 grid (four neighbours).
+    assert!(out.contains(r#"["deep", "3 8 5 5 9"]"#), "{out}");
+    let out = same_as_the_tree(&rules("none"), board, 60, &["CallLeave"]);
+    assert!(out.contains("none"), "{out}");
+}
+
 /// An element of a collection that never holds `none` compared with `none`
 /// is settled at check time (`opt/consts.rs`): in `any(n in neighbors(c): n
 /// != none and …)` the test goes, and the answers, steps and the printed

@@ -15,6 +15,9 @@ struct Acc {
     key: Reg,
     has: Reg,
     m: Reg,
+    /// For `any` or `all` tested as jumps ([`Comp::agg_jumps`]): the
+    /// answer on which they jump; `d` is then not written.
+    jumps: Option<bool>,
 }
 
 impl<'g> Comp<'g> {
@@ -382,7 +385,8 @@ impl<'g> Comp<'g> {
             return;
         }
         if let (Some(what), false) = (what, matches!(op, AggOp::Last | AggOp::Min | AggOp::Max)) {
-            return self.agg_in_place(op, coll, what, slot, body, d, sp);
+            self.in_place(op, coll, what, slot, body, d, None, sp);
+            return;
         }
         if let Coll::Filter(inner, _, _) = coll {
             let plain =
@@ -417,7 +421,14 @@ impl<'g> Comp<'g> {
                 exit: 0,
             })
         };
-        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+        let acc = Acc {
+            d,
+            key,
+            has,
+            m,
+            jumps: None,
+        };
+        self.agg_loop(op, slot, body, acc, top, next, sp);
         self.agg_end(op, m, end, sp);
     }
 
@@ -443,9 +454,48 @@ impl<'g> Comp<'g> {
         }
     }
 
-    /// An aggregate whose elements are read in place (see [`Comp::agg`]).
+    /// Whether `any` or `all` over `coll` with test `body` (its element in
+    /// `slot`) is tested as jumps by [`Comp::agg_jumps`]: it has a test and
+    /// is read in place, and not as one operation ([`BOp::ZoneOwner`]).
+    pub(super) fn jumps_over(
+        &self,
+        op: AggOp,
+        coll: &Coll,
+        slot: u16,
+        body: Option<&Expr>,
+    ) -> bool {
+        let slot = self.loc(slot);
+        matches!(op, AggOp::Any | AggOp::All)
+            && body.is_some()
+            && walk(coll).is_some()
+            && !(matches!(coll, Coll::Zone(_))
+                && owner_test(op, body, &|s| self.loc(s) == slot).is_some())
+    }
+
+    /// `any` or `all` as a condition ([`Comp::jumps_over`] said it can
+    /// be): its loop read in place, jumping out on the answer `when` (the
+    /// returned jumps) and falling through on the other, with no answer
+    /// written and tested. `any` found true leaves from inside the loop,
+    /// found false at the loop's end; `all` the other way round.
+    pub(super) fn agg_jumps(
+        &mut self,
+        op: AggOp,
+        coll: &Coll,
+        slot: u16,
+        body: Option<&Expr>,
+        when: bool,
+        sp: u16,
+    ) -> Vec<usize> {
+        let what = walk(coll).expect("`jumps_over` says it walks");
+        let d = self.temp();
+        self.in_place(op, coll, what, self.loc(slot), body, d, Some(when), sp)
+    }
+
+    /// An aggregate whose elements are read in place (see [`Comp::agg`]);
+    /// with `jumps` (as in [`Acc::jumps`]), `any` or `all` as jumps, which
+    /// are returned.
     #[allow(clippy::too_many_arguments)]
-    fn agg_in_place(
+    fn in_place(
         &mut self,
         op: AggOp,
         coll: &Coll,
@@ -453,8 +503,9 @@ impl<'g> Comp<'g> {
         slot: u16,
         body: Option<&Expr>,
         d: Reg,
+        jumps: Option<bool>,
         sp: u16,
-    ) {
+    ) -> Vec<usize> {
         // `any`, `count` and `first` skip an element whose test fails, so
         // a leading test of the piece's owner or field can be the loop's
         // step (`BOp::IterLead`). `all` cannot: there
@@ -466,7 +517,10 @@ impl<'g> Comp<'g> {
             _ => None,
         };
         let (src, i, end) = self.iter_init(coll, what, d, sp);
-        let (key, has) = self.agg_start(op, d);
+        let (key, has) = match jumps {
+            Some(_) => (d, d),
+            None => self.agg_start(op, d),
+        };
         let led = lead.map(|l| self.who(l, i, end, sp));
         // `SumAcc` drops the list above its mark on overflow: here there is
         // none, so the mark is the height the loop starts at.
@@ -483,10 +537,23 @@ impl<'g> Comp<'g> {
             Some((l, who, _)) => (self.iter_lead(l, i, end, slot, *who), l.rest.as_ref()),
             None => (self.iter_next(what, src, i, end, slot), body),
         };
-        self.agg_loop(op, slot, body, Acc { d, key, has, m }, top, next, sp);
+        let acc = Acc {
+            d,
+            key,
+            has,
+            m,
+            jumps,
+        };
+        let mut taken = self.agg_loop(op, slot, body, acc, top, next, sp);
         if let Some((_, _, Some(j))) = led {
-            self.patch(j);
+            // An empty zone: the loop's end.
+            if jumps.is_some_and(|w| w != (op == AggOp::Any)) {
+                taken.push(j);
+            } else {
+                self.patch(j);
+            }
         }
+        taken
     }
 
     /// A leading test (see [`lead_test`]) with the register its `p` is read
@@ -664,8 +731,15 @@ impl<'g> Comp<'g> {
         top: u32,
         next: usize,
         sp: u16,
-    ) {
-        let Acc { d, key, has, m } = acc;
+    ) -> Vec<usize> {
+        let Acc {
+            d,
+            key,
+            has,
+            m,
+            jumps,
+        } = acc;
+        let mut taken = vec![];
         let keep = self.next;
         let stops = matches!(op, AggOp::Any | AggOp::All | AggOp::First | AggOp::Last);
         let v = match body {
@@ -706,22 +780,36 @@ impl<'g> Comp<'g> {
             AggOp::Any | AggOp::All | AggOp::First | AggOp::Last => {
                 // The test above went back to `top` unless this element
                 // settles the answer.
-                self.emit(match op {
-                    AggOp::Any => BOp::Const { d, v: 1 },
-                    AggOp::All => BOp::Const { d, v: 0 },
-                    _ => BOp::Mov { d, s: slot },
-                });
-                exit = Some(self.emit(BOp::Jump { to: 0 }));
+                if jumps.is_none() {
+                    self.emit(match op {
+                        AggOp::Any => BOp::Const { d, v: 1 },
+                        AggOp::All => BOp::Const { d, v: 0 },
+                        _ => BOp::Mov { d, s: slot },
+                    });
+                }
+                let j = self.emit(BOp::Jump { to: 0 });
+                // As jumps, `any` settles true and `all` false.
+                if jumps == Some(op == AggOp::Any) {
+                    taken.push(j);
+                } else {
+                    exit = Some(j);
+                }
             }
         }
         self.next = keep;
-        if exit.is_none() {
+        if !stops {
             self.emit(BOp::Jump { to: top });
         }
-        self.patch(next);
+        // The loop's end: the answer `any` and `all` start with.
+        if jumps.is_some_and(|w| w != (op == AggOp::Any)) {
+            taken.push(next);
+        } else {
+            self.patch(next);
+        }
         if let Some(j) = exit {
             self.patch(j);
         }
+        taken
     }
 
     /// A key lookup (`opt/board_index.rs`): within all nodes or a node's

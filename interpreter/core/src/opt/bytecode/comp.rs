@@ -36,6 +36,14 @@ impl Visit for Rename<'_> {
     }
 }
 
+/// What compiling a call in place replaces, restored at its end
+/// ([`Comp::inline_enter`], [`Comp::inline_exit`]).
+pub(super) struct Outer {
+    map: Vec<Reg>,
+    sure: Vec<u16>,
+    floor: usize,
+}
+
 pub(super) struct Comp<'g> {
     pub(super) g: &'g Game,
     pub(super) inl: &'g Inlinable,
@@ -210,6 +218,27 @@ impl<'g> Comp<'g> {
                     _ => BOp::JumpLe { a, b, to: 0 },
                 })]
             }
+            // A call compiled in place, and `any` or `all`, jump on their
+            // answer where it is found instead of writing it for a test
+            // (`jumps.rs`); not when a loop or the position keeps them.
+            Expr::Call { func, args, span }
+                if self.g.fns[*func as usize].table.is_none()
+                    && self.inlines(*func)
+                    && self.computed_here(e) =>
+            {
+                self.call_jumps(*func, args, *span, when)
+            }
+            Expr::Agg {
+                op,
+                coll,
+                slot,
+                body,
+            } if self.jumps_over(*op, coll, *slot, body.as_deref()) && self.computed_here(e) => {
+                self.loop_enter(*slot, Some(coll), body.as_deref(), false);
+                let j = self.agg_jumps(*op, coll, *slot, body.as_deref(), when, sp);
+                self.loop_exit();
+                j
+            }
             _ => self.value_branch(e, when, sp),
         }
     }
@@ -268,27 +297,78 @@ impl<'g> Comp<'g> {
         c
     }
 
+    /// The registers of a call's arguments, computed left to right. A
+    /// constant argument for a parameter the body never reads (one a
+    /// specialised copy replaced by that constant) is not computed: the
+    /// call passes a temporary no one reads. A table's arguments are always
+    /// computed.
+    pub(super) fn call_args(&mut self, func: u16, args: &[Expr], sp: u16) -> Vec<Reg> {
+        let mut unread = self.inl.unread[func as usize];
+        if let Some(t) = self.g.fns[func as usize].table {
+            let tt = &self.g.fn_tables[t as usize];
+            for p in std::iter::once(tt.args.0).chain(tt.args.1) {
+                unread &= !(1u64 << p);
+            }
+        }
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| match a {
+                Expr::Const(_) if i < 64 && unread & (1 << i) != 0 => self.temp(),
+                _ => self.expr(a, sp),
+            })
+            .collect()
+    }
+
+    /// Whether a call of `func` (not read from a table) is compiled in
+    /// place here. A function that calls itself is compiled in place once
+    /// per call site: its own calls inside stay calls.
+    pub(super) fn inlines(&self, func: u16) -> bool {
+        self.inlined.len() < MAX_INLINED
+            && self.inl.ok[func as usize]
+            && !self.inlined.contains(&func)
+    }
+
     /// A call compiled in place: the callee's body with its parameters in
     /// the argument registers and its other locals in fresh temporaries,
     /// between `CallEnter` (the step and the depth a call counts) and
     /// `CallLeave`. Its errors point at the call, as a call's do.
     pub(super) fn inline_call(&mut self, func: u16, args: &[Reg], d: Reg, sp: u16) {
-        let (body, nparams, nlocals) = &self.inl.bodies[func as usize];
-        let mut map: Vec<Reg> = args[..*nparams as usize].to_vec();
-        for _ in *nparams..*nlocals {
+        let (enter, outer) = self.inline_enter(func, args, sp);
+        let body = &self.inl.bodies[func as usize].0;
+        self.into(body, d, sp);
+        if !self.inline_exit(enter, outer) {
+            self.emit(BOp::CallLeave);
+        }
+    }
+
+    /// The start of a call compiled in place (see [`Comp::inline_call`]):
+    /// `CallEnter`, and the body's locals mapped to registers. Returns
+    /// where `CallEnter` is and what [`Comp::inline_exit`] restores.
+    pub(super) fn inline_enter(&mut self, func: u16, args: &[Reg], sp: u16) -> (usize, Outer) {
+        let (_, nparams, nlocals) = self.inl.bodies[func as usize];
+        let mut map: Vec<Reg> = args[..nparams as usize].to_vec();
+        for _ in nparams..nlocals {
             let t = self.temp();
             map.push(t);
         }
         let enter = self.emit(BOp::CallEnter { sp });
-        let outer = std::mem::replace(&mut self.map, map);
-        let sure = std::mem::take(&mut self.sure_locals);
-        let floor = std::mem::replace(&mut self.memo_floor, self.memos.len());
+        let outer = Outer {
+            map: std::mem::replace(&mut self.map, map),
+            sure: std::mem::take(&mut self.sure_locals),
+            floor: std::mem::replace(&mut self.memo_floor, self.memos.len()),
+        };
         self.inlined.push(func);
-        self.into(body, d, sp);
+        (enter, outer)
+    }
+
+    /// The end of a call compiled in place, its body compiled: the
+    /// caller's locals back, and whether the body is a leaf, whose
+    /// `CallEnter` then became `CallLeaf` and which needs no `CallLeave`.
+    pub(super) fn inline_exit(&mut self, enter: usize, outer: Outer) -> bool {
         self.inlined.pop();
-        self.memo_floor = floor;
-        self.map = outer;
-        self.sure_locals = sure;
+        self.memo_floor = outer.floor;
+        self.map = outer.map;
+        self.sure_locals = outer.sure;
         // A body that nothing in it could tell the depth of needs it
         // checked, not raised and lowered: a jump to its end lands on what
         // follows the call.
@@ -308,10 +388,12 @@ impl<'g> Comp<'g> {
             )
         });
         if leaf {
+            let BOp::CallEnter { sp } = self.p.ops[enter] else {
+                unreachable!("`inline_enter` put `CallEnter` there")
+            };
             self.p.ops[enter] = BOp::CallLeaf { sp };
-        } else {
-            self.emit(BOp::CallLeave);
         }
+        leaf
     }
 
     /// The register holding `e`'s value: a local where it lives, else a
@@ -510,25 +592,7 @@ impl<'g> Comp<'g> {
             }
             Expr::Call { func, args, span } => {
                 let sp = self.span(*span);
-                // A constant argument for a parameter the body never reads
-                // (one a specialised copy replaced by that constant) is not
-                // computed: the call passes a temporary no one reads. A
-                // table's arguments are always computed.
-                let mut unread = self.inl.unread[*func as usize];
-                if let Some(t) = self.g.fns[*func as usize].table {
-                    let tt = &self.g.fn_tables[t as usize];
-                    for p in std::iter::once(tt.args.0).chain(tt.args.1) {
-                        unread &= !(1u64 << p);
-                    }
-                }
-                let regs: Vec<Reg> = args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| match a {
-                        Expr::Const(_) if i < 64 && unread & (1 << i) != 0 => self.temp(),
-                        _ => self.expr(a, sp),
-                    })
-                    .collect();
+                let regs = self.call_args(*func, args, sp);
                 // A tabulated function is read from its table, and called
                 // (below) only when the table does not answer.
                 let tab = self.g.fns[*func as usize].table.map(|t| {
@@ -539,13 +603,7 @@ impl<'g> Comp<'g> {
                         None => BOp::Tab1 { d, t, a, to: 0 },
                     })
                 });
-                // A function that calls itself is compiled in place once
-                // per call site: its own calls inside stay calls.
-                if tab.is_none()
-                    && self.inlined.len() < MAX_INLINED
-                    && self.inl.ok[*func as usize]
-                    && !self.inlined.contains(func)
-                {
+                if tab.is_none() && self.inlines(*func) {
                     return self.inline_call(*func, &regs, d, sp);
                 }
                 let at = self.p.regs.len() as u32;

@@ -171,7 +171,7 @@ impl Comp<'_> {
     /// reads no local but those it binds itself and nothing no family
     /// stands for, and is estimated to cost at least [`MIN_WEIGHT`]
     /// operations. None inside another site, which keeps it.
-    fn site_reads(&self, e: &Expr) -> Option<(Vec<u16>, u64)> {
+    pub(super) fn site_reads(&self, e: &Expr) -> Option<(Vec<u16>, u64)> {
         let k = self.inl.kept.as_ref()?;
         if self.keeping || !self.closed(e) {
             return None;

@@ -387,7 +387,7 @@ impl Comp<'_> {
 
     /// The outermost loop being compiled, below no call compiled in place,
     /// that keeps `e`: it computes `e` least often.
-    fn keeping_loop(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn keeping_loop(&self, e: &Expr) -> Option<usize> {
         (self.memo_floor..self.memos.len())
             .find(|&k| self.memos[k].live && self.keepable(e, &self.memos[k]))
     }

@@ -34,6 +34,7 @@ mod colls;
 mod comp;
 mod draw;
 mod hoist;
+mod jumps;
 mod keep;
 mod lister;
 mod memo;
