@@ -908,7 +908,8 @@ play {{
 
 /// Aggregates and filters over a range, a zone, all nodes or a node's
 /// neighbours read the elements where they lie (`BOp::RangeInit` and
-/// `BOp::RangeNext` for a range, `BOp::IterInit` and `BOp::IterNext` for the
+/// `BOp::RangeNext` for a range, `BOp::IterInit` and `BOp::NextNode`,
+/// `BOp::NextZone` or `BOp::NextAdj` for the
 /// rest, the kept elements pushed), and answer exactly as the tree does
 /// after the same passes: the same log in the same steps, and the same
 /// outcome under each budget in the 60 steps below the one the match needs.
@@ -934,7 +935,7 @@ play {{
   move top(red.supply) to @c.pile
   x = count(k in lo..hi: k % 2 == 0) * 1000 + sum(k in lo..(lo + 3): k - lo) + count(lo..hi where it > lo + 1)
   log "range {{x}}"
-  x = count(s in (@b.pile where owner == red): true) * 100 + count(red.supply where true) * 10 + count(nodes where not empty(it.pile))
+  x = count(s in (@b.pile where owner == red): true) * 100 + count(red.supply where true) * 10 + count(nodes where not empty(it.pile)) + sum(n in nodes: count(n.pile)) * 1000
   log "zones {{x}}"
   x = count(neighbors(@c) where count(it.pile) > 0) * 10 + sum(k in (lo..(lo + 2) where it != lo + 1): 1) + count(n in neighbors(@b): true)
   log "neighbours {{x}}"
@@ -942,7 +943,14 @@ play {{
 "#
         )
     };
-    let ops = ["RangeInit", "RangeNext", "IterInit", "IterNext"];
+    let ops = [
+        "RangeInit",
+        "RangeNext",
+        "IterInit",
+        "NextNode",
+        "NextZone",
+        "NextAdj",
+    ];
     let ranges = [
         (1, "6"),
         (5, "2"),
@@ -954,24 +962,25 @@ play {{
         .map(|&(lo, hi)| same_as_the_tree(&rules(lo, hi), &loop_board(false), 60, &ops))
         .collect();
     // 1..6: 2, 4, 6 are even (3000); 0 + 1 + 2 + 3 over 1..4 (6); 3, 4, 5
-    // and 6 are above 2 (4). Red has one stone on b (100) and one left in
-    // supply (10); b and c hold stones (2). Of c's neighbours only b holds
-    // stones (10); 1 and 3 are kept of 1..3 (2); b's neighbours are a and c
-    // (2, the two edges from a to b give one neighbour).
+    // and 6 are above 2 (4). The nodes hold three stones in all (3000), red
+    // has one stone on b (100) and one left in supply (10); b and c hold
+    // stones (2). Of c's neighbours only b holds stones (10); 1 and 3 are
+    // kept of 1..3 (2); b's neighbours are a and c (2, the two edges from a
+    // to b give one neighbour).
     assert!(
-        seen[0].starts_with(r#"["range 3010", "zones 112", "neighbours 14"]"#),
+        seen[0].starts_with(r#"["range 3010", "zones 3112", "neighbours 14"]"#),
         "{}",
         seen[0]
     );
     // 5..2 is empty; the sum's range 5..8 is not.
     assert!(
-        seen[1].starts_with(r#"["range 6", "zones 112", "neighbours 14"]"#),
+        seen[1].starts_with(r#"["range 6", "zones 3112", "neighbours 14"]"#),
         "{}",
         seen[1]
     );
     // The last four numbers: two even, two above the second.
     assert!(
-        seen[2].starts_with(r#"["range 2008", "zones 112", "neighbours 14"]"#),
+        seen[2].starts_with(r#"["range 2008", "zones 3112", "neighbours 14"]"#),
         "{}",
         seen[2]
     );

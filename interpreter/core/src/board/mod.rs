@@ -135,6 +135,10 @@ pub struct Board {
     pub(crate) pred: Csr,
     pub(crate) nbr: Csr,
     pub(crate) out: Csr,
+    /// The four lists' items one after the other (successors, predecessors,
+    /// neighbours, out-edges), so that a walk over any of them reads one
+    /// array (`BOp::NextAdj`) without choosing the list at each step.
+    pub(crate) adj: Vec<u32>,
 }
 
 /// Compressed sparse rows: the list of node `n` is `items[starts[n]..starts[n + 1]]`.
@@ -223,11 +227,33 @@ impl Board {
             node_attrs,
             edge_attrs,
             pieces,
+            adj: vec![],
             succ: Csr::new(succ),
             pred: Csr::new(pred),
             nbr: Csr::new(nbr),
             out: Csr::new(out),
         }
+        .packed()
+    }
+
+    /// Fills [`Board::adj`] from the four lists.
+    fn packed(mut self) -> Board {
+        let mut adj = vec![];
+        for l in [&self.succ, &self.pred, &self.nbr, &self.out] {
+            adj.extend_from_slice(&l.items);
+        }
+        self.adj = adj;
+        self
+    }
+
+    /// Where node `n`'s list of kind `which` (0 successors, 1 predecessors,
+    /// 2 neighbours, 3 out-edges) lies in [`Board::adj`]: start and end.
+    #[inline]
+    pub(crate) fn adj_span(&self, which: usize, n: u32) -> (usize, usize) {
+        let lists = [&self.succ, &self.pred, &self.nbr, &self.out];
+        let base: usize = lists[..which].iter().map(|l| l.items.len()).sum();
+        let (s, e) = lists[which].span(n);
+        (base + s, base + e)
     }
 
     /// Targets of the arcs leaving `n` (on an undirected board: its neighbours),

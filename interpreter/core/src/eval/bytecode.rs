@@ -644,7 +644,13 @@ impl<'a> Exec<'a> {
                             if n < 0 {
                                 return Err(RunError::at(RunErrorKind::NoneNeighbours, at!(sp)));
                             }
-                            lists(&g.board, a).span(n as u32)
+                            let which = match a {
+                                Adj::Successors => 0,
+                                Adj::Predecessors => 1,
+                                Adj::Neighbors => 2,
+                                Adj::OutEdges => 3,
+                            };
+                            g.board.adj_span(which, n as u32)
                         }
                     };
                     charge!((stop - start) as u64, sp);
@@ -665,10 +671,8 @@ impl<'a> Exec<'a> {
                     w!(i, 0);
                     w!(end, len as Val)
                 }
-                // The same step as `IterNext`'s, as an operation of its own:
-                // a fourth kind of walk inside `IterNext` made the compiler
-                // lay out the whole machine worse (Hansa Teutonica +4 %
-                // instructions), so ranges do not share it.
+                // Each kind of walk has a step of its own: a step that chose
+                // by the kind of walk paid for the choice at every element.
                 BOp::RangeNext {
                     src,
                     i,
@@ -684,24 +688,30 @@ impl<'a> Exec<'a> {
                         w!(i, k + 1);
                     }
                 }
-                BOp::IterNext {
-                    what,
-                    src: _,
-                    i,
-                    end,
-                    slot,
-                    exit,
-                } => {
+                BOp::NextNode { i, end, slot, exit } => {
                     let k = r!(i);
                     if k == r!(end) {
                         goto!(exit);
                     } else {
-                        let x = match what {
-                            Iter::Zone => self.st.zones.arena[k as usize] as Val,
-                            Iter::Nodes => k,
-                            Iter::Adj(a) => lists(&g.board, a).items[k as usize] as Val,
-                        };
-                        w!(slot, x);
+                        w!(slot, k);
+                        w!(i, k + 1);
+                    }
+                }
+                BOp::NextZone { i, end, slot, exit } => {
+                    let k = r!(i);
+                    if k == r!(end) {
+                        goto!(exit);
+                    } else {
+                        w!(slot, self.st.zones.arena[k as usize] as Val);
+                        w!(i, k + 1);
+                    }
+                }
+                BOp::NextAdj { i, end, slot, exit } => {
+                    let k = r!(i);
+                    if k == r!(end) {
+                        goto!(exit);
+                    } else {
+                        w!(slot, g.board.adj[k as usize] as Val);
                         w!(i, k + 1);
                     }
                 }
@@ -1096,17 +1106,6 @@ fn key_found(g: &Game, key: u16, around: Option<&[u32]>, vals: &[Val]) -> Val {
     match g.keys[key as usize].find(vals) {
         Some(found) if around.is_none_or(|s| s.contains(&found)) => found as Val,
         _ => NONE,
-    }
-}
-
-/// The packed lists behind [`adjacent`].
-#[inline]
-fn lists(b: &crate::board::Board, adj: Adj) -> &crate::board::Csr {
-    match adj {
-        Adj::Successors => &b.succ,
-        Adj::Predecessors => &b.pred,
-        Adj::Neighbors => &b.nbr,
-        Adj::OutEdges => &b.out,
     }
 }
 

@@ -617,9 +617,19 @@ impl<'g> Comp<'g> {
     /// is patched later.
     fn iter_next(&mut self, what: Walk, src: Reg, i: Reg, end: Reg, slot: Reg) -> usize {
         self.emit(match what {
-            Walk::In(what) => BOp::IterNext {
-                what,
-                src,
+            Walk::In(Iter::Nodes) => BOp::NextNode {
+                i,
+                end,
+                slot,
+                exit: 0,
+            },
+            Walk::In(Iter::Zone) => BOp::NextZone {
+                i,
+                end,
+                slot,
+                exit: 0,
+            },
+            Walk::In(Iter::Adj(_)) => BOp::NextAdj {
                 i,
                 end,
                 slot,
@@ -1021,7 +1031,8 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
 /// How a loop walks a collection in place, when it can.
 #[derive(Clone, Copy)]
 enum Walk {
-    /// Where the elements lie (`BOp::IterInit`, `BOp::IterNext`).
+    /// Where the elements lie (`BOp::IterInit`, and the step of each kind of
+    /// walk: `BOp::NextNode`, `BOp::NextZone`, `BOp::NextAdj`).
     In(Iter),
     /// The numbers of a range (`BOp::RangeInit`, `BOp::RangeNext`).
     Range,
