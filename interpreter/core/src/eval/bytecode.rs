@@ -170,6 +170,19 @@ impl<'a> Exec<'a> {
                 pc = unsafe { start.add($to as usize) }
             };
         }
+        // The step of a walk: unless `i == end`, local `slot` = the element
+        // at `k` (what `$x` makes of position `k`), `i += 1`.
+        macro_rules! step {
+            ($i:expr, $end:expr, $slot:expr, $exit:expr, |$k:ident| $x:expr) => {{
+                let $k = r!($i);
+                if $k == r!($end) {
+                    goto!($exit);
+                } else {
+                    w!($slot, $x);
+                    w!($i, $k + 1);
+                }
+            }};
+        }
         loop {
             // Safety: invariant 2 above (`Program::seal`): `pc` points at
             // an operation of `ops`, and the one after it exists unless it
@@ -613,14 +626,7 @@ impl<'a> Exec<'a> {
                     refresh!();
                 }
                 BOp::Next { i, end, slot, exit } => {
-                    let k = r!(i);
-                    if k == r!(end) {
-                        goto!(exit);
-                    } else {
-                        let x = self.st.scratch[k as usize];
-                        w!(slot, x);
-                        w!(i, k + 1);
-                    }
+                    step!(i, end, slot, exit, |k| self.st.scratch[k as usize])
                 }
                 BOp::IterInit {
                     what,
@@ -679,41 +685,14 @@ impl<'a> Exec<'a> {
                     end,
                     slot,
                     exit,
-                } => {
-                    let k = r!(i);
-                    if k == r!(end) {
-                        goto!(exit);
-                    } else {
-                        w!(slot, r!(src) + k);
-                        w!(i, k + 1);
-                    }
-                }
-                BOp::NextNode { i, end, slot, exit } => {
-                    let k = r!(i);
-                    if k == r!(end) {
-                        goto!(exit);
-                    } else {
-                        w!(slot, k);
-                        w!(i, k + 1);
-                    }
-                }
+                } => step!(i, end, slot, exit, |k| r!(src) + k),
+                BOp::NextNode { i, end, slot, exit } => step!(i, end, slot, exit, |k| k),
                 BOp::NextZone { i, end, slot, exit } => {
-                    let k = r!(i);
-                    if k == r!(end) {
-                        goto!(exit);
-                    } else {
-                        w!(slot, self.st.zones.arena[k as usize] as Val);
-                        w!(i, k + 1);
-                    }
+                    step!(i, end, slot, exit, |k| self.st.zones.arena[k as usize]
+                        as Val)
                 }
                 BOp::NextAdj { i, end, slot, exit } => {
-                    let k = r!(i);
-                    if k == r!(end) {
-                        goto!(exit);
-                    } else {
-                        w!(slot, g.board.adj[k as usize] as Val);
-                        w!(i, k + 1);
-                    }
+                    step!(i, end, slot, exit, |k| g.board.adj[k as usize] as Val)
                 }
                 BOp::IterLead {
                     i,
