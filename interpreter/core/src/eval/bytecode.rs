@@ -1016,10 +1016,12 @@ impl<'a> Exec<'a> {
     /// as it was for every program that lists no options.
     #[inline(never)]
     fn emit_tuple(&mut self, regs: &[Reg]) {
-        for &r in regs {
-            let v = self.st.locals[self.base + r as usize];
-            self.st.opt_vals.push(v);
-        }
+        // The frame first, then one `extend` of known length: the buffer's
+        // room is checked once, not at each value.
+        let frame = &self.st.locals[self.base..];
+        self.st
+            .opt_vals
+            .extend(regs.iter().map(|&r| frame[r as usize]));
     }
 
     /// A call with its arguments already in registers (as
