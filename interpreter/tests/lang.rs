@@ -1143,6 +1143,100 @@ play {{
     );
 }
 
+/// A lister's loop over a parameter whose domain reads an earlier one and
+/// lies somewhere it can be read (a range, a node's neighbours, a zone)
+/// walks it in place instead of listing it (`opt/bytecode/lister.rs`,
+/// `walked`): the same options, steps and errors as the tree's listing,
+/// under every budget in the 60 steps below the one the match needs. The
+/// range too long, the neighbours of `none` and the zone of `none` fail
+/// where the tree's fail.
+#[test]
+fn a_listers_domains_walked_in_place_answer_as_the_tree_does() {
+    let rules = |hi: &str, far: &str, here: &str| {
+        format!(
+            r#"game "Walked"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player {{ }} in supply {{ 3 x {{ }} }}
+zone per player supply: stone
+zone per node pile: stone
+var hi: int = {hi}
+var far: node = {far}
+var here: node = {here}
+action pick(a in 1..3, b in a..hi) label "pick {{a}} {{b}}" {{
+  require a + b < 6
+}}
+action hop(n in nodes where not empty(it.pile), m in neighbors(n)) label "hop {{n}} {{m}}" {{
+  require m != n and count(m.pile) < 2
+}}
+fn spot(k: int) -> node = if k == 1 then here else @c
+action take(k in 1..2, s in spot(k).pile) label "take {{k}} {{s}}" {{
+  require s.owner == actor
+}}
+action jump(k in 1..2, m in neighbors(if k == 2 then far else @e)) label "jump {{k}} {{m}}" {{
+  require k > 1
+}}
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @c.pile
+  act red with pick, hop, take, jump
+}}
+"#
+        )
+    };
+    let board = loop_board(false);
+    let ok = rules("4", "@d", "@b");
+    let fast = compile(&ok, &board, &regel::opt::Passes::all());
+    for (k, step) in [
+        (0, "RangeNext"),
+        (1, "NextAdj"),
+        (2, "NextZone"),
+        (3, "NextAdj"),
+    ] {
+        let lister = &fast.programs[fast.actions[k].lister.expect("listed") as usize];
+        let ops: Vec<String> = lister.ops().iter().map(|o| format!("{o:?}")).collect();
+        assert!(ops.iter().any(|o| o.starts_with(step)), "{k}: {ops:?}");
+        assert!(
+            !ops.iter().any(|o| o.starts_with("PushAdj")),
+            "{k}: {ops:?}"
+        );
+    }
+    same_as_the_tree(&ok, &board, 60, &[]);
+    let listed = options_as_the_tree(&ok, &board);
+    // pick: a + b below 6 (not 3 + 3); hop: from b to a and c (c holds one
+    // stone), from c to a and d (b holds two); take: the red stones on b (k
+    // = 1) and c (k = 2); jump: d's neighbours c and e, for k = 2.
+    assert_eq!(
+        listed,
+        [
+            "pick 1 1",
+            "pick 1 2",
+            "pick 1 3",
+            "pick 1 4",
+            "pick 2 2",
+            "pick 2 3",
+            "hop b a",
+            "hop b c",
+            "hop c a",
+            "hop c d",
+            "take 1 stone#2",
+            "take 2 stone#1",
+            "jump 2 c",
+            "jump 2 e"
+        ]
+    );
+    for (bad, says) in [
+        (rules("9223372036854775807", "@d", "@b"), "range"),
+        (rules("4", "none", "@b"), "none"),
+        (rules("4", "@d", "none"), "none"),
+    ] {
+        let out = same_as_the_tree(&bad, &board, 60, &[]);
+        assert!(out.contains(says), "{out}");
+    }
+}
+
 /// A lister whose outer loop binds a node and whose innermost parameter
 /// walks that node's pile with a leading test skips, in one operation
 /// (`BOp::NextLead`), the nodes whose pile holds no piece passing the test,

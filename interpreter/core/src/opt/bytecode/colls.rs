@@ -579,7 +579,13 @@ impl<'g> Comp<'g> {
     /// `BOp::RangeInit`): the registers of its source, position and end.
     /// `spare` is a register the loop may name as its source when it needs
     /// none.
-    fn iter_init(&mut self, coll: &Coll, what: Walk, spare: Reg, sp: u16) -> (Reg, Reg, Reg) {
+    pub(super) fn iter_init(
+        &mut self,
+        coll: &Coll,
+        what: Walk,
+        spare: Reg,
+        sp: u16,
+    ) -> (Reg, Reg, Reg) {
         let src = match coll {
             Coll::Zone(z) => {
                 let t = self.temp();
@@ -615,7 +621,7 @@ impl<'g> Comp<'g> {
 
     /// The step of an in-place loop begun by [`Comp::iter_init`]; its exit
     /// is patched later.
-    fn iter_next(&mut self, what: Walk, src: Reg, i: Reg, end: Reg, slot: Reg) -> usize {
+    pub(super) fn iter_next(&mut self, what: Walk, src: Reg, i: Reg, end: Reg, slot: Reg) -> usize {
         self.emit(match what {
             Walk::In(Iter::Nodes) => BOp::NextNode {
                 i,
@@ -1030,7 +1036,7 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
 
 /// How a loop walks a collection in place, when it can.
 #[derive(Clone, Copy)]
-enum Walk {
+pub(super) enum Walk {
     /// Where the elements lie (`BOp::IterInit`, and the step of each kind of
     /// walk: `BOp::NextNode`, `BOp::NextZone`, `BOp::NextAdj`).
     In(Iter),
@@ -1042,7 +1048,7 @@ enum Walk {
 /// elements where they are: the body cannot change them (expressions move
 /// nothing), and they are counted against the budget up front, as listing
 /// them would.
-fn walk(coll: &Coll) -> Option<Walk> {
+pub(super) fn walk(coll: &Coll) -> Option<Walk> {
     Some(match coll {
         Coll::Zone(_) => Walk::In(Iter::Zone),
         Coll::Nodes => Walk::In(Iter::Nodes),

@@ -101,6 +101,11 @@ fn level(
             return;
         }
     }
+    if once[i].is_none() && skips_to(ad, i, once).is_none() {
+        if let Some(what) = super::colls::walk(&prm.domain) {
+            return walked(comp, ad, i, what, once, count, args);
+        }
+    }
     let (m, end) = match once[i] {
         Some((m, end)) => {
             comp.emit(BOp::ChargeRange {
@@ -135,6 +140,52 @@ fn level(
         },
     });
     comp.loop_live();
+    requirements(comp, ad, i, top);
+    level(comp, ad, i + 1, once, count, args);
+    comp.emit(BOp::Jump { to: top });
+    comp.patch(next);
+    comp.loop_exit();
+    if once[i].is_none() {
+        comp.emit(BOp::Truncate { m });
+    }
+}
+
+/// The loop over parameter `i` whose domain is listed afresh for each
+/// value of the parameters before it and can be read where it lies (a
+/// zone, all nodes, a node's neighbours, a range: `dst in neighbors(src)`):
+/// it walks the domain in place (`BOp::IterInit` and the walk's step)
+/// instead of listing it on the scratch stack and walking the list. The
+/// walk charges the domain's length when it starts, as listing charged it,
+/// and meets the same errors (the zone or the node of `none`, a range too
+/// long) in the same place; the elements come in the same order.
+fn walked(
+    comp: &mut Comp,
+    ad: &ActionDecl,
+    i: usize,
+    what: super::colls::Walk,
+    once: &[Option<(Reg, Reg)>],
+    count: Reg,
+    args: u32,
+) {
+    let prm = &ad.params[i];
+    let spare = comp.temp();
+    let (src, at, end) = comp.iter_init(&prm.domain, what, spare, CALLER_SPAN);
+    comp.param_loop_enter(ad, i);
+    let top = comp.here();
+    let slot = comp.loc(prm.slot);
+    let next = comp.iter_next(what, src, at, end, slot);
+    comp.loop_live();
+    requirements(comp, ad, i, top);
+    level(comp, ad, i + 1, once, count, args);
+    comp.emit(BOp::Jump { to: top });
+    comp.patch(next);
+    comp.loop_exit();
+}
+
+/// The requirements whose last parameter is `i`, each tested where the
+/// loop over `i` has bound it: the first false one goes back to `top`, the
+/// loop's step.
+fn requirements(comp: &mut Comp, ad: &ActionDecl, i: usize, top: u32) {
     for (e, mask, s) in &ad.pre {
         if last_read(*mask) == Some(i) {
             let sp = comp.span(*s);
@@ -142,13 +193,6 @@ fn level(
                 comp.patch_to(j, top);
             }
         }
-    }
-    level(comp, ad, i + 1, once, count, args);
-    comp.emit(BOp::Jump { to: top });
-    comp.patch(next);
-    comp.loop_exit();
-    if once[i].is_none() {
-        comp.emit(BOp::Truncate { m });
     }
 }
 
