@@ -139,12 +139,7 @@ fn level(
             exit: 0,
         },
     });
-    comp.loop_live();
-    requirements(comp, ad, i, top);
-    level(comp, ad, i + 1, once, count, args);
-    comp.emit(BOp::Jump { to: top });
-    comp.patch(next);
-    comp.loop_exit();
+    each(comp, ad, i, (top, next), once, count, args);
     if once[i].is_none() {
         comp.emit(BOp::Truncate { m });
     }
@@ -174,18 +169,23 @@ fn walked(
     let top = comp.here();
     let slot = comp.loc(prm.slot);
     let next = comp.iter_next(what, src, at, end, slot);
-    comp.loop_live();
-    requirements(comp, ad, i, top);
-    level(comp, ad, i + 1, once, count, args);
-    comp.emit(BOp::Jump { to: top });
-    comp.patch(next);
-    comp.loop_exit();
+    each(comp, ad, i, (top, next), once, count, args);
 }
 
-/// The requirements whose last parameter is `i`, each tested where the
-/// loop over `i` has bound it: the first false one goes back to `top`, the
-/// loop's step.
-fn requirements(comp: &mut Comp, ad: &ActionDecl, i: usize, top: u32) {
+/// What the loop over parameter `i` does with each value, from its step
+/// (`next`, at `top`) on: the requirements whose last parameter is `i`,
+/// each tested once it is bound (the first false one goes back to `top`),
+/// then the loops inside; and the loop's end.
+fn each(
+    comp: &mut Comp,
+    ad: &ActionDecl,
+    i: usize,
+    (top, next): (u32, usize),
+    once: &[Option<(Reg, Reg)>],
+    count: Reg,
+    args: u32,
+) {
+    comp.loop_live();
     for (e, mask, s) in &ad.pre {
         if last_read(*mask) == Some(i) {
             let sp = comp.span(*s);
@@ -194,6 +194,10 @@ fn requirements(comp: &mut Comp, ad: &ActionDecl, i: usize, top: u32) {
             }
         }
     }
+    level(comp, ad, i + 1, once, count, args);
+    comp.emit(BOp::Jump { to: top });
+    comp.patch(next);
+    comp.loop_exit();
 }
 
 /// The domain of the parameter after `i` when the loop over `i` may skip
