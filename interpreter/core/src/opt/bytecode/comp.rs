@@ -1,7 +1,7 @@
 //! Compiling expressions: registers, jumps, conditions and calls compiled
 //! in place (see the module's entry in `mod.rs`).
 
-use super::{Inlinable, MAX_INLINED};
+use super::{Inlinable, MAX_INLINED, SELF_INLINED};
 use crate::ast::BinOp;
 use crate::diag::Span;
 use crate::ir::walk::{walk_c, walk_e, Visit};
@@ -320,12 +320,13 @@ impl<'g> Comp<'g> {
     }
 
     /// Whether a call of `func` (not read from a table) is compiled in
-    /// place here. A function that calls itself is compiled in place once
-    /// per call site: its own calls inside stay calls.
+    /// place here. A function that calls itself is compiled in place
+    /// [`SELF_INLINED`] deep per call site: its own calls below that stay
+    /// calls.
     pub(super) fn inlines(&self, func: u16) -> bool {
         self.inlined.len() < MAX_INLINED
             && self.inl.ok[func as usize]
-            && !self.inlined.contains(&func)
+            && self.inlined.iter().filter(|&&f| f == func).count() < SELF_INLINED
     }
 
     /// A call compiled in place: the callee's body with its parameters in
