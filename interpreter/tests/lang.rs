@@ -1928,6 +1928,38 @@ play {{
     assert!(out.contains("none"), "{out}");
 }
 
+/// An order with a constant, where a condition is needed, jumps on it
+/// (`BOp::JumpLtK`, `BOp::JumpGtK`; `<=` and `>=` with the constant moved
+/// by one, `not` as the opposite order). Every order, both ways, at the
+/// constants on either side of each value and at the ends of the numbers,
+/// where moving the constant would overflow and the value is tested
+/// instead: the same counts as the tree.
+#[test]
+fn orders_with_a_constant_jump_as_the_tree_answers() {
+    let rules = r#"game "Orders"
+players 2
+board "board.toml"
+var lo: int = -9223372036854775807
+var hi: int = 9223372036854775807
+play {
+  let a = count(k in 0..6 where it < 3 or it >= 5: true)
+  let b = count(k in 0..6 where not (it <= 2) and it > 0: true)
+  let c = count(k in 0..6 where it > 4 or not (it >= 1): true)
+  let d = count(k in 0..6 where not (it < 2) and not (it > 3): true)
+  let m = lo - 1
+  let e = (if m <= -9223372036854775807 - 1 then 1 else 0) + (if hi >= 9223372036854775807 then 10 else 0)
+  let f = (if m > -9223372036854775807 - 1 then 1 else 0) + (if hi < 9223372036854775807 then 10 else 0)
+  let g = (if not (m >= -9223372036854775807 - 1) then 1 else 0) + (if not (hi <= 9223372036854775807) then 10 else 0)
+  log "{a} {b} {c} {d} {e} {f} {g}"
+}
+"#;
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 1\ncols = 1\n";
+    let out = same_as_the_tree(rules, board, 40, &["JumpLtK", "JumpGtK"]);
+    // 0..6: 0, 1, 2, 5, 6 (5); 3..6 (4); 0, 5, 6 (3); 2, 3 (2); both ends
+    // hold (11); neither passes its end (0, 0).
+    assert!(out.contains(r#"["5 4 3 2 11 0 0"]"#), "{out}");
+}
+
 /// An element of a collection that never holds `none` compared with `none`
 /// is settled at check time (`opt/consts.rs`): in `any(n in neighbors(c): n
 /// != none and …)` the test goes, and the answers, steps and the printed

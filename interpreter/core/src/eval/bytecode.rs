@@ -404,6 +404,16 @@ impl<'a> Exec<'a> {
                         goto!(to)
                     }
                 }
+                BOp::JumpLtK { a, k, to } => {
+                    if r!(a) < k {
+                        goto!(to)
+                    }
+                }
+                BOp::JumpGtK { a, k, to } => {
+                    if r!(a) > k {
+                        goto!(to)
+                    }
+                }
                 BOp::JumpEq { a, b, to } => {
                     if r!(a) == r!(b) {
                         goto!(to)

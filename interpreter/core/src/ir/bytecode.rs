@@ -192,6 +192,12 @@ pub enum BOp {
     JumpEqK { a: Reg, k: Val, to: u32 },
     /// Jump when `a != k` (see `JumpEqK`).
     JumpNeK { a: Reg, k: Val, to: u32 },
+    /// Jump when `a < k` (`JumpGtK`: when `a > k`), a constant `k`: `a <=
+    /// k` as `a < k + 1`, `a >= k` as `a > k - 1`, and a test's negation as
+    /// the other (`not (a < k)` as `a > k - 1`).
+    JumpLtK { a: Reg, k: Val, to: u32 },
+    /// Jump when `a > k` (see `JumpLtK`).
+    JumpGtK { a: Reg, k: Val, to: u32 },
     /// Jump when `a == b` (`JumpNe`, `JumpLt`, `JumpLe`: when `a != b`,
     /// `a < b`, `a <= b`): a comparison of two values tested where a
     /// condition is needed, without its value (`>` and `>=` swap `a` and `b`,
@@ -674,6 +680,8 @@ fn reloads(ops: &[BOp], target: &[bool], i: usize) -> bool {
             | GtK { d, .. } => Some(d),
             JumpEqK { .. }
             | JumpNeK { .. }
+            | JumpLtK { .. }
+            | JumpGtK { .. }
             | JumpEq { .. }
             | JumpNe { .. }
             | JumpLt { .. }
@@ -791,7 +799,7 @@ impl BOp {
             | PushZPred { .. }
             | PushTree { .. } => &[],
             JumpIf { c, .. } | JumpUnless { c, .. } => &[*c],
-            JumpEqK { a, .. } | JumpNeK { a, .. } => &[*a],
+            JumpEqK { a, .. } | JumpNeK { a, .. } | JumpLtK { a, .. } | JumpGtK { a, .. } => &[*a],
             JumpEq { a, b, .. }
             | JumpNe { a, b, .. }
             | JumpLt { a, b, .. }
@@ -859,6 +867,8 @@ impl BOp {
             | BOp::JumpUnless { to, .. }
             | BOp::JumpEqK { to, .. }
             | BOp::JumpNeK { to, .. }
+            | BOp::JumpLtK { to, .. }
+            | BOp::JumpGtK { to, .. }
             | BOp::JumpEq { to, .. }
             | BOp::JumpNe { to, .. }
             | BOp::JumpLt { to, .. }

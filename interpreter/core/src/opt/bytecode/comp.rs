@@ -191,6 +191,21 @@ impl<'g> Comp<'g> {
                     BOp::JumpNeK { a, k, to: 0 }
                 })]
             }
+            // An order with a constant jumps on it (`JumpLtK`, `JumpGtK`),
+            // the constant moved by one where the order is not strict.
+            Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
+                if matches!(**b, Expr::Const(_)) && order_k(*op, when, b).is_some() =>
+            {
+                let (lt, k) = order_k(*op, when, b).unwrap_or((true, 0));
+                let keep = self.next;
+                let a = self.expr(a, sp);
+                self.next = keep;
+                vec![self.emit(if lt {
+                    BOp::JumpLtK { a, k, to: 0 }
+                } else {
+                    BOp::JumpGtK { a, k, to: 0 }
+                })]
+            }
             // A comparison of two values jumps on the comparison itself
             // (both sides computed left to right, as its value would be).
             Expr::Bin(
@@ -812,4 +827,25 @@ fn const_list(c: &Coll) -> Option<Vec<Val>> {
             _ => None,
         })
         .collect()
+}
+
+/// The jump on `a OP k` (`k` the constant `b`) taken when the comparison is
+/// `when`: whether it is `a < k'` (else `a > k'`), and `k'`; `None` where
+/// moving `k` by one would overflow.
+fn order_k(op: BinOp, when: bool, b: &Expr) -> Option<(bool, Val)> {
+    let Expr::Const(k) = *b else { return None };
+    // The test, with a false `when` turned into the opposite order.
+    let op = match (op, when) {
+        (op, true) => op,
+        (BinOp::Lt, false) => BinOp::Ge,
+        (BinOp::Le, false) => BinOp::Gt,
+        (BinOp::Gt, false) => BinOp::Le,
+        (_, false) => BinOp::Lt,
+    };
+    match op {
+        BinOp::Lt => Some((true, k)),
+        BinOp::Le => Some((true, k.checked_add(1)?)),
+        BinOp::Gt => Some((false, k)),
+        _ => Some((false, k.checked_sub(1)?)),
+    }
 }
