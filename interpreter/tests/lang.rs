@@ -908,8 +908,7 @@ play {{
 
 /// Aggregates and filters over a range, a zone, all nodes or a node's
 /// neighbours read the elements where they lie (`BOp::RangeInit` and
-/// `BOp::RangeNext` for a range, `BOp::IterInit` and `BOp::NextNode`,
-/// `BOp::NextZone` or `BOp::NextAdj` for the
+/// `BOp::RangeNext` for a range, `BOp::IterInit` and `BOp::IterNext` for the
 /// rest, the kept elements pushed), and answer exactly as the tree does
 /// after the same passes: the same log in the same steps, and the same
 /// outcome under each budget in the 60 steps below the one the match needs.
@@ -947,9 +946,9 @@ play {{
         "RangeInit",
         "RangeNext",
         "IterInit",
-        "NextNode",
-        "NextZone",
-        "NextAdj",
+        "IterNext { what: Nodes",
+        "IterNext { what: Zone",
+        "IterNext { what: Adj",
     ];
     let ranges = [
         (1, "6"),
@@ -1191,9 +1190,9 @@ play {{
     let fast = compile(&ok, &board, &regel::opt::Passes::all());
     for (k, step) in [
         (0, "RangeNext"),
-        (1, "NextAdj"),
-        (2, "NextZone"),
-        (3, "NextAdj"),
+        (1, "IterNext { what: Adj"),
+        (2, "IterNext { what: Zone"),
+        (3, "IterNext { what: Adj"),
     ] {
         let lister = &fast.programs[fast.actions[k].lister.expect("listed") as usize];
         let ops: Vec<String> = lister.ops().iter().map(|o| format!("{o:?}")).collect();

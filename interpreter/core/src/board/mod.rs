@@ -137,7 +137,7 @@ pub struct Board {
     pub(crate) out: Csr,
     /// The four lists' items one after the other (successors, predecessors,
     /// neighbours, out-edges), so that a walk over any of them reads one
-    /// array (`BOp::NextAdj`) without choosing the list at each step.
+    /// array (`BOp::IterNext`) without choosing the list at each step.
     pub(crate) adj: Vec<u32>,
 }
 

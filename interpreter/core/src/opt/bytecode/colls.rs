@@ -623,19 +623,9 @@ impl<'g> Comp<'g> {
     /// is patched later.
     pub(super) fn iter_next(&mut self, what: Walk, src: Reg, i: Reg, end: Reg, slot: Reg) -> usize {
         self.emit(match what {
-            Walk::In(Iter::Nodes) => BOp::NextNode {
-                i,
-                end,
-                slot,
-                exit: 0,
-            },
-            Walk::In(Iter::Zone) => BOp::NextZone {
-                i,
-                end,
-                slot,
-                exit: 0,
-            },
-            Walk::In(Iter::Adj(_)) => BOp::NextAdj {
+            Walk::In(what) => BOp::IterNext {
+                what,
+                src,
                 i,
                 end,
                 slot,
@@ -1037,8 +1027,7 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
 /// How a loop walks a collection in place, when it can.
 #[derive(Clone, Copy)]
 pub(super) enum Walk {
-    /// Where the elements lie (`BOp::IterInit`, and the step of each kind of
-    /// walk: `BOp::NextNode`, `BOp::NextZone`, `BOp::NextAdj`).
+    /// Where the elements lie (`BOp::IterInit`, `BOp::IterNext`).
     In(Iter),
     /// The numbers of a range (`BOp::RangeInit`, `BOp::RangeNext`).
     Range,
