@@ -371,8 +371,7 @@ impl Comp<'_> {
     /// reads and arithmetic ([`cheap_ops`]): one worth keeping, pure, which
     /// reads no local of `varying`.
     fn holdable(&self, e: &Expr, varying: &[u16]) -> bool {
-        cheap_ops(e).is_some_and(|n| n >= CHEAP_WORTH)
-            && pure_reading(e, &self.inl.pure, |s| !varying.contains(&s))
+        cheap_ops(e).is_some_and(|n| n >= CHEAP_WORTH) && self.invariant(e, varying)
     }
 
     /// Whether some loop being compiled would keep `e` as a value of
