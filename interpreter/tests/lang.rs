@@ -2028,3 +2028,78 @@ play {{
     assert!(out.starts_with("an attribute of `none`"), "{out}");
     assert!(!out.contains("\"e "), "{out}");
 }
+
+/// A test of a node's (an edge's) own variable against a constant
+/// (`n.mark == none`, `r.toll > 1`) that leads a walk over every node (edge)
+/// is kept in the zone-predicate index (`ZPred::Var`, `eval/zindex.rs`):
+/// the walk reads from the index the elements that pass. The index follows
+/// the variables' first values (an initial value reads it while it is
+/// being given them), every assignment, and `+=`. The logs and the options
+/// at every decision are those of the program without any rewrite, which
+/// tests every element; the numbers below are counted by hand. (Without
+/// rewrites, `free_at_start`'s count binds a local: an initial value is
+/// evaluated in a frame of its own, where it once indexed an empty one and
+/// panicked.)
+#[test]
+fn tests_of_an_elements_own_variable_are_indexed() {
+    let rules = r#"game "Marks"
+players 2
+seats red, blue
+board "board.toml"
+var per node mark: player = none
+var per node weight: int = 2
+var free_at_start: int = count(n in nodes: n.mark == none)
+var per edge toll: int = 1
+fn open(n: node) -> bool = n.mark == none and n.weight > 1
+action claim(n in nodes where open(it)) label "claim {n}" {
+  n.mark = actor
+}
+play {
+  log "free {free_at_start}"
+  @b.weight = 1
+  @c.mark = blue
+  @cd.toll += 2
+  log "open {count(n in nodes: open(n))} free {count(n in nodes: n.mark == none)} dear {count(r in edges where toll > 1)}"
+  act red with claim
+  act blue with claim
+  log "open {count(n in nodes: open(n))} red {count(n in nodes: n.mark == red)} left {any(n in nodes: open(n))}"
+}
+"#;
+    let board = loop_board(false);
+    let fast = compile(rules, &board, &regel::opt::Passes::all());
+    let plain = compile(rules, &board, &regel::opt::Passes::none());
+    let printed = regel::ir::print::print(&fast);
+    for indexed in [
+        "nodes-where[(mark == -1 and weight > 1)]",
+        "count-nodes[mark == -1]",
+        "edges-where[toll > 1]",
+    ] {
+        assert!(printed.contains(indexed), "{indexed}:\n{printed}");
+    }
+    assert!(!fast.zindex.var_watch.is_empty());
+    let play = |g: &std::sync::Arc<regel::ir::Game>| {
+        let mut setup = Setup::new(2, 1);
+        setup.log = true;
+        let mut m = Match::new(g.clone(), &setup).unwrap();
+        let mut options = vec![];
+        while m.pending().is_some() {
+            m.indexes_agree().unwrap();
+            options.push(m.option_labels());
+            m.apply(1).unwrap();
+        }
+        (lines(&m.take_log()).join(" | "), options)
+    };
+    let (log, options) = play(&fast);
+    assert_eq!((log.clone(), options.clone()), play(&plain));
+    // Six free nodes at first; b too light and c taken leave a, d, e, f
+    // open, five free; red claims d (the second option), blue e.
+    assert_eq!(
+        options,
+        [
+            vec!["claim a", "claim d", "claim e", "claim f"],
+            vec!["claim a", "claim e", "claim f"]
+        ]
+    );
+    assert!(log.starts_with("free 6 | open 4 free 5 dear 1 | "), "{log}");
+    assert!(log.ends_with("open 2 red 1 left true"), "{log}");
+}

@@ -9,7 +9,8 @@
 //! they replace: the same games are played with the passes on, and at every
 //! decision each index is compared with a fresh scan of the board (debug
 //! builds also compare at every lookup). That test asserts that some game
-//! keeps an index, so that it cannot pass by comparing nothing.
+//! keeps an index, and one of a test of variables, so that it cannot pass by
+//! comparing nothing.
 //!
 //! Values kept between decisions (`opt/bytecode/keep.rs`, `eval/kept.rs`)
 //! are what computing them again gives, value and steps, at every decision;
@@ -217,12 +218,14 @@ fn run_time_errors_are_the_same_with_and_without_bytecode() {
 #[test]
 fn indexes_equal_the_scans_they_replace() {
     let mut indexed = 0;
+    let mut of_variables = 0;
     for path in games() {
         let game = load(&path, &Passes::all());
         for players in game.min_players..=game.max_players {
             // Each player count may have a board (and so a program) of its own.
             let m = Match::new(game.clone(), &Setup::new(players, 1)).expect("the match starts");
             indexed += m.game.zindex.preds.len();
+            of_variables += m.game.zindex.var_watch.len();
             // A game without indexes is played once (it checks that nothing
             // goes wrong without them), one with them three times.
             let games = if m.game.zindex.preds.is_empty() { 1 } else { 3 };
@@ -250,6 +253,10 @@ fn indexes_equal_the_scans_they_replace() {
         }
     }
     assert!(indexed > 0, "some game keeps an index");
+    assert!(
+        of_variables > 0,
+        "some game keeps an index of a variable test"
+    );
 }
 
 /// Every value a position keeps between decisions is what computing its

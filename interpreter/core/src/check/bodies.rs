@@ -58,6 +58,7 @@ impl Checker {
                         let want = self.g.vars[id].ty;
                         self.expect(ty, want, init.span);
                         self.g.vars[id].init = Some(e);
+                        self.g.vars[id].init_locals = self.body.nlocals;
                     }
                 }
                 ItemKind::Piece {

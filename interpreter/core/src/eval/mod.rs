@@ -236,10 +236,11 @@ impl State {
     /// from before its variables and setup run ([`Match::new`]), and what
     /// the `fn-tables` pass evaluates in.
     pub(crate) fn blank(g: &Game, nplayers: usize, zones: Zones, seed: u64) -> State {
-        let (zcount, zbits) = zindex::build(g, &zones);
+        let vars = vec![0; g.nvars as usize];
+        let (zcount, zbits) = zindex::build(g, &zones, &vars);
         State {
             nplayers: nplayers as u8,
-            vars: vec![0; g.nvars as usize],
+            vars,
             zones,
             zcount,
             zbits,
@@ -507,7 +508,11 @@ impl Match {
         // Options first (variables' initial values may read them), then variables.
         for (name, v) in &setup.options {
             match g.options.get(name) {
-                Some(&i) => self.state.vars[g.vars[i].base as usize] = *v,
+                Some(&i) => {
+                    let slot = g.vars[i].base as usize;
+                    self.state.vars[slot] = *v;
+                    zindex::var_set(g, &mut self.state, slot);
+                }
                 None => {
                     return Err(RunError::new(
                         RunErrorKind::NoSuchOption {
@@ -530,6 +535,11 @@ impl Match {
             st: &mut self.state,
             base: 0,
         };
+        // Initial values are evaluated in a frame of their own, as large as
+        // the most locals one binds (`n` in `count(n in nodes: …)`); it is
+        // gone before `play` makes its own.
+        let frame = g.vars.iter().map(|d| d.init_locals).max().unwrap_or(0);
+        cx.st.locals.resize(frame as usize, 0);
         for d in &g.vars {
             if d.is_option && setup.options.iter().any(|(n, _)| n == &d.name) {
                 continue;
@@ -551,8 +561,11 @@ impl Match {
                     },
                 };
                 cx.st.vars[(d.base + i) as usize] = v;
+                // An initial value may read a test of variables given theirs before.
+                zindex::var_set(g, cx.st, (d.base + i) as usize);
             }
         }
+        cx.st.locals.clear();
         for (i, z) in g.zones.iter().enumerate() {
             if let Some(u) = &z.unless {
                 cx.st.zone_open[i] = cx.eval(u, z.span)? != 0;

@@ -167,8 +167,16 @@ impl<'a> Exec<'a> {
     #[inline(always)]
     fn assign(&mut self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> R<()> {
         let v = self.eval(e, span)?;
-        let idx = match place {
-            Place::Local(s) => self.base + *s as usize,
+        let set = |cell: &mut Val| -> R<()> {
+            match op {
+                AssignOp::Set => *cell = v,
+                AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
+                AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
+            }
+            Ok(())
+        };
+        match place {
+            Place::Local(s) => set(&mut self.st.locals[self.base + *s as usize]),
             Place::Var(base, i) => {
                 let i = match i {
                     Some(x) => self.eval(x, span)?,
@@ -177,24 +185,18 @@ impl<'a> Exec<'a> {
                 if i < 0 {
                     return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
                 }
-                *base as usize + i as usize
-            }
-        };
-        let cell = match place {
-            Place::Local(_) => &mut self.st.locals[idx],
-            Place::Var(..) => {
+                let idx = *base as usize + i as usize;
                 if let Some(&f) = self.g.kept.var_fam.get(idx) {
                     self.st.kept.changed(f);
                 }
-                &mut self.st.vars[idx]
+                set(&mut self.st.vars[idx])?;
+                // Tests of per-node (per-edge) variables kept in the index.
+                if !self.g.zindex.var_watch.is_empty() {
+                    super::zindex::var_set(self.g, self.st, idx);
+                }
+                Ok(())
             }
-        };
-        match op {
-            AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
-            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
         }
-        Ok(())
     }
 
     fn push_block(&mut self, block: BlockId) {

@@ -1,5 +1,5 @@
 //! The zone-predicate index: for each test of a node's (or an edge's) own
-//! zone sizes that the rules use (`Game::zindex`, collected by the
+//! zone sizes and variables that the rules use (`Game::zindex`, collected by the
 //! `zone-pred` pass), the position keeps how many nodes (edges) pass it and
 //! the set of them, so that `count(c in nodes: free(c))`, `any(…)`, `all(…)`
 //! and `nodes where free(it)` (`edges where room(it)`) read a number or walk
@@ -8,7 +8,9 @@
 //! The invariant: an index is always equal to the scan it replaces. Zone
 //! sizes change only when a piece moves from one zone to another, and every
 //! such move goes through [`moved`], which tests again the (at most two)
-//! nodes or edges whose zones it touched. Shuffles and the bots' re-dealing of hidden
+//! nodes or edges whose zones it touched; a per-node (per-edge) variable
+//! changes only by an assignment, or when a match sets its options or
+//! gives its variables their first values, all of which call [`var_set`]. Shuffles and the bots' re-dealing of hidden
 //! pieces keep every size, so they touch no index. [`agrees`] compares every
 //! index with a scan: debug builds do it at every lookup, and
 //! `tests/passes.rs` plays every shipped game and example comparing at every
@@ -36,13 +38,13 @@ pub(crate) fn elems(g: &Game, on: Elems) -> usize {
 }
 
 /// The counts and bit sets of a position, every node or edge tested once.
-pub(super) fn build(g: &Game, z: &Zones) -> (Vec<u32>, Vec<u64>) {
+pub(super) fn build(g: &Game, z: &Zones, vars: &[Val]) -> (Vec<u32>, Vec<u64>) {
     let w = words(g);
     let mut counts = vec![0u32; g.zindex.preds.len()];
     let mut bits = vec![0u64; w * g.zindex.preds.len()];
     for (k, (on, p)) in g.zindex.preds.iter().enumerate() {
         for x in 0..elems(g, *on) {
-            if zpred_at(g, *on, p, z, x as u32) {
+            if zpred_at(g, *on, p, z, vars, x as u32) {
                 counts[k] += 1;
                 bits[k * w + x / 64] |= 1 << (x % 64);
             }
@@ -70,9 +72,24 @@ pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
     }
 }
 
+/// Variable slot `slot` was assigned: the node or edge owning it is tested
+/// again for each predicate that reads its variable.
+#[inline]
+pub(super) fn var_set(g: &Game, st: &mut State, slot: usize) {
+    if st.zcount.is_empty() {
+        return;
+    }
+    for &(base, k, on) in &g.zindex.var_watch {
+        let x = (slot as u32).wrapping_sub(base);
+        if x < elems(g, on) as u32 {
+            retest(g, st, k as usize, x);
+        }
+    }
+}
+
 fn retest(g: &Game, st: &mut State, k: usize, node: u32) {
     let (on, p) = &g.zindex.preds[k];
-    let now = zpred_at(g, *on, p, &st.zones, node);
+    let now = zpred_at(g, *on, p, &st.zones, &st.vars, node);
     let i = k * words(g) + node as usize / 64;
     let bit = 1u64 << (node % 64);
     if now != (st.zbits[i] & bit != 0) {
@@ -130,7 +147,7 @@ pub fn agrees(g: &Game, st: &State) -> Result<(), String> {
     if st.zcount.is_empty() {
         return Ok(());
     }
-    let (counts, bits) = build(g, &st.zones);
+    let (counts, bits) = build(g, &st.zones, &st.vars);
     if counts != st.zcount || bits != st.zbits {
         let k = (0..counts.len())
             .find(|&k| counts[k] != st.zcount[k])

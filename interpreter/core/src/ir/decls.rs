@@ -29,6 +29,9 @@ pub struct VarDecl {
     pub stride: u32,
     pub ty: Ty,
     pub init: Option<Expr>,
+    /// The locals the initial value binds (`n` in `count(n in nodes: …)`):
+    /// the frame it is evaluated in.
+    pub init_locals: u16,
     pub base: u32,
     pub count: u32,
     pub is_option: bool,

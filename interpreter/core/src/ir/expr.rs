@@ -311,8 +311,9 @@ pub enum Elems {
     Edges,
 }
 
-/// A test of a node's (or an edge's) own zones, for [`Coll::WhereZones`].
-/// Zones are given by the `base` of their per-node (per-edge) declaration.
+/// A test of a node's (or an edge's) own zones and variables, for
+/// [`Coll::WhereZones`]. Zones are given by the `base` of their per-node
+/// (per-edge) declaration, and so are variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ZPred {
     /// Every zone listed (by base) is empty: the commonest test, a free cell.
@@ -322,6 +323,9 @@ pub enum ZPred {
     /// `count(zone) OP a`, where `a` is the element's own attribute (by its
     /// index among the node or edge attributes): `count(r.stops) < r.length`.
     LenAttr(u32, BinOp, u16),
+    /// `v OP k` of the element's own variable `v` (declared `var per node`
+    /// or `var per edge`, given by its base): `c.disc == none`.
+    Var(u32, BinOp, Val),
     And(Box<ZPred>, Box<ZPred>),
     Or(Box<ZPred>, Box<ZPred>),
     Not(Box<ZPred>),
@@ -341,6 +345,9 @@ pub struct ZPredIndex {
     /// `(base, k, on)`: predicate `k`, over `on`, reads the per-node
     /// (per-edge) zones at `base`.
     pub watch: Vec<(u32, u32, Elems)>,
+    /// `(base, k, on)`: predicate `k`, over `on`, reads the per-node
+    /// (per-edge) variable at `base`.
+    pub var_watch: Vec<(u32, u32, Elems)>,
 }
 
 impl ZPredIndex {
@@ -355,6 +362,11 @@ impl ZPredIndex {
         bases.sort_unstable();
         bases.dedup();
         self.watch.extend(bases.into_iter().map(|b| (b, k, on)));
+        let mut vars = vec![];
+        p.vars(&mut vars);
+        vars.sort_unstable();
+        vars.dedup();
+        self.var_watch.extend(vars.into_iter().map(|b| (b, k, on)));
         self.preds.push((on, p.clone()));
     }
 
@@ -376,11 +388,25 @@ impl ZPred {
         match self {
             ZPred::AllEmpty(bs) => out.extend_from_slice(bs),
             ZPred::Len(b, _, _) | ZPred::LenAttr(b, _, _) => out.push(*b),
+            ZPred::Var(..) => {}
             ZPred::And(a, b) | ZPred::Or(a, b) => {
                 a.bases(out);
                 b.bases(out);
             }
             ZPred::Not(a) | ZPred::Indexed(_, a) => a.bases(out),
+        }
+    }
+
+    /// The bases of the per-node (per-edge) variables this test reads.
+    pub fn vars(&self, out: &mut Vec<u32>) {
+        match self {
+            ZPred::Var(b, _, _) => out.push(*b),
+            ZPred::AllEmpty(_) | ZPred::Len(..) | ZPred::LenAttr(..) => {}
+            ZPred::And(a, b) | ZPred::Or(a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+            ZPred::Not(a) | ZPred::Indexed(_, a) => a.vars(out),
         }
     }
 

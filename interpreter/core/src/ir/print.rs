@@ -268,6 +268,15 @@ impl Printer<'_> {
                 };
                 format!("count({}) {} {}", zone(b), binop(*op), attrs[*a as usize].0)
             }
+            ZPred::Var(b, op, k) => {
+                let name = self
+                    .g
+                    .vars
+                    .iter()
+                    .find(|d| d.base == *b)
+                    .map_or("?var", |d| d.name.as_str());
+                format!("{name} {} {k}", binop(*op))
+            }
             ZPred::And(a, b) => format!("({} and {})", self.zpred(on, a), self.zpred(on, b)),
             ZPred::Or(a, b) => format!("({} or {})", self.zpred(on, a), self.zpred(on, b)),
             ZPred::Not(a) => format!("not {}", self.zpred(on, a)),

@@ -3,7 +3,10 @@
 //! element's own zones, perhaps against its own attributes (`nodes where
 //! free(it)`, the commonest board query; `edges where open(it)`) becomes a
 //! flat [`ZPred`] evaluated without the expression machine. Run after
-//! inlining, so that `free(it)` has been unfolded.
+//! inlining, so that `free(it)` has been unfolded. A comparison of the
+//! element's own variable (`var per node`, `var per edge`) with a constant
+//! (`c.disc == none`) is such a test too: reading it cannot fail, since the
+//! element is never `none`.
 //!
 //! A test that only *begins* with such a test (`any(r in edges:
 //! full_and_mine(p, r))`, where `full_and_mine` begins with `count(r.stops)
@@ -36,6 +39,7 @@ pub(super) fn run(g: &mut Game) {
         ix: Some(ZPredIndex::default()),
         fns: &fns,
         sizes,
+        vars: per_element_vars(g),
     };
     walk_game(g, &mut v);
     for a in g.actions.iter_mut() {
@@ -90,6 +94,8 @@ struct ZonePreds<'g> {
     fns: &'g [FnDecl],
     /// How many nodes and edges the board has.
     sizes: [usize; 2],
+    /// The bases of the variables declared `per node` or `per edge`.
+    vars: Vec<(u32, Elems)>,
 }
 
 impl Visit for ZonePreds<'_> {
@@ -138,7 +144,7 @@ impl ZonePreds<'_> {
         let on = elems_of(coll)?;
         let slot = *slot;
         if matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
-            if let Some(p) = zpred(body, slot, on) {
+            if let Some(p) = zpred(body, slot, on, &self.vars) {
                 let p = flatten(p);
                 *e = Expr::ZoneAgg(*op, on, p.clone());
                 return Some((on, p));
@@ -162,7 +168,7 @@ impl ZonePreds<'_> {
                 lead.remove(0);
             }
         }
-        let made = zone_tests(&lead, slot, on).map(flatten);
+        let made = zone_tests(&lead, slot, on, &self.vars).map(flatten);
         if let Some(p) = &made {
             **coll = Coll::WhereZones(on, p.clone());
         }
@@ -181,14 +187,14 @@ impl ZonePreds<'_> {
             return None;
         };
         let on = elems_of(inner)?;
-        if let Some(p) = zpred(cond, *slot, on) {
+        if let Some(p) = zpred(cond, *slot, on, &self.vars) {
             let p = flatten(p);
             *c = Coll::WhereZones(on, p.clone());
             return Some((on, p));
         }
         let mut lead = vec![];
         leading(cond, self.fns, &[], 0, &mut lead);
-        let p = flatten(zone_tests(&lead, *slot, on)?);
+        let p = flatten(zone_tests(&lead, *slot, on, &self.vars)?);
         **inner = Coll::WhereZones(on, p.clone());
         Some((on, p))
     }
@@ -239,6 +245,19 @@ fn occupied_params(params: &mut [ActionParam]) -> Vec<(Elems, ZPred)> {
         made.push((on, p));
     }
     made
+}
+
+/// The variables declared `per node` or `per edge`: one slot per element,
+/// the element's number added to the base.
+fn per_element_vars(g: &Game) -> Vec<(u32, Elems)> {
+    g.vars
+        .iter()
+        .filter_map(|d| match d.dims[..] {
+            [Dim::Node] if d.count as usize == g.board.nodes.len() => Some((d.base, Elems::Nodes)),
+            [Dim::Edge] if d.count as usize == g.board.edges.len() => Some((d.base, Elems::Edges)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `q` is one of the tests `p` joins with `and`.
@@ -329,11 +348,11 @@ fn invariant(c: &Expr, slot: u16) -> bool {
 /// predicate: every test up to the first that is not one (tests before a
 /// zone test can fail with an error where it is false, so a zone test is
 /// taken only while every test before it is one too).
-fn zone_tests(lead: &[Lead], slot: u16, on: Elems) -> Option<ZPred> {
+fn zone_tests(lead: &[Lead], slot: u16, on: Elems, vars: &[(u32, Elems)]) -> Option<ZPred> {
     let mut p: Option<ZPred> = None;
     for l in lead {
         let q = match l {
-            Lead::Test(c) => zpred(c, slot, on),
+            Lead::Test(c) => zpred(c, slot, on, vars),
             Lead::Occupied(z) => {
                 own(z, slot, on).then(|| ZPred::Not(Box::new(ZPred::Len(z.base, BinOp::Eq, 0))))
             }
@@ -380,7 +399,9 @@ fn flatten(p: ZPred) -> ZPred {
     }
 }
 
-fn zpred(e: &Expr, slot: u16, on: Elems) -> Option<ZPred> {
+/// `e` as a test of element `slot`'s own zones and variables (`vars`: the
+/// bases of the per-node and per-edge variables), if it is one.
+fn zpred(e: &Expr, slot: u16, on: Elems, vars: &[(u32, Elems)]) -> Option<ZPred> {
     let own = |z: &ZoneRef| own(z, slot, on);
     let attr = |x: &Expr| match (x, on) {
         (Expr::NodeAttr(i, a), Elems::Nodes) | (Expr::EdgeAttr(i, a), Elems::Edges) if matches!(**a, Expr::Local(s) if s == slot) => {
@@ -388,15 +409,27 @@ fn zpred(e: &Expr, slot: u16, on: Elems) -> Option<ZPred> {
         }
         _ => None,
     };
+    // The element's own variable: its index is the element, never `none`,
+    // so reading it cannot fail.
+    let var = |x: &Expr| match x {
+        Expr::Var(b, Some(i))
+            if matches!(**i, Expr::Local(s) if s == slot) && vars.contains(&(*b, on)) =>
+        {
+            Some(*b)
+        }
+        _ => None,
+    };
     Some(match e {
         Expr::ZoneEmpty(z) if own(z) => ZPred::Len(z.base, BinOp::Eq, 0),
-        Expr::Not(a) => ZPred::Not(Box::new(zpred(a, slot, on)?)),
-        Expr::Bin(BinOp::And, a, b) => {
-            ZPred::And(Box::new(zpred(a, slot, on)?), Box::new(zpred(b, slot, on)?))
-        }
-        Expr::Bin(BinOp::Or, a, b) => {
-            ZPred::Or(Box::new(zpred(a, slot, on)?), Box::new(zpred(b, slot, on)?))
-        }
+        Expr::Not(a) => ZPred::Not(Box::new(zpred(a, slot, on, vars)?)),
+        Expr::Bin(BinOp::And, a, b) => ZPred::And(
+            Box::new(zpred(a, slot, on, vars)?),
+            Box::new(zpred(b, slot, on, vars)?),
+        ),
+        Expr::Bin(BinOp::Or, a, b) => ZPred::Or(
+            Box::new(zpred(a, slot, on, vars)?),
+            Box::new(zpred(b, slot, on, vars)?),
+        ),
         Expr::Bin(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
@@ -409,6 +442,8 @@ fn zpred(e: &Expr, slot: u16, on: Elems) -> Option<ZPred> {
             (x, Expr::ZoneLen(z)) if own(z) && attr(x).is_some() => {
                 ZPred::LenAttr(z.base, mirror(*op), attr(x)?)
             }
+            (x, Expr::Const(k)) if var(x).is_some() => ZPred::Var(var(x)?, *op, *k),
+            (Expr::Const(k), x) if var(x).is_some() => ZPred::Var(var(x)?, mirror(*op), *k),
             _ => return None,
         },
         _ => return None,

@@ -1,4 +1,4 @@
-//! Node (and edge) tests of zone sizes (`ir::ZPred`, from
+//! Node (and edge) tests of zone sizes and own variables (`ir::ZPred`, from
 //! `opt/zone_pred.rs`): evaluated over all nodes or edges without the
 //! expression machine, by the tree evaluator and the bytecode machine alike.
 
@@ -80,7 +80,7 @@ fn agg_all_empty(op: AggOp, bases: &[u32], start: &[u32], n: usize) -> Val {
 
 /// Evaluates the zone test of node (or edge) `n` (see [`ZPred`]).
 #[inline]
-pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, n: u32) -> bool {
+pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, vars: &[Val], n: u32) -> bool {
     match p {
         ZPred::AllEmpty(bases) => bases.iter().all(|&b| z.len(b + n) == 0),
         ZPred::Len(base, op, k) => {
@@ -97,10 +97,14 @@ pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, n: u32) -> bool {
             let len = z.len(base + n) as Val;
             ops::binary(*op, len, attrs[*a as usize].2[n as usize]).is_ok_and(|v| v != 0)
         }
-        ZPred::And(a, b) => zpred(g, on, a, z, n) && zpred(g, on, b, z, n),
-        ZPred::Or(a, b) => zpred(g, on, a, z, n) || zpred(g, on, b, z, n),
-        ZPred::Not(a) => !zpred(g, on, a, z, n),
-        ZPred::Indexed(_, a) => zpred(g, on, a, z, n),
+        // A comparison with a constant, which cannot fail.
+        ZPred::Var(base, op, k) => {
+            ops::binary(*op, vars[(base + n) as usize], *k).is_ok_and(|v| v != 0)
+        }
+        ZPred::And(a, b) => zpred(g, on, a, z, vars, n) && zpred(g, on, b, z, vars, n),
+        ZPred::Or(a, b) => zpred(g, on, a, z, vars, n) || zpred(g, on, b, z, vars, n),
+        ZPred::Not(a) => !zpred(g, on, a, z, vars, n),
+        ZPred::Indexed(_, a) => zpred(g, on, a, z, vars, n),
     }
 }
 
@@ -128,7 +132,7 @@ fn scan_agg(g: &Game, st: &State, op: AggOp, on: Elems, p: &ZPred) -> Val {
     if let ZPred::AllEmpty(bases) = p.plain() {
         return agg_all_empty(op, bases, &z.start, n as usize);
     }
-    let test = |x: u32| zpred(g, on, p, z, x);
+    let test = |x: u32| zpred(g, on, p, z, &st.vars, x);
     match op {
         AggOp::Any => (0..n).any(test) as Val,
         AggOp::All => (0..n).all(test) as Val,
@@ -152,7 +156,7 @@ pub(crate) fn push_where(g: &Game, st: &mut State, on: Elems, p: &ZPred) {
         push_all_empty(bases, &st.zones.start, n as usize, &mut st.scratch);
     } else {
         for x in 0..n {
-            if zpred(g, on, p, &st.zones, x) {
+            if zpred(g, on, p, &st.zones, &st.vars, x) {
                 st.scratch.push(x as Val);
             }
         }

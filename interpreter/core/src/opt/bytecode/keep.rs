@@ -92,6 +92,11 @@ impl Walk<'_> {
         for b in bases {
             self.fam(self.zone_fam.get(b as usize).copied());
         }
+        let mut vars = vec![];
+        p.vars(&mut vars);
+        for b in vars {
+            self.fam(self.var_fam.get(b as usize).copied());
+        }
     }
 }
 
