@@ -2103,3 +2103,84 @@ play {
     assert!(log.starts_with("free 6 | open 4 free 5 dear 1 | "), "{log}");
     assert!(log.ends_with("open 2 red 1 left true"), "{log}");
 }
+
+/// A walk over every node (edge) whose whole test is `any(x in it.Z:
+/// x.owner == p)`, written out or through a function (`mine(actor, it)`),
+/// with `p` a constant or a local bound outside the walk, reads the elements
+/// whose zone holds a piece of `p` from the zone-predicate index
+/// (`Coll::ZonesOwned`, a `ZPred::Owns` per seat): in a domain, in `count`
+/// and in `any`. Pieces moving onto, off and between zones keep it current;
+/// `p` may be `none`, which no index answers (a scan does: no piece here is
+/// without an owner). The logs and options at every decision are those of
+/// the program without any rewrite, and the bytecode's outcome is the
+/// tree's under every budget near the end; the numbers are counted by hand.
+#[test]
+fn walks_of_the_zones_holding_a_seats_piece_are_indexed() {
+    let rules = r#"game "Owned"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player { } in supply { 3 x { } }
+zone per player supply: stone
+zone per node pile: stone
+zone per edge rail: stone
+var nobody: player = none
+fn mine(p: player, n: node) -> bool = any(s in n.pile: s.owner == p)
+fn held(p: player) -> int = count(n in nodes: mine(p, n))
+action lift(n in nodes where mine(actor, it)) label "lift {n}" {
+  move top(n.pile) to actor.supply
+}
+play {
+  move top(red.supply) to @a.pile
+  move top(red.supply) to @c.pile
+  move top(blue.supply) to @c.pile
+  move top(blue.supply) to @cd.rail
+  let who = nobody
+  log "red {count(n in nodes: mine(red, n))} blue {count(n in nodes: any(s in n.pile: blue == s.owner))} none {count(n in nodes: mine(who, n))} rails {any(r in edges: any(s in r.rail: s.owner == blue))}"
+  act red with lift
+  move top(@c.pile) to @e.pile
+  log "red {held(red)} blue {count(n in nodes: mine(blue, n))}"
+  act blue with lift
+  log "blue {count(n in nodes: mine(blue, n))} rails {any(r in edges: any(s in r.rail: s.owner == red))}"
+}
+"#;
+    let board = loop_board(false);
+    let fast = compile(rules, &board, &regel::opt::Passes::all());
+    let plain = compile(rules, &board, &regel::opt::Passes::none());
+    let printed = regel::ir::print::print(&fast);
+    for owned in [
+        "l2 in nodes-owned[pile of l0]",
+        "nodes-owned[pile of 0]",
+        "nodes-owned[pile of 1]",
+        "edges-owned[rail of 1]",
+    ] {
+        assert!(printed.contains(owned), "{owned}:\n{printed}");
+    }
+    // Every walk above: `held` and its copy for red (`held[0]`), the
+    // domain, four in the first log line (`who` a local), one in the second
+    // (`held` the other) and two in the third.
+    assert_eq!(printed.matches("-owned[").count(), 10, "{printed}");
+    let play = |g: &std::sync::Arc<regel::ir::Game>| {
+        let mut setup = Setup::new(2, 1);
+        setup.log = true;
+        let mut m = Match::new(g.clone(), &setup).unwrap();
+        let mut options = vec![];
+        while m.pending().is_some() {
+            m.indexes_agree().unwrap();
+            options.push(m.option_labels());
+            m.apply(0).unwrap();
+        }
+        (lines(&m.take_log()).join(" | "), options)
+    };
+    let (log, options) = play(&fast);
+    assert_eq!((log.clone(), options.clone()), play(&plain));
+    // Red holds a and c, blue c; red lifts its stone from a (the first
+    // option), then the top of c (blue's, the last put there) goes to e:
+    // blue's one option is e, taken as forced.
+    assert_eq!(options, [vec!["lift a", "lift c"]]);
+    assert_eq!(
+        log,
+        "red 2 blue 1 none 0 rails true | red: lift a | red 1 blue 1 | blue: lift e (forced) | blue 0 rails false"
+    );
+    same_as_the_tree(rules, &board, 40, &["PushTree"]);
+}

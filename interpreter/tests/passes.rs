@@ -9,8 +9,8 @@
 //! they replace: the same games are played with the passes on, and at every
 //! decision each index is compared with a fresh scan of the board (debug
 //! builds also compare at every lookup). That test asserts that some game
-//! keeps an index, and one of a test of variables, so that it cannot pass by
-//! comparing nothing.
+//! keeps an index, one of a test of variables and one of a seat's pieces,
+//! so that it cannot pass by comparing nothing.
 //!
 //! Values kept between decisions (`opt/bytecode/keep.rs`, `eval/kept.rs`)
 //! are what computing them again gives, value and steps, at every decision;
@@ -219,6 +219,7 @@ fn run_time_errors_are_the_same_with_and_without_bytecode() {
 fn indexes_equal_the_scans_they_replace() {
     let mut indexed = 0;
     let mut of_variables = 0;
+    let mut of_owners = 0;
     for path in games() {
         let game = load(&path, &Passes::all());
         for players in game.min_players..=game.max_players {
@@ -226,6 +227,9 @@ fn indexes_equal_the_scans_they_replace() {
             let m = Match::new(game.clone(), &Setup::new(players, 1)).expect("the match starts");
             indexed += m.game.zindex.preds.len();
             of_variables += m.game.zindex.var_watch.len();
+            of_owners += (m.game.zindex.preds.iter())
+                .filter(|(_, p)| matches!(p, regel::ir::ZPred::Owns(..)))
+                .count();
             // A game without indexes is played once (it checks that nothing
             // goes wrong without them), one with them three times.
             let games = if m.game.zindex.preds.is_empty() { 1 } else { 3 };
@@ -257,6 +261,7 @@ fn indexes_equal_the_scans_they_replace() {
         of_variables > 0,
         "some game keeps an index of a variable test"
     );
+    assert!(of_owners > 0, "some game keeps an index of a seat's pieces");
 }
 
 /// Every value a position keeps between decisions is what computing its

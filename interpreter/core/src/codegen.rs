@@ -52,6 +52,9 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
                 continue;
             }
             Instr::Let(l, e) => Op::Let(*l, e.clone()),
+            Instr::Assign(p @ Place::Watched(..), o, e) => {
+                Op::AssignWatched(p.clone(), *o, e.clone())
+            }
             Instr::Assign(p, o, e) => Op::Assign(p.clone(), *o, e.clone()),
             Instr::For(l, c, b) => Op::For(*l, c.clone(), *b),
             Instr::While(c, b) => Op::While(c.clone(), *b),

@@ -167,16 +167,8 @@ impl<'a> Exec<'a> {
     #[inline(always)]
     fn assign(&mut self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> R<()> {
         let v = self.eval(e, span)?;
-        let set = |cell: &mut Val| -> R<()> {
-            match op {
-                AssignOp::Set => *cell = v,
-                AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
-                AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
-            }
-            Ok(())
-        };
-        match place {
-            Place::Local(s) => set(&mut self.st.locals[self.base + *s as usize]),
+        let idx = match place {
+            Place::Local(s) => self.base + *s as usize,
             Place::Var(base, i) => {
                 let i = match i {
                     Some(x) => self.eval(x, span)?,
@@ -185,18 +177,51 @@ impl<'a> Exec<'a> {
                 if i < 0 {
                     return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
                 }
-                let idx = *base as usize + i as usize;
+                *base as usize + i as usize
+            }
+            Place::Watched(..) => unreachable!("an operation of its own: `Op::AssignWatched`"),
+        };
+        let cell = match place {
+            Place::Local(_) => &mut self.st.locals[idx],
+            _ => {
                 if let Some(&f) = self.g.kept.var_fam.get(idx) {
                     self.st.kept.changed(f);
                 }
-                set(&mut self.st.vars[idx])?;
-                // Tests of per-node (per-edge) variables kept in the index.
-                if !self.g.zindex.var_watch.is_empty() {
-                    super::zindex::var_set(self.g, self.st, idx);
-                }
-                Ok(())
+                &mut self.st.vars[idx]
             }
+        };
+        match op {
+            AssignOp::Set => *cell = v,
+            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
+            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
         }
+        Ok(())
+    }
+
+    /// An assignment to a per-node (per-edge) variable that the
+    /// zone-predicate index reads: as a plain variable's (the value, then
+    /// the index), and then its element tested again (`zindex::var_set`).
+    fn assign_watched(&mut self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> R<()> {
+        let Place::Watched(base, i) = place else {
+            unreachable!("only a watched variable comes here")
+        };
+        let v = self.eval(e, span)?;
+        let i = self.eval(i, span)?;
+        if i < 0 {
+            return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
+        }
+        let idx = *base as usize + i as usize;
+        if let Some(&f) = self.g.kept.var_fam.get(idx) {
+            self.st.kept.changed(f);
+        }
+        let cell = &mut self.st.vars[idx];
+        match op {
+            AssignOp::Set => *cell = v,
+            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
+            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
+        }
+        super::zindex::var_set(self.g, self.st, idx);
+        Ok(())
     }
 
     fn push_block(&mut self, block: BlockId) {
@@ -610,6 +635,7 @@ impl<'a> Exec<'a> {
                 self.set_local(*slot, v);
             }
             Op::Assign(place, op, e) => self.assign(place, *op, e, span)?,
+            Op::AssignWatched(place, op, e) => self.assign_watched(place, *op, e, span)?,
             Op::JumpUnless(c, to) => {
                 if self.eval(c, span)? == 0 {
                     self.st.frames.last_mut().expect("a frame is running").pc = *to;

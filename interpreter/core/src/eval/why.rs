@@ -203,6 +203,12 @@ fn unfiltered<'g>(g: &'g Game, c: &'g Coll) -> &'g Coll {
         Coll::Filter(inner, ..) => unfiltered(g, inner),
         Coll::NodesWithAttr(..) | Coll::WhereZones(Elems::Nodes, _) => &Coll::Nodes,
         Coll::WhereZones(Elems::Edges, _) => &Coll::Edges,
+        Coll::ZonesOwned {
+            on: Elems::Nodes, ..
+        } => &Coll::Nodes,
+        Coll::ZonesOwned {
+            on: Elems::Edges, ..
+        } => &Coll::Edges,
         _ => c,
     }
 }

@@ -13,6 +13,10 @@ pub enum Op {
     Let(u16, Expr),
     /// `PLACE = EXPR`, `PLACE += EXPR`, `PLACE -= EXPR`: a local or a variable slot changed.
     Assign(Place, AssignOp, Expr),
+    /// An assignment to a variable the zone-predicate index reads
+    /// ([`Place::Watched`]), which then tests its element again: an
+    /// operation of its own, so that [`Op::Assign`] pays nothing for it.
+    AssignWatched(Place, AssignOp, Expr),
     /// Go to statement `.1` of this block unless the condition holds.
     JumpUnless(Expr, u32),
     /// Go to statement `.0` of this block.

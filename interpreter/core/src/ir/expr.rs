@@ -254,6 +254,17 @@ pub enum Coll {
     /// of the element's own zones (`empty(it.cell) and …`), perhaps against
     /// its own attributes: evaluated without the expression machine.
     WhereZones(Elems, ZPred),
+    /// `nodes where any(x in it.Z: x.owner == p)` (or `edges …`): the
+    /// elements whose own zone `Z` (by its base) holds a piece of seat `p`,
+    /// answered from the zone-predicate index, whose predicates
+    /// [`ZPred::Owns`] of `Z` for seats 0, 1, … lie from slot `first` on
+    /// (`u32::MAX`: none kept), or by a scan.
+    ZonesOwned {
+        on: Elems,
+        base: u32,
+        who: Expr,
+        first: u32,
+    },
     /// `C where COND`: the elements of `C` for which the condition holds, the element (`it`) in the slot.
     Filter(Box<Coll>, u16, Expr),
     /// `list(x in C: BODY)`: the body's value for each element (the elements themselves without a body).
@@ -323,6 +334,9 @@ pub enum ZPred {
     /// `count(zone) OP a`, where `a` is the element's own attribute (by its
     /// index among the node or edge attributes): `count(r.stops) < r.length`.
     LenAttr(u32, BinOp, u16),
+    /// The element's own zone (by its base) holds a piece of this seat; one
+    /// per seat for [`Coll::ZonesOwned`].
+    Owns(u32, u8),
     /// `v OP k` of the element's own variable `v` (declared `var per node`
     /// or `var per edge`, given by its base): `c.disc == none`.
     Var(u32, BinOp, Val),
@@ -387,7 +401,7 @@ impl ZPred {
     pub fn bases(&self, out: &mut Vec<u32>) {
         match self {
             ZPred::AllEmpty(bs) => out.extend_from_slice(bs),
-            ZPred::Len(b, _, _) | ZPred::LenAttr(b, _, _) => out.push(*b),
+            ZPred::Len(b, _, _) | ZPred::LenAttr(b, _, _) | ZPred::Owns(b, _) => out.push(*b),
             ZPred::Var(..) => {}
             ZPred::And(a, b) | ZPred::Or(a, b) => {
                 a.bases(out);
@@ -401,7 +415,7 @@ impl ZPred {
     pub fn vars(&self, out: &mut Vec<u32>) {
         match self {
             ZPred::Var(b, _, _) => out.push(*b),
-            ZPred::AllEmpty(_) | ZPred::Len(..) | ZPred::LenAttr(..) => {}
+            ZPred::AllEmpty(_) | ZPred::Len(..) | ZPred::LenAttr(..) | ZPred::Owns(..) => {}
             ZPred::And(a, b) | ZPred::Or(a, b) => {
                 a.vars(out);
                 b.vars(out);

@@ -268,6 +268,7 @@ impl Printer<'_> {
                 };
                 format!("count({}) {} {}", zone(b), binop(*op), attrs[*a as usize].0)
             }
+            ZPred::Owns(b, s) => format!("owns({}, {s})", zone(b)),
             ZPred::Var(b, op, k) => {
                 let name = self
                     .g
@@ -401,6 +402,15 @@ impl Printer<'_> {
                 self.expr(e)
             ),
             Coll::WhereZones(on, p) => format!("{}-where[{}]", elems(*on), self.zpred(*on, p)),
+            Coll::ZonesOwned { on, base, who, .. } => {
+                let zone = self.g.zones.iter().find(|d| d.base == *base);
+                format!(
+                    "{}-owned[{} of {}]",
+                    elems(*on),
+                    zone.map_or("?zone", |d| d.name.as_str()),
+                    self.expr(who)
+                )
+            }
             Coll::Subsets {
                 of, lo, hi, area, ..
             } => format!(
@@ -426,6 +436,7 @@ impl Printer<'_> {
                 let target = match place {
                     Place::Local(l) => format!("l{l}"),
                     Place::Var(b, i) => self.var(*b, i.as_deref()),
+                    Place::Watched(b, i) => self.var(*b, Some(i)),
                 };
                 let op = match op {
                     AssignOp::Set => "=",
@@ -502,7 +513,9 @@ impl Printer<'_> {
             Op::JumpUnless(c, to) => format!("unless {} goto {to}", self.expr(c)),
             Op::Jump(to) => format!("goto {to}"),
             Op::Let(l, e) => same(Instr::Let(*l, e.clone())),
-            Op::Assign(p, o, e) => same(Instr::Assign(p.clone(), *o, e.clone())),
+            Op::Assign(p, o, e) | Op::AssignWatched(p, o, e) => {
+                same(Instr::Assign(p.clone(), *o, e.clone()))
+            }
             Op::For(l, c, b) => same(Instr::For(*l, c.clone(), *b)),
             Op::While(c, b) => same(Instr::While(c.clone(), *b)),
             Op::Break => same(Instr::Break),

@@ -10,6 +10,10 @@ pub type BlockId = u32;
 pub enum Place {
     Local(u16),
     Var(u32, Option<Box<Expr>>),
+    /// A per-node (per-edge) variable that the zone-predicate index reads
+    /// (`ZPred::Var`): its assignment tests the element again. Marked by the
+    /// `zone-pred` pass, so that other assignments pay nothing for it.
+    Watched(u32, Box<Expr>),
 }
 
 #[derive(Clone, Debug)]

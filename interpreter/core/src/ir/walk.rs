@@ -102,7 +102,8 @@ pub fn walk_c(c: &mut Coll, f: &mut dyn Visit) {
         | Coll::Neighbors(e)
         | Coll::EdgesOf(e)
         | Coll::Members(_, e)
-        | Coll::NodesWithAttr(_, e) => walk_e(e, f),
+        | Coll::NodesWithAttr(_, e)
+        | Coll::ZonesOwned { who: e, .. } => walk_e(e, f),
         Coll::Components(_, c) => walk_c(c, f),
         Coll::Range(a, b) => {
             walk_e(a, f);
@@ -135,7 +136,7 @@ pub fn walk_s(s: &mut Instr, f: &mut dyn Visit) {
     match s {
         Instr::Let(_, e) | Instr::Require(e) | Instr::Reveal(e, _) => walk_e(e, f),
         Instr::Assign(p, _, e) => {
-            if let Place::Var(_, Some(i)) = p {
+            if let Place::Var(_, Some(i)) | Place::Watched(_, i) = p {
                 walk_e(i, f);
             }
             walk_e(e, f);

@@ -246,7 +246,8 @@ pub(crate) fn never_none(c: &Coll) -> bool {
         | Coll::Neighbors(_)
         | Coll::EdgesOf(_)
         | Coll::NodesWithAttr(..)
-        | Coll::WhereZones(..) => true,
+        | Coll::WhereZones(..)
+        | Coll::ZonesOwned { .. } => true,
         Coll::Filter(inner, ..) => never_none(inner),
         _ => false,
     }

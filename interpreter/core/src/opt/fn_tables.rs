@@ -224,6 +224,7 @@ impl Visit for Scan {
             | Coll::PlayersFrom(_)
             | Coll::Opponents(_)
             | Coll::WhereZones(..)
+            | Coll::ZonesOwned { .. }
             | Coll::Subsets { .. }
             | Coll::Subset(..)
             | Coll::Code(_) => self.ok = false,

@@ -197,7 +197,7 @@ fn shift_stmt(s: &mut Instr, off: u16) {
         | Instr::For(slot, _, _)
         | Instr::Assign(Place::Local(slot), _, _)
         | Instr::Choose { slot, .. } => *slot += off,
-        Instr::Assign(Place::Var(..), _, _)
+        Instr::Assign(Place::Var(..) | Place::Watched(..), _, _)
         | Instr::If(..)
         | Instr::While(..)
         | Instr::Break
@@ -280,7 +280,8 @@ impl Visit for Shift {
             | Coll::Components(..)
             | Coll::Members(..)
             | Coll::NodesWithAttr(..)
-            | Coll::WhereZones(..) => {}
+            | Coll::WhereZones(..)
+            | Coll::ZonesOwned { .. } => {}
         }
     }
 }

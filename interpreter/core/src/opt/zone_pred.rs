@@ -40,6 +40,7 @@ pub(super) fn run(g: &mut Game) {
         fns: &fns,
         sizes,
         vars: per_element_vars(g),
+        seats: g.max_players,
     };
     walk_game(g, &mut v);
     for a in g.actions.iter_mut() {
@@ -49,11 +50,32 @@ pub(super) fn run(g: &mut Game) {
     }
     g.invariants = invariants;
     g.zindex = v.ix.take().unwrap_or_default();
+    watch_assignments(g);
     for (_, e, _, _) in g.invariants.iter_mut() {
         v.root();
         walk_e(e, &mut v);
     }
     mark_indexed(g);
+}
+
+/// Marks each assignment to a variable the index reads ([`Place::Watched`]):
+/// the executor tests its element again after it.
+fn watch_assignments(g: &mut Game) {
+    let watched: Vec<u32> = g.zindex.var_watch.iter().map(|w| w.0).collect();
+    if watched.is_empty() {
+        return;
+    }
+    for b in g.blocks.iter_mut() {
+        for st in b.iter_mut() {
+            if let Instr::Assign(p @ Place::Var(_, Some(_)), _, _) = &mut st.s {
+                if let Place::Var(base, Some(i)) = p {
+                    if watched.contains(base) {
+                        *p = Place::Watched(*base, i.clone());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Marks each use of an indexed predicate with its index
@@ -62,7 +84,7 @@ pub(super) fn run(g: &mut Game) {
 /// with each indexed one cost 1 – 1.5 % of tic-tac-toe's, Auf Heller und
 /// Pfennig's and Hansa Teutonica's instructions (measured).
 fn mark_indexed(g: &mut Game) {
-    struct Mark<'a>(&'a ZPredIndex);
+    struct Mark<'a>(&'a ZPredIndex, usize);
     impl Mark<'_> {
         fn mark(&self, on: Elems, p: &mut ZPred) {
             if let Some(k) = self.0.slot(on, p) {
@@ -77,13 +99,28 @@ fn mark_indexed(g: &mut Game) {
             }
         }
         fn coll(&mut self, c: &mut Coll) {
-            if let Coll::WhereZones(on, p) = c {
-                self.mark(*on, p);
+            match c {
+                Coll::WhereZones(on, p) => self.mark(*on, p),
+                // The seats' predicates are indexed in order, from `first` on.
+                Coll::ZonesOwned {
+                    on, base, first, ..
+                } => {
+                    let k = self.0.slot(*on, &ZPred::Owns(*base, 0));
+                    let seats = self.1;
+                    if let Some(k) = k.filter(|&k| {
+                        (0..seats.min(u8::MAX as usize))
+                            .all(|s| self.0.slot(*on, &ZPred::Owns(*base, s as u8)) == Some(k + s))
+                    }) {
+                        *first = k as u32;
+                    }
+                }
+                _ => {}
             }
         }
     }
     let ix = std::mem::take(&mut g.zindex);
-    walk_game(g, &mut Mark(&ix));
+    let seats = g.max_players;
+    walk_game(g, &mut Mark(&ix, seats));
     g.zindex = ix;
 }
 
@@ -96,6 +133,9 @@ struct ZonePreds<'g> {
     sizes: [usize; 2],
     /// The bases of the variables declared `per node` or `per edge`.
     vars: Vec<(u32, Elems)>,
+    /// The most seats the game takes: [`Coll::ZonesOwned`] has a
+    /// predicate per seat.
+    seats: usize,
 }
 
 impl Visit for ZonePreds<'_> {
@@ -127,6 +167,14 @@ impl ZonePreds<'_> {
         }
     }
 
+    /// Indexes the predicates of a [`Coll::ZonesOwned`] of zone `base`
+    /// over `on`: one per seat, in order.
+    fn owns(&mut self, on: Elems, base: u32) {
+        for s in 0..self.seats.min(u8::MAX as usize) {
+            self.index(on, &ZPred::Owns(base, s as u8));
+        }
+    }
+
     /// `any`/`all`/`count` over all nodes (edges): a whole zone test becomes
     /// [`Expr::ZoneAgg`]; for `any` and `count`, leading tests that do not
     /// read the element move before the walk (`any` only) and leading zone
@@ -143,6 +191,19 @@ impl ZonePreds<'_> {
         };
         let on = elems_of(coll)?;
         let slot = *slot;
+        if matches!(op, AggOp::Any | AggOp::Count) {
+            if let Some((base, who)) = owned_test(body, self.fns, &[], 0, slot, on) {
+                **coll = Coll::ZonesOwned {
+                    on,
+                    base,
+                    who,
+                    first: u32::MAX,
+                };
+                **body = Expr::Const(1);
+                self.owns(on, base);
+                return None;
+            }
+        }
         if matches!(op, AggOp::Any | AggOp::All | AggOp::Count) {
             if let Some(p) = zpred(body, slot, on, &self.vars) {
                 let p = flatten(p);
@@ -187,6 +248,16 @@ impl ZonePreds<'_> {
             return None;
         };
         let on = elems_of(inner)?;
+        if let Some((base, who)) = owned_test(cond, self.fns, &[], 0, *slot, on) {
+            *c = Coll::ZonesOwned {
+                on,
+                base,
+                who,
+                first: u32::MAX,
+            };
+            self.owns(on, base);
+            return None;
+        }
         if let Some(p) = zpred(cond, *slot, on, &self.vars) {
             let p = flatten(p);
             *c = Coll::WhereZones(on, p.clone());
@@ -326,6 +397,77 @@ fn leading(e: &Expr, fns: &[FnDecl], args: &[Expr], depth: u32, out: &mut Vec<Le
             true
         }
         _ => false,
+    }
+}
+
+/// `any(x in it.Z: x.owner == p)` of element `slot`'s own zone `Z`, where
+/// `p` is a constant or a local bound outside the walk (numbered below the
+/// element), which cannot fail to be read; also as the whole body of a
+/// function called with simple arguments that read only their parameters
+/// (`mine(actor, it)`), `args` standing for its parameters when `depth > 0`.
+/// Returns `Z`'s base and `p`.
+fn owned_test(
+    e: &Expr,
+    fns: &[FnDecl],
+    args: &[Expr],
+    depth: u32,
+    slot: u16,
+    on: Elems,
+) -> Option<(u32, Expr)> {
+    let params_only = |x: &Expr| depth == 0 || reads_only_params(x, args.len() as u16);
+    let subst = |x: &Expr| {
+        let mut x = x.clone();
+        if depth > 0 {
+            substitute(&mut x, args);
+        }
+        x
+    };
+    match e {
+        Expr::Call {
+            func, args: actual, ..
+        } if depth < 4 && actual.iter().all(|a| params_only(a) && simple(a)) => {
+            let actual: Vec<Expr> = actual.iter().map(subst).collect();
+            owned_test(&fns[*func as usize].body, fns, &actual, depth + 1, slot, on)
+        }
+        Expr::Agg {
+            op: AggOp::Any,
+            coll,
+            slot: x,
+            body: Some(b),
+        } => {
+            let Coll::Zone(z) = &**coll else {
+                return None;
+            };
+            let zone = Expr::Zone(z.clone());
+            if !params_only(&zone) {
+                return None;
+            }
+            let Expr::Zone(z) = subst(&zone) else {
+                return None;
+            };
+            if !own(&z, slot, on) {
+                return None;
+            }
+            let Expr::Bin(BinOp::Eq, l, r) = &**b else {
+                return None;
+            };
+            let owner =
+                |e: &Expr| matches!(e, Expr::Owner(p) if matches!(**p, Expr::Local(s) if s == *x));
+            let who = match (owner(l), owner(r)) {
+                (true, false) => &**r,
+                (false, true) => &**l,
+                _ => return None,
+            };
+            if !params_only(who) {
+                return None;
+            }
+            match subst(who) {
+                w @ Expr::Const(_) => Some((z.base, w)),
+                Expr::Local(s) if s < slot => Some((z.base, Expr::Local(s))),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

@@ -230,6 +230,17 @@ impl Exec<'_> {
                 self.components(*on, mark, span)?;
             }
             Coll::Members(on, e) => self.members(*on, e, span)?,
+            Coll::ZonesOwned {
+                on,
+                base,
+                who,
+                first,
+            } => {
+                let who = self.eval(who, span)?;
+                // Every node (edge) is looked at, as by `nodes where P`.
+                self.charge(crate::eval::zindex::elems(self.g, *on) as u64, span)?;
+                super::zpred::push_owned(self.g, self.st, *on, *base, who, *first)
+            }
             Coll::NodesWithAttr(i, e) => {
                 let v = self.eval(e, span)?;
                 let nodes = self.g.node_attr_index[*i as usize].nodes(v);

@@ -97,6 +97,10 @@ pub(crate) fn zpred(g: &Game, on: Elems, p: &ZPred, z: &Zones, vars: &[Val], n: 
             let len = z.len(base + n) as Val;
             ops::binary(*op, len, attrs[*a as usize].2[n as usize]).is_ok_and(|v| v != 0)
         }
+        ZPred::Owns(base, s) => z
+            .slice(base + n)
+            .iter()
+            .any(|&x| g.piece_owner[x as usize] as Val == *s as Val),
         // A comparison with a constant, which cannot fail.
         ZPred::Var(base, op, k) => {
             ops::binary(*op, vars[(base + n) as usize], *k).is_ok_and(|v| v != 0)
@@ -159,6 +163,27 @@ pub(crate) fn push_where(g: &Game, st: &mut State, on: Elems, p: &ZPred) {
             if zpred(g, on, p, &st.zones, &st.vars, x) {
                 st.scratch.push(x as Val);
             }
+        }
+    }
+}
+
+/// Pushes the nodes (edges) whose own zone at `base` holds a piece of seat
+/// `who` (`Coll::ZonesOwned`), lowest first: from the position's index when
+/// it keeps that seat's predicate (slot `first + who`), else by a scan.
+pub(crate) fn push_owned(g: &Game, st: &mut State, on: Elems, base: u32, who: Val, first: u32) {
+    if first != u32::MAX && !st.zcount.is_empty() && (0..g.max_players as Val).contains(&who) {
+        debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
+        zindex::push_elems(g, st, (first + who as u32) as usize);
+        return;
+    }
+    for x in 0..zindex::elems(g, on) as u32 {
+        let owned = st
+            .zones
+            .slice(base + x)
+            .iter()
+            .any(|&p| g.piece_owner[p as usize] as Val == who);
+        if owned {
+            st.scratch.push(x as Val);
         }
     }
 }

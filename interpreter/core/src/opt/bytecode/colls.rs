@@ -112,6 +112,7 @@ impl<'g> Comp<'g> {
             | Coll::Reachable(..)
             | Coll::Components(..)
             | Coll::Members(..)
+            | Coll::ZonesOwned { .. }
             | Coll::Subsets { .. }
             | Coll::Subset(..)
             | Coll::Code(_) => {
@@ -1064,8 +1065,16 @@ fn elements_of(c: &Coll) -> Option<Elems> {
         | Coll::Successors(_)
         | Coll::Predecessors(_)
         | Coll::Neighbors(_)
-        | Coll::WhereZones(Elems::Nodes, _) => Some(Elems::Nodes),
-        Coll::Edges | Coll::EdgesOf(_) | Coll::WhereZones(Elems::Edges, _) => Some(Elems::Edges),
+        | Coll::WhereZones(Elems::Nodes, _)
+        | Coll::ZonesOwned {
+            on: Elems::Nodes, ..
+        } => Some(Elems::Nodes),
+        Coll::Edges
+        | Coll::EdgesOf(_)
+        | Coll::WhereZones(Elems::Edges, _)
+        | Coll::ZonesOwned {
+            on: Elems::Edges, ..
+        } => Some(Elems::Edges),
         Coll::Filter(inner, _, _) => elements_of(inner),
         _ => None,
     }

@@ -87,6 +87,20 @@ fn in_place(ad: &ActionDecl, bases: &[&Coll]) -> Option<InPlace> {
             | (Coll::Players, ZDim::Player)
             | (Coll::WhereZones(Elems::Nodes, _), ZDim::Node)
             | (Coll::WhereZones(Elems::Edges, _), ZDim::Edge)
+            | (
+                Coll::ZonesOwned {
+                    on: Elems::Nodes,
+                    ..
+                },
+                ZDim::Node
+            )
+            | (
+                Coll::ZonesOwned {
+                    on: Elems::Edges,
+                    ..
+                },
+                ZDim::Edge
+            )
     );
     Some(InPlace {
         zone: z.base,

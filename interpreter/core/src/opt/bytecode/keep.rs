@@ -120,6 +120,7 @@ impl Visit for Walk<'_> {
         match c {
             Coll::Zone(z) => self.zone(z),
             Coll::WhereZones(_, p) => self.pred(p),
+            Coll::ZonesOwned { base, .. } => self.pred(&ZPred::Owns(*base, 0)),
             Coll::Code(_) => self.r.any = true,
             _ => {}
         }
@@ -404,6 +405,7 @@ impl Weigh<'_> {
             | Coll::EdgesOf(e)
             | Coll::Members(_, e)
             | Coll::NodesWithAttr(_, e)
+            | Coll::ZonesOwned { who: e, .. }
             | Coll::Subset(e, _) => w(e),
             Coll::Reachable(e, inner) | Coll::ReachableVia(e, inner) => w(e)
                 .saturating_add(self.coll(inner))
@@ -427,6 +429,12 @@ impl Weigh<'_> {
             Coll::Edges | Coll::Members(Elems::Edges, _) => b.edges.len() as u64,
             Coll::WhereZones(Elems::Nodes, _) => b.nodes.len() as u64 / 2,
             Coll::WhereZones(Elems::Edges, _) => b.edges.len() as u64 / 2,
+            Coll::ZonesOwned {
+                on: Elems::Nodes, ..
+            } => b.nodes.len() as u64 / 2,
+            Coll::ZonesOwned {
+                on: Elems::Edges, ..
+            } => b.edges.len() as u64 / 2,
             Coll::Players | Coll::PlayersFrom(_) | Coll::Opponents(_) => self.g.max_players as u64,
             Coll::Range(Expr::Const(a), Expr::Const(b)) => (b - a + 1).max(0) as u64,
             Coll::List(es) => es.len() as u64,

@@ -451,7 +451,10 @@ fn unread_params(f: &FnDecl) -> u64 {
                 | Coll::Map(_, s, _)
                 | Coll::Distinct(_, s, _)
                 | Coll::Sorted(_, s, _) => self.slot(*s),
-                Coll::Code(_) | Coll::WhereZones(..) | Coll::Subsets { .. } => self.opaque = true,
+                Coll::Code(_)
+                | Coll::WhereZones(..)
+                | Coll::ZonesOwned { .. }
+                | Coll::Subsets { .. } => self.opaque = true,
                 _ => {}
             }
         }
