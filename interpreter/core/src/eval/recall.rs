@@ -76,7 +76,7 @@ pub(crate) fn tracked_move(g: &Game, st: &mut State, p: u32, to: u32, top: bool)
     super::view::settle_seat_log(g, st);
     let from = st.zones.zone_of[pu];
     st.zones.move_piece(p, to, top);
-    super::zindex::moved(g, st, from, to);
+    super::zindex::moved(g, st, p, from, to);
     decide(g, st, Some(p));
 }
 

@@ -659,7 +659,7 @@ impl<'a> Exec<'a> {
             super::recall::tracked_move(self.g, self.st, p, z, top);
         } else {
             self.st.zones.move_piece(p, z, top);
-            super::zindex::moved(self.g, self.st, from, z);
+            super::zindex::moved(self.g, self.st, p, from, z);
         }
         let fam = &self.g.kept.zone_fam;
         if let (Some(&a), Some(&b)) = (fam.get(from as usize), fam.get(z as usize)) {

@@ -57,11 +57,16 @@ pub(super) fn build(g: &Game, z: &Zones, vars: &[Val]) -> (Vec<u32>, Vec<u64>) {
 /// either zone are tested again for each predicate that reads zones of
 /// their kind.
 #[inline]
-pub(super) fn moved(g: &Game, st: &mut State, from: u32, to: u32) {
+pub(super) fn moved(g: &Game, st: &mut State, piece: u32, from: u32, to: u32) {
     if from == to || st.zcount.is_empty() {
         return;
     }
-    for &(base, k, on) in &g.zindex.watch {
+    let owner = g.piece_owner[piece as usize] as u8;
+    for &(base, k, on, seat) in &g.zindex.watch {
+        // A seat's predicate changes only when one of its pieces moves.
+        if seat != u8::MAX && seat != owner {
+            continue;
+        }
         let n = elems(g, on) as u32;
         if from.wrapping_sub(base) < n {
             retest(g, st, k as usize, from - base);

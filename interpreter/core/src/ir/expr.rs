@@ -356,9 +356,10 @@ pub enum ZPred {
 #[derive(Clone, Debug, Default)]
 pub struct ZPredIndex {
     pub preds: Vec<(Elems, ZPred)>,
-    /// `(base, k, on)`: predicate `k`, over `on`, reads the per-node
-    /// (per-edge) zones at `base`.
-    pub watch: Vec<(u32, u32, Elems)>,
+    /// `(base, k, on, seat)`: predicate `k`, over `on`, reads the per-node
+    /// (per-edge) zones at `base`; only pieces of `seat` can change its
+    /// answer ([`ZPred::Owns`]), or any piece's when `seat` is `u8::MAX`.
+    pub watch: Vec<(u32, u32, Elems, u8)>,
     /// `(base, k, on)`: predicate `k`, over `on`, reads the per-node
     /// (per-edge) variable at `base`.
     pub var_watch: Vec<(u32, u32, Elems)>,
@@ -375,7 +376,12 @@ impl ZPredIndex {
         p.bases(&mut bases);
         bases.sort_unstable();
         bases.dedup();
-        self.watch.extend(bases.into_iter().map(|b| (b, k, on)));
+        let seat = match p {
+            ZPred::Owns(_, s) => *s,
+            _ => u8::MAX,
+        };
+        self.watch
+            .extend(bases.into_iter().map(|b| (b, k, on, seat)));
         let mut vars = vec![];
         p.vars(&mut vars);
         vars.sort_unstable();

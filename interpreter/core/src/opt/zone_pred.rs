@@ -44,8 +44,12 @@ pub(super) fn run(g: &mut Game) {
     };
     walk_game(g, &mut v);
     for a in g.actions.iter_mut() {
-        for (on, p) in occupied_params(&mut a.params) {
+        let (made, owned) = occupied_params(&mut a.params);
+        for (on, p) in made {
             v.index(on, &p);
+        }
+        for (on, base) in owned {
+            v.owns(on, base);
         }
     }
     g.invariants = invariants;
@@ -274,22 +278,28 @@ impl ZonePreds<'_> {
 /// An action's parameter over all nodes or edges (perhaps filtered) whose
 /// own zone is the domain of a later parameter (`r in edges, w in r.stops
 /// where …`) has options only where that zone holds a piece: its domain
-/// walks only those. Returns the predicates made.
-fn occupied_params(params: &mut [ActionParam]) -> Vec<(Elems, ZPred)> {
+/// walks only those. When that parameter's filter begins with a test of
+/// its piece's owner (`w in r.posts where owner == actor and …`), with the
+/// seat a constant or a local bound before the first parameter, only those
+/// whose zone holds a piece of that seat ([`Coll::ZonesOwned`]). Returns the
+/// predicates made and the zones whose seats' predicates are to be indexed.
+#[allow(clippy::type_complexity)]
+fn occupied_params(params: &mut [ActionParam]) -> (Vec<(Elems, ZPred)>, Vec<(Elems, u32)>) {
     let mut made = vec![];
+    let mut owned = vec![];
     for i in 0..params.len() {
         let slot = params[i].slot;
         let zone = params[i + 1..].iter().find_map(|q| {
-            let mut c = &q.domain;
-            if let Coll::Filter(inner, ..) = c {
-                c = inner;
-            }
+            let (c, owner) = match &q.domain {
+                Coll::Filter(inner, w, cond) => (&**inner, owner_lead(cond, *w, slot)),
+                c => (c, None),
+            };
             match c {
-                Coll::Zone(z) => Some(z.clone()),
+                Coll::Zone(z) => Some((z.clone(), owner)),
                 _ => None,
             }
         });
-        let Some(z) = zone else {
+        let Some((z, owner)) = zone else {
             continue;
         };
         let dom = &mut params[i].domain;
@@ -307,6 +317,18 @@ fn occupied_params(params: &mut [ActionParam]) -> Vec<(Elems, ZPred)> {
             continue;
         }
         let occupied = ZPred::Not(Box::new(ZPred::Len(z.base, BinOp::Eq, 0)));
+        if let Some(who) = owner {
+            if prior.as_ref().is_none_or(|p| *p == occupied) {
+                *base = Coll::ZonesOwned {
+                    on,
+                    base: z.base,
+                    who,
+                    first: u32::MAX,
+                };
+                owned.push((on, z.base));
+                continue;
+            }
+        }
         let p = match prior {
             None => occupied,
             Some(p) if has(&p, &occupied) => continue,
@@ -315,7 +337,31 @@ fn occupied_params(params: &mut [ActionParam]) -> Vec<(Elems, ZPred)> {
         *base = Coll::WhereZones(on, p.clone());
         made.push((on, p));
     }
-    made
+    (made, owned)
+}
+
+/// The seat of `cond`'s first conjunct if it is `x.owner == p` of element
+/// `x` (in slot `elem`), `p` a constant or a local numbered below `below`.
+fn owner_lead(cond: &Expr, elem: u16, below: u16) -> Option<Expr> {
+    let mut first = cond;
+    while let Expr::Bin(BinOp::And, a, _) = first {
+        first = a;
+    }
+    let Expr::Bin(BinOp::Eq, l, r) = first else {
+        return None;
+    };
+    let owner =
+        |e: &Expr| matches!(e, Expr::Owner(p) if matches!(**p, Expr::Local(s) if s == elem));
+    let who = match (owner(l), owner(r)) {
+        (true, false) => &**r,
+        (false, true) => &**l,
+        _ => return None,
+    };
+    match who {
+        Expr::Const(_) => Some(who.clone()),
+        Expr::Local(s) if *s < below => Some(who.clone()),
+        _ => None,
+    }
 }
 
 /// The variables declared `per node` or `per edge`: one slot per element,

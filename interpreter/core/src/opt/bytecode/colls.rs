@@ -31,6 +31,7 @@ impl<'g> Comp<'g> {
                 | Coll::Reachable(..)
                 | Coll::Components(..)
                 | Coll::Members(..)
+                | Coll::ZonesOwned { .. }
                 | Coll::Subsets { .. }
                 | Coll::Subset(..)
                 | Coll::Code(_)
