@@ -190,11 +190,7 @@ impl<'a> Exec<'a> {
                 &mut self.st.vars[idx]
             }
         };
-        match op {
-            AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
-            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
-        }
+        *cell = assigned(op, *cell, v, span)?;
         Ok(())
     }
 
@@ -215,11 +211,7 @@ impl<'a> Exec<'a> {
             self.st.kept.changed(f);
         }
         let cell = &mut self.st.vars[idx];
-        match op {
-            AssignOp::Set => *cell = v,
-            AssignOp::Add => *cell = ops::add(*cell, v).map_err(|f| RunError::op(f, span))?,
-            AssignOp::Sub => *cell = ops::sub(*cell, v).map_err(|f| RunError::op(f, span))?,
-        }
+        *cell = assigned(op, *cell, v, span)?;
         super::zindex::var_set(self.g, self.st, idx);
         Ok(())
     }
@@ -666,5 +658,15 @@ impl<'a> Exec<'a> {
             self.st.kept.moved(a, b);
         }
         Ok(())
+    }
+}
+
+/// What an assignment `op` of value `v` leaves in a cell that held `old`.
+#[inline(always)]
+fn assigned(op: AssignOp, old: Val, v: Val, span: Span) -> R<Val> {
+    match op {
+        AssignOp::Set => Ok(v),
+        AssignOp::Add => ops::add(old, v).map_err(|f| RunError::op(f, span)),
+        AssignOp::Sub => ops::sub(old, v).map_err(|f| RunError::op(f, span)),
     }
 }

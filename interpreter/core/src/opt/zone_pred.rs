@@ -340,6 +340,19 @@ fn occupied_params(params: &mut [ActionParam]) -> (Vec<(Elems, ZPred)>, Vec<(Ele
     (made, owned)
 }
 
+/// `p` if `e` is `x.owner == p` (or `p == x.owner`) of the piece in slot `x`.
+fn owner_eq(e: &Expr, x: u16) -> Option<&Expr> {
+    let Expr::Bin(BinOp::Eq, l, r) = e else {
+        return None;
+    };
+    let owner = |e: &Expr| matches!(e, Expr::Owner(p) if matches!(**p, Expr::Local(s) if s == x));
+    match (owner(l), owner(r)) {
+        (true, false) => Some(r),
+        (false, true) => Some(l),
+        _ => None,
+    }
+}
+
 /// The seat of `cond`'s first conjunct if it is `x.owner == p` of element
 /// `x` (in slot `elem`), `p` a constant or a local numbered below `below`.
 fn owner_lead(cond: &Expr, elem: u16, below: u16) -> Option<Expr> {
@@ -347,16 +360,7 @@ fn owner_lead(cond: &Expr, elem: u16, below: u16) -> Option<Expr> {
     while let Expr::Bin(BinOp::And, a, _) = first {
         first = a;
     }
-    let Expr::Bin(BinOp::Eq, l, r) = first else {
-        return None;
-    };
-    let owner =
-        |e: &Expr| matches!(e, Expr::Owner(p) if matches!(**p, Expr::Local(s) if s == elem));
-    let who = match (owner(l), owner(r)) {
-        (true, false) => &**r,
-        (false, true) => &**l,
-        _ => return None,
-    };
+    let who = owner_eq(first, elem)?;
     match who {
         Expr::Const(_) => Some(who.clone()),
         Expr::Local(s) if *s < below => Some(who.clone()),
@@ -494,16 +498,7 @@ fn owned_test(
             if !own(&z, slot, on) {
                 return None;
             }
-            let Expr::Bin(BinOp::Eq, l, r) = &**b else {
-                return None;
-            };
-            let owner =
-                |e: &Expr| matches!(e, Expr::Owner(p) if matches!(**p, Expr::Local(s) if s == *x));
-            let who = match (owner(l), owner(r)) {
-                (true, false) => &**r,
-                (false, true) => &**l,
-                _ => return None,
-            };
+            let who = owner_eq(b, *x)?;
             if !params_only(who) {
                 return None;
             }
