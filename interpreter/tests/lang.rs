@@ -1881,6 +1881,101 @@ play {{
     assert!(out.contains(r#"["0 0 9"]"#), "{out}");
 }
 
+/// A `for` whose body holds only lets, assignments, `if`s and other such
+/// loops runs whole in the machine (`opt/bytecode/stmts.rs`,
+/// `Op::ForCode`) and answers as the executor does: the same log in the
+/// same steps as with every pass but the bytecode, under every budget in
+/// the 60 steps below the end (each statement's step, the jump over an
+/// `else`, each later element's step, a filtered collection counted and a
+/// zone not); an overflow of `+=` and an index of `none` fail at the same
+/// span; with coverage counted, the loops run as written and the counters
+/// see their `if`s. A loop with a `log` in it stays with the executor.
+/// The log checked by hand: white's stones (5 each) lie on r1c1 and r2c2,
+/// black's on r2c2; of the six squares of rows 1 and 2, r1c1 adds 1 (its
+/// count) to `total`, r2c2 adds 2 for white's and takes 1 for black's
+/// (`total` 2), and the four empty squares and black's stone make `k` 5;
+/// white got 5 + 5, black 5; then each gets 1 more, and white's is set
+/// to 1 in black's round (`far` is white).
+#[test]
+fn loops_compiled_whole_answer_as_the_executor_does() {
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let rules = |big: &str, far: &str| {
+        format!(
+            r#"game "Loops"
+players 2
+seats white, black
+board "board.toml"
+piece stone per player {{ v: int }} in heap {{
+  2 x {{ v: 1 }}
+  2 x {{ v: 5 }}
+}}
+zone per player heap: stone
+zone per node cell: stone
+var total: int = 0
+var per player got: int = 0
+var big: int = {big}
+var far: player = {far}
+play {{
+  move top(white.heap) to @r1c1.cell
+  move top(white.heap) to @r2c2.cell
+  move top(black.heap) to @r2c2.cell
+  let k = 0
+  for c in nodes where row <= 2 {{
+    let n = count(c.cell)
+    for s in c.cell {{
+      s.owner.got += s.v
+      if s.owner == white {{
+        total += n
+      }} else {{
+        total -= 1
+        k = k + 1
+      }}
+    }}
+    if n == 0 {{
+      k += 1
+    }}
+  }}
+  log "{{total}} {{k}} {{white.got}} {{black.got}}"
+  for p in players {{
+    p.got += big
+  }}
+  for p in players {{
+    if p == black {{
+      far.got = 1
+    }}
+  }}
+  for p in players {{
+    log "{{p}} {{p.got}}"
+  }}
+}}
+"#
+        )
+    };
+    let plain = rules("1", "white");
+    let out = same_as_the_tree(&plain, board, 60, &["Stmt", "Tick", "SetVar"]);
+    assert_eq!(out, r#"["2 5 10 5", "white 1", "black 6"] in 102 steps"#);
+    let fast = compile(&plain, board, &regel::opt::Passes::all());
+    // The three loops without a log, the inner one run by the outer's program.
+    assert_eq!(fast.loop_code.len(), 3, "{:?}", fast.loop_code);
+    let overflow = same_as_the_tree(&rules("9223372036854775807", "white"), board, 0, &[]);
+    assert!(overflow.contains("overflow"), "{overflow}");
+    let none = same_as_the_tree(&rules("1", "none"), board, 0, &[]);
+    assert!(none.contains("none"), "{none}");
+    // With coverage counted the executor runs the loops, and the `if` in
+    // the inner loop is seen to go both ways.
+    let counted = |g: &std::sync::Arc<regel::ir::Game>| -> u64 {
+        let mut m = Match::new_with_coverage(g.clone(), &Setup::new(2, 1)).unwrap();
+        let cov = m.take_coverage().unwrap();
+        (0..g.code.len())
+            .flat_map(|b| (0..g.code[b].len()).map(move |pc| (b, pc)))
+            .map(|(b, pc)| cov.step_counts(b, pc).iter().sum::<u64>())
+            .sum()
+    };
+    // The `if`s of the first loop (6 squares, 3 stones) and of the third (2 seats).
+    assert_eq!(counted(&fast), 6 + 3 + 2);
+    assert_eq!(counted(&compile(&plain, board, &tree_passes())), 6 + 3 + 2);
+}
+
 /// A call compiled in place, `any` and `all` used as conditions jump on
 /// their answer where it is found (`opt/bytecode/jumps.rs`): in filters,
 /// under `not`, in `if`, with leaf bodies, bodies that call (and raise

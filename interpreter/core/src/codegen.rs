@@ -19,14 +19,14 @@ pub fn generate(g: &mut Game) {
     let mut code = Vec::with_capacity(g.blocks.len());
     for b in 0..g.blocks.len() {
         let mut out = vec![];
-        flatten(g, &g.blocks[b], &mut out);
+        flatten(g, b as BlockId, &g.blocks[b], &mut out);
         code.push(out);
     }
     g.code = code;
 }
 
-fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
-    for st in stmts {
+fn flatten(g: &Game, block: BlockId, stmts: &[Stmt], out: &mut Vec<Step>) {
+    for (at, st) in stmts.iter().enumerate() {
         let span = st.span;
         let op = match &st.s {
             Instr::If(c, t, e) => {
@@ -35,7 +35,7 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
                     op: Op::JumpUnless(c.clone(), 0),
                     span,
                 });
-                flatten(g, &g.blocks[*t as usize], out);
+                flatten(g, *t, &g.blocks[*t as usize], out);
                 match e {
                     None => patch(out, test),
                     Some(e) => {
@@ -45,7 +45,7 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
                             span,
                         });
                         patch(out, test);
-                        flatten(g, &g.blocks[*e as usize], out);
+                        flatten(g, *e, &g.blocks[*e as usize], out);
                         patch(out, skip);
                     }
                 }
@@ -56,7 +56,10 @@ fn flatten(g: &Game, stmts: &[Stmt], out: &mut Vec<Step>) {
                 Op::AssignWatched(p.clone(), *o, e.clone())
             }
             Instr::Assign(p, o, e) => Op::Assign(p.clone(), *o, e.clone()),
-            Instr::For(l, c, b) => Op::For(*l, c.clone(), *b),
+            Instr::For(l, c, b) => match g.loop_code.get(&(block, at as u32)) {
+                Some(&code) => Op::ForCode(*l, c.clone(), *b, code),
+                None => Op::For(*l, c.clone(), *b),
+            },
             Instr::While(c, b) => Op::While(c.clone(), *b),
             Instr::Break => Op::Break,
             Instr::Continue => Op::Continue,

@@ -111,6 +111,7 @@ impl Checker {
                 actions: vec![],
                 blocks: vec![],
                 code: vec![],
+                loop_code: Default::default(),
                 templates: vec![],
                 programs: vec![],
                 zindex: ZPredIndex::default(),

@@ -439,6 +439,89 @@ impl<'a> Exec<'a> {
                         goto!(to)
                     }
                 }
+                // A loop's statements compiled whole (`opt/bytecode/stmts.rs`):
+                // what the executor does for each, in the same order.
+                BOp::Stmt { sp } => {
+                    self.st.steps += 1;
+                    if self.st.steps > self.st.checkpoint {
+                        self.checkpoint(super::Budgeted::Statement, at!(sp))?;
+                    }
+                }
+                BOp::Tick => self.st.steps += 1,
+                BOp::SetVar { base, i, s, op, sp } => {
+                    let v = r!(s);
+                    let idx = match i {
+                        Some(i) => {
+                            let i = r!(i);
+                            if i < 0 {
+                                return Err(RunError::at(
+                                    RunErrorKind::NoneVariableAssigned,
+                                    at!(sp),
+                                ));
+                            }
+                            base as usize + i as usize
+                        }
+                        None => base as usize,
+                    };
+                    self.set_var(idx, op, v, at!(sp))?;
+                }
+                // The fused reads and jumps (`Draft::fuse`): each arm is its
+                // read's arm above, then the jump's.
+                BOp::JumpVarAtEqK {
+                    d,
+                    base,
+                    i,
+                    k,
+                    to,
+                    sp,
+                } => {
+                    let i = r!(i);
+                    if i < 0 {
+                        return Err(RunError::at(RunErrorKind::NoneVariableRead, at!(sp)));
+                    }
+                    let v = self.st.vars[base as usize + i as usize];
+                    w!(d, v);
+                    if v == k as Val {
+                        goto!(to)
+                    }
+                }
+                BOp::JumpAttr {
+                    d,
+                    attr,
+                    n,
+                    b,
+                    ne,
+                    to,
+                    sp,
+                } => {
+                    let n = r!(n);
+                    if n < 0 {
+                        return Err(RunError::at(RunErrorKind::NoneAttribute, at!(sp)));
+                    }
+                    let v = g.node_attrs[attr as usize].2[n as usize];
+                    w!(d, v);
+                    if (v != r!(b)) == ne {
+                        goto!(to)
+                    }
+                }
+                BOp::JumpZoneLen {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    empty,
+                    when,
+                    to,
+                    sp,
+                } => {
+                    let z = zone_or_err!(base as u32, r!(i), dim, 0, sp);
+                    let len = self.st.zones.len(z) as Val;
+                    let v = if empty { (len == 0) as Val } else { len };
+                    w!(d, v);
+                    if (v != 0) == when {
+                        goto!(to)
+                    }
+                }
                 BOp::Call {
                     d,
                     func,

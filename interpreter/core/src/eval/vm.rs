@@ -181,15 +181,26 @@ impl<'a> Exec<'a> {
             }
             Place::Watched(..) => unreachable!("an operation of its own: `Op::AssignWatched`"),
         };
-        let cell = match place {
-            Place::Local(_) => &mut self.st.locals[idx],
-            _ => {
-                if let Some(&f) = self.g.kept.var_fam.get(idx) {
-                    self.st.kept.changed(f);
-                }
-                &mut self.st.vars[idx]
+        match place {
+            Place::Local(_) => {
+                let cell = &mut self.st.locals[idx];
+                *cell = assigned(op, *cell, v, span)?;
+                Ok(())
             }
-        };
+            _ => self.set_var(idx, op, v, span),
+        }
+    }
+
+    /// Variable slot `idx` assigned `v` by `op`: its family marked changed
+    /// for the values kept between decisions, then the arithmetic. The
+    /// executor's assignments and the machine's (`BOp::SetVar`) both come
+    /// here.
+    #[inline(always)]
+    pub(super) fn set_var(&mut self, idx: usize, op: AssignOp, v: Val, span: Span) -> R<()> {
+        if let Some(&f) = self.g.kept.var_fam.get(idx) {
+            self.st.kept.changed(f);
+        }
+        let cell = &mut self.st.vars[idx];
         *cell = assigned(op, *cell, v, span)?;
         Ok(())
     }
@@ -207,11 +218,7 @@ impl<'a> Exec<'a> {
             return Err(RunError::at(RunErrorKind::NoneVariableAssigned, span));
         }
         let idx = *base as usize + i as usize;
-        if let Some(&f) = self.g.kept.var_fam.get(idx) {
-            self.st.kept.changed(f);
-        }
-        let cell = &mut self.st.vars[idx];
-        *cell = assigned(op, *cell, v, span)?;
+        self.set_var(idx, op, v, span)?;
         super::zindex::var_set(self.g, self.st, idx);
         Ok(())
     }
@@ -254,7 +261,13 @@ impl<'a> Exec<'a> {
                     });
                 }
             }
-            Op::For(slot, c, b) => {
+            // A loop compiled whole runs in the machine; with coverage
+            // counted it runs as a plain loop, whose statements the
+            // counters see.
+            Op::ForCode(_, _, _, code) if self.st.coverage.is_none() => {
+                self.run_bytecode(*code, span)?;
+            }
+            Op::For(slot, c, b) | Op::ForCode(slot, c, b, _) => {
                 let items = self.st.items.len();
                 let len = if let Coll::Zone(z) = &**c {
                     // A plain zone goes straight to the loop's items: most loops
@@ -634,7 +647,7 @@ impl<'a> Exec<'a> {
                 }
             }
             Op::Jump(to) => self.st.frames.last_mut().expect("a frame is running").pc = *to,
-            Op::While(..) | Op::For(..) => self.exec(stmt)?,
+            Op::While(..) | Op::For(..) | Op::ForCode(..) => self.exec(stmt)?,
         }
         Ok(())
     }

@@ -213,6 +213,60 @@ pub enum BOp {
     JumpIf { c: Reg, to: u32 },
     /// Jump to `to` when `c` is false (0).
     JumpUnless { c: Reg, to: u32 },
+    /// A statement of a loop compiled whole (`opt/bytecode/stmts.rs`)
+    /// begins: one step, checked against the budget as the executor checks
+    /// a statement's (`Budgeted::Statement`), at span `sp`.
+    Stmt { sp: u16 },
+    /// A compiled loop goes on to its next element: one step, unchecked,
+    /// as the executor counts a loop's next round.
+    Tick,
+    /// Variable slot `base` (`base + i` with an index; `none` fails) set to
+    /// `s`, or raised or lowered by it (`ops::add`, `ops::sub`; overflow
+    /// fails), as the executor's assignment: the slot's family is marked
+    /// changed for the values kept between decisions.
+    SetVar {
+        base: u32,
+        i: Option<Reg>,
+        s: Reg,
+        op: crate::ast::AssignOp,
+        sp: u16,
+    },
+    /// `VarAt` and a `JumpEqK` on its result in one dispatch (made only by
+    /// [`Draft::fuse`]): `d` = variable slot `base + i` (`i` of `none`
+    /// fails), then jump to `to` when it equals `k`. Reversi's neighbour
+    /// walks skip empty squares with it.
+    JumpVarAtEqK {
+        d: Reg,
+        base: u32,
+        i: Reg,
+        k: i8,
+        to: u32,
+        sp: u16,
+    },
+    /// `NodeAttr` and a `JumpEq` (`JumpNe` with `ne`) of its result against
+    /// `b` in one dispatch (made only by [`Draft::fuse`]).
+    JumpAttr {
+        d: Reg,
+        attr: u16,
+        n: Reg,
+        b: Reg,
+        ne: bool,
+        to: u32,
+        sp: u16,
+    },
+    /// `ZoneLenOf` and a `JumpIf` (`JumpUnless` without `when`) on its
+    /// result in one dispatch (made only by [`Draft::fuse`], for a `base`
+    /// that fits 16 bits).
+    JumpZoneLen {
+        d: Reg,
+        base: u16,
+        i: Reg,
+        dim: ZDim,
+        empty: bool,
+        when: bool,
+        to: u32,
+        sp: u16,
+    },
     /// Calls function `func` with the registers `regs[args..args + n]`.
     Call {
         d: Reg,
@@ -554,7 +608,8 @@ impl Draft {
     /// next operation is dropped (the operations after it move up and every
     /// target is moved with them). What the program computes, the steps it
     /// counts and its errors stay as they were: none of these operations
-    /// reads or writes a register or counts a step.
+    /// reads or writes a register or counts a step. Last, reads and the
+    /// jumps on them are fused ([`Draft::fuse`]).
     pub fn tidy(&mut self) {
         let n = self.ops.len();
         let ops = &mut self.ops;
@@ -590,23 +645,107 @@ impl Draft {
                     || reloads(ops, &target, i)
             })
             .collect();
-        let dropped = |i: usize, _: &BOp| drop[i];
+        self.remove(&drop);
+        self.fuse();
+    }
+
+    /// A plain read and the conditional jump on its result right after it
+    /// become one operation ([`BOp::JumpVarAtEqK`], [`BOp::JumpAttr`],
+    /// [`BOp::JumpZoneLen`]): one dispatch where there were two, in the
+    /// hottest loops of the grid games (reversi's neighbour walks, the
+    /// breakthrough lister's row test). The fused operation writes the
+    /// read's register as the read did, charges what the two charged (none
+    /// charges) and fails as the read failed, so what the program computes,
+    /// its steps and its errors stay as they were. A jump that other
+    /// operations jump to is left alone: control arriving there must not
+    /// run the read.
+    fn fuse(&mut self) {
+        use BOp::*;
+        let n = self.ops.len();
+        let mut target = vec![false; n + 1];
+        for op in &self.ops {
+            if let Some(t) = op.target() {
+                target[(t as usize).min(n)] = true;
+            }
+        }
+        let mut drop = vec![false; n];
+        for i in 0..n.saturating_sub(1) {
+            if drop[i] || target[i + 1] {
+                continue;
+            }
+            let fused = match (self.ops[i], self.ops[i + 1]) {
+                (VarAt { d, base, i: x, sp }, JumpEqK { a, k, to }) if a == d => {
+                    i8::try_from(k).ok().map(|k| JumpVarAtEqK {
+                        d,
+                        base,
+                        i: x,
+                        k,
+                        to,
+                        sp,
+                    })
+                }
+                (NodeAttr { d, attr, n, sp }, JumpEq { a, b, to } | JumpNe { a, b, to })
+                    if (a == d) != (b == d) =>
+                {
+                    Some(JumpAttr {
+                        d,
+                        attr,
+                        n,
+                        b: if a == d { b } else { a },
+                        ne: matches!(self.ops[i + 1], JumpNe { .. }),
+                        to,
+                        sp,
+                    })
+                }
+                (
+                    ZoneLenOf {
+                        d,
+                        base,
+                        i: x,
+                        dim,
+                        empty,
+                        sp,
+                    },
+                    JumpIf { c, to } | JumpUnless { c, to },
+                ) if c == d => u16::try_from(base).ok().map(|base| JumpZoneLen {
+                    d,
+                    base,
+                    i: x,
+                    dim,
+                    empty,
+                    when: matches!(self.ops[i + 1], JumpIf { .. }),
+                    to,
+                    sp,
+                }),
+                _ => None,
+            };
+            if let Some(f) = fused {
+                self.ops[i] = f;
+                drop[i + 1] = true;
+            }
+        }
+        self.remove(&drop);
+    }
+
+    /// Drops the operations marked in `drop` and moves every jump target
+    /// with the operations that stay; a dropped operation's place is the
+    /// next kept one's, where it would have gone on to.
+    fn remove(&mut self, drop: &[bool]) {
         if !drop.contains(&true) {
             return;
         }
-        // Where each operation lands; a dropped one's place is the next
-        // kept operation's, where it would have gone on to.
-        let mut moved = Vec::with_capacity(n + 1);
+        let ops = &mut self.ops;
+        let mut moved = Vec::with_capacity(ops.len() + 1);
         let mut k = 0u32;
-        for (i, op) in ops.iter().enumerate() {
+        for &d in drop {
             moved.push(k);
-            k += u32::from(!dropped(i, op));
+            k += u32::from(!d);
         }
         moved.push(k);
         let mut i = 0;
-        ops.retain(|op| {
+        ops.retain(|_| {
             i += 1;
-            !dropped(i - 1, op)
+            !drop[i - 1]
         });
         for op in ops.iter_mut() {
             if let Some(t) = op.target_mut() {
@@ -759,6 +898,11 @@ impl BOp {
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             ZoneOwner { d, z, p, .. } => &[*d, *z, *p],
             ZoneOwnerOf { d, i, p, .. } => &[*d, *i, *p],
+            JumpVarAtEqK { d, i, .. } | JumpZoneLen { d, i, .. } => &[*d, *i],
+            SetVar { s, i: Some(i), .. } => &[*s, *i],
+            SetVar { s, i: None, .. } => &[*s],
+            Stmt { .. } | Tick => &[],
+            JumpAttr { d, n, b, .. } => &[*d, *n, *b],
             Neg { d, a, .. }
             | Not { d, a }
             | Truth { d, a }
@@ -845,6 +989,15 @@ impl BOp {
         op.target_mut().map(|t| *t)
     }
 
+    /// Whether the operation is two fused by [`Draft::fuse`]: counted as two
+    /// where the size of a program decides whether it is worth compiling.
+    pub fn fused(&self) -> bool {
+        matches!(
+            self,
+            BOp::JumpVarAtEqK { .. } | BOp::JumpAttr { .. } | BOp::JumpZoneLen { .. }
+        )
+    }
+
     /// Where the operation may jump, to be set (the one list of the
     /// operations that jump, so that a pass patching a jump and `seal`
     /// checking it cannot disagree).
@@ -865,7 +1018,10 @@ impl BOp {
             | BOp::Tab2 { to, .. }
             | BOp::MemoGet { to, .. }
             | BOp::HoldGet { to, .. }
-            | BOp::KeepGet { to, .. } => Some(to),
+            | BOp::KeepGet { to, .. }
+            | BOp::JumpVarAtEqK { to, .. }
+            | BOp::JumpAttr { to, .. }
+            | BOp::JumpZoneLen { to, .. } => Some(to),
             BOp::Next { exit, .. }
             | BOp::NextRev { exit, .. }
             | BOp::IterNext { exit, .. }
@@ -1130,7 +1286,9 @@ mod tests {
             d.ops
         };
         // `b.disc != none and b.disc != p`: the second read goes, and the
-        // jump after it lands one earlier.
+        // jump after it lands one earlier; then the first read and the jump
+        // on it are fused (`Draft::fuse`), and the jumps land one earlier
+        // again.
         let ops = tidied(vec![
             read,
             JumpEqK { a: 2, k: -1, to: 4 },
@@ -1139,9 +1297,15 @@ mod tests {
             Ret { s: 2 },
         ]);
         let want = [
-            read,
-            JumpEqK { a: 2, k: -1, to: 3 },
-            JumpEq { a: 2, b: 0, to: 3 },
+            JumpVarAtEqK {
+                d: 2,
+                base: 0,
+                i: 1,
+                k: -1,
+                to: 2,
+                sp: 0,
+            },
+            JumpEq { a: 2, b: 0, to: 2 },
             Ret { s: 2 },
         ];
         assert_eq!(format!("{ops:?}"), format!("{want:?}"));
@@ -1179,7 +1343,122 @@ mod tests {
                 Ret { s: 1 },
             ],
         ] {
-            assert_eq!(tidied(ops.clone()).len(), ops.len(), "{ops:?}");
+            let kept = tidied(ops.clone());
+            let fused = kept.iter().filter(|op| op.fused()).count();
+            assert_eq!(kept.len() + fused, ops.len(), "{ops:?}");
+        }
+    }
+
+    #[test]
+    fn fuse_joins_a_read_and_the_jump_on_its_result() {
+        use BOp::*;
+        let fused = |ops: Vec<BOp>| {
+            let mut d = Draft {
+                ops,
+                ..Draft::default()
+            };
+            d.fuse();
+            d.ops
+        };
+        let var = VarAt {
+            d: 2,
+            base: 7,
+            i: 1,
+            sp: 3,
+        };
+        let attr = NodeAttr {
+            d: 4,
+            attr: 1,
+            n: 0,
+            sp: 5,
+        };
+        let len = |base| ZoneLenOf {
+            d: 6,
+            base,
+            i: 0,
+            dim: ZDim::Node,
+            empty: true,
+            sp: 2,
+        };
+        // Each pair becomes one operation that writes the read's register
+        // and keeps both spans' meaning (the read's); the jumps after it,
+        // and the jump back to the start, move with the operations.
+        let ops = fused(vec![
+            var,                            // 0
+            JumpEqK { a: 2, k: -1, to: 8 }, // 1
+            attr,                           // 2
+            JumpEq { a: 9, b: 4, to: 0 },   // 3: the read's register on the right
+            len(40),                        // 4
+            JumpUnless { c: 6, to: 8 },     // 5
+            attr,                           // 6
+            JumpNe { a: 4, b: 9, to: 8 },   // 7
+            Ret { s: 2 },                   // 8
+        ]);
+        let want = [
+            JumpVarAtEqK {
+                d: 2,
+                base: 7,
+                i: 1,
+                k: -1,
+                to: 4,
+                sp: 3,
+            },
+            JumpAttr {
+                d: 4,
+                attr: 1,
+                n: 0,
+                b: 9,
+                ne: false,
+                to: 0,
+                sp: 5,
+            },
+            JumpZoneLen {
+                d: 6,
+                base: 40,
+                i: 0,
+                dim: ZDim::Node,
+                empty: true,
+                when: false,
+                to: 4,
+                sp: 2,
+            },
+            JumpAttr {
+                d: 4,
+                attr: 1,
+                n: 0,
+                b: 9,
+                ne: true,
+                to: 4,
+                sp: 5,
+            },
+            Ret { s: 2 },
+        ];
+        assert_eq!(format!("{ops:?}"), format!("{want:?}"));
+        // Left alone: a jump other operations jump to (control arriving
+        // there must not run the read); a jump on another register; a
+        // constant that does not fit the fused operation; a zone base that
+        // does not fit 16 bits; a comparison of the read with itself.
+        for ops in [
+            vec![
+                var,
+                JumpEqK { a: 2, k: -1, to: 3 },
+                Jump { to: 1 },
+                Ret { s: 2 },
+            ],
+            vec![var, JumpEqK { a: 1, k: -1, to: 2 }, Ret { s: 2 }],
+            vec![
+                var,
+                JumpEqK {
+                    a: 2,
+                    k: 300,
+                    to: 2,
+                },
+                Ret { s: 2 },
+            ],
+            vec![len(70_000), JumpIf { c: 6, to: 2 }, Ret { s: 6 }],
+            vec![attr, JumpEq { a: 4, b: 4, to: 2 }, Ret { s: 4 }],
+        ] {
+            assert_eq!(format!("{:?}", fused(ops.clone())), format!("{ops:?}"));
         }
     }
 }

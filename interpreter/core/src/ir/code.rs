@@ -23,6 +23,10 @@ pub enum Op {
     Jump(u32),
     /// `for x in C { … }`: the body once per element, the element in the slot.
     For(u16, Box<Coll>, BlockId),
+    /// A `for` whose body the machine runs whole: program `.3`
+    /// (`opt/bytecode/stmts.rs`), or the plain loop while coverage is
+    /// counted.
+    ForCode(u16, Box<Coll>, BlockId, u32),
     /// `while c { … }`: the body while the condition holds.
     While(Expr, BlockId),
     /// `break`: leaves the innermost loop.

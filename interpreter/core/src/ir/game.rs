@@ -65,6 +65,9 @@ pub struct Game {
     /// What the executor runs: each block with its `if`s laid out as jumps
     /// (see `codegen.rs`), under the same ids as `blocks`.
     pub code: Vec<Vec<Step>>,
+    /// The `for` statements the machine runs whole, by block and place in
+    /// it, and their programs (the `bytecode` pass; `codegen.rs` reads it).
+    pub loop_code: std::collections::BTreeMap<(BlockId, u32), u32>,
     pub templates: Vec<Template>,
     /// Compiled expressions, named by [`Expr::Code`] (the `bytecode` pass).
     pub programs: Vec<Program>,

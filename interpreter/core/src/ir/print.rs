@@ -517,6 +517,9 @@ impl Printer<'_> {
                 same(Instr::Assign(p.clone(), *o, e.clone()))
             }
             Op::For(l, c, b) => same(Instr::For(*l, c.clone(), *b)),
+            Op::ForCode(l, c, b, code) => {
+                format!("{} as code#{code}", same(Instr::For(*l, c.clone(), *b)))
+            }
             Op::While(c, b) => same(Instr::While(c.clone(), *b)),
             Op::Break => same(Instr::Break),
             Op::Continue => same(Instr::Continue),

@@ -26,6 +26,7 @@
 //! | `memo.rs` | loop-invariant values computed once per loop |
 //! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
 //! | `shared.rs` | requirements that several actions share, computed once per decision |
+//! | `stmts.rs` | `for` loops of lets, assignments and `if`s compiled whole |
 
 use crate::ir::walk::{walk_e, Visit};
 use crate::ir::*;
@@ -39,6 +40,7 @@ mod keep;
 mod lister;
 mod memo;
 mod shared;
+mod stmts;
 
 use comp::Comp;
 
@@ -245,7 +247,8 @@ impl Frame {
         // the tree's (breakthrough's `mine(p, c)` as a tree made drawn
         // games 15 % longer, when a fused operation had made it short).
         let root = out.last().expect("the root program is compiled last");
-        if root.ops().len() <= MIN_OPS
+        let size = root.ops().len() + root.ops().iter().filter(|op| op.fused()).count();
+        if size <= MIN_OPS
             && !root.ops().iter().any(|op| {
                 matches!(
                     op,
@@ -286,6 +289,7 @@ impl Frame {
     /// Compiles the statements of `root` and the blocks nested in it, unless
     /// a block is shared with another body.
     fn blocks(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
+        self.loops(g, root, shared, inl);
         for b in nested(g, root, shared) {
             let mut stmts = std::mem::take(&mut g.blocks[b as usize]);
             for st in stmts.iter_mut() {
@@ -320,6 +324,63 @@ impl Frame {
                 }
             }
             g.blocks[b as usize] = stmts;
+        }
+    }
+}
+
+impl Frame {
+    /// Compiles whole each `for` of this body that a program can run
+    /// (`stmts.rs`), unless it lies inside another such loop (which runs
+    /// it), and notes its program in `Game::loop_code`. Its statements stay
+    /// as they are, compiled one by one below, for the executor to run
+    /// while coverage is counted.
+    fn loops(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
+        let blocks = nested(g, root, shared);
+        let whole = |g: &Game, b: BlockId, at: usize| match &g.blocks[b as usize][at].s {
+            Instr::For(_, _, body) => stmts::compilable(g, *body),
+            _ => false,
+        };
+        let mut inner = vec![false; g.blocks.len()];
+        for &b in &blocks {
+            for at in 0..g.blocks[b as usize].len() {
+                if let Instr::For(_, _, body) = &g.blocks[b as usize][at].s {
+                    if whole(g, b, at) {
+                        for n in crate::ir::walk::nested_blocks(g, *body) {
+                            inner[n as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        for &b in &blocks {
+            if inner[b as usize] {
+                continue;
+            }
+            for at in 0..g.blocks[b as usize].len() {
+                if !whole(g, b, at) {
+                    continue;
+                }
+                let Instr::For(slot, c, body) = g.blocks[b as usize][at].s.clone() else {
+                    continue;
+                };
+                let mut out = vec![];
+                let base_id = g.programs.len() as u32;
+                let top = stmts::compile_for(
+                    g,
+                    inl,
+                    (slot, &c, body),
+                    self.locals as u32,
+                    base_id,
+                    &mut out,
+                );
+                let Some(top) = top.and_then(|t| u16::try_from(t).ok()) else {
+                    continue;
+                };
+                self.top = self.top.max(top);
+                g.loop_code
+                    .insert((b, at as u32), base_id + out.len() as u32 - 1);
+                g.programs.extend(out);
+            }
         }
     }
 }

@@ -1,0 +1,158 @@
+//! Loops compiled whole: a `for` whose body holds only lets, assignments,
+//! `if`s and other such loops runs as one program of the machine
+//! ([`Op::ForCode`]) instead of statement by statement in the executor.
+//! Auf Heller und Pfennig scores each row and column of the market cell by
+//! cell this way: thousands of statements a game, each of which cost the
+//! executor a dispatch, a frame and a call into the machine for its
+//! expression.
+//!
+//! What a match shows does not change. The program does what the executor
+//! does, in the same order: each statement costs one step, checked against
+//! the budget at that statement's span as the executor checks it
+//! ([`BOp::Stmt`]); an `if` with an `else` costs a step more at the end of
+//! its `then` (the executor's jump over the `else`); each element after a
+//! loop's first costs a step, unchecked ([`BOp::Tick`]); the collection is
+//! listed and counted as the executor lists it (a zone uncounted, any other
+//! collection as the tree evaluator counts it); expressions are compiled as
+//! every expression is, and charge what the tree evaluator charges;
+//! variables are assigned as the executor assigns them ([`BOp::SetVar`]).
+//! Nothing in such a body can move a piece, wait for a decision or end the
+//! game, so the elements listed first are the elements the executor would
+//! have walked. A `for` that assigns a variable an index of the board reads
+//! (`Place::Watched`) stays with the executor. With coverage counted, the
+//! executor runs the loop as written (`eval/vm.rs`), so that its counters
+//! see every statement.
+
+use super::comp::Comp;
+use super::Inlinable;
+use crate::ast::AssignOp;
+use crate::ir::*;
+
+/// Whether every statement of block `b`, and of the blocks nested in it,
+/// is one a compiled loop can run.
+pub(super) fn compilable(g: &Game, b: BlockId) -> bool {
+    g.blocks[b as usize].iter().all(|st| match &st.s {
+        Instr::Let(..) | Instr::Assign(Place::Local(_) | Place::Var(..), _, _) => true,
+        Instr::If(_, t, e) => compilable(g, *t) && e.is_none_or(|e| compilable(g, e)),
+        Instr::For(_, _, body) => compilable(g, *body),
+        _ => false,
+    })
+}
+
+/// Compiles `for slot in c { body }`, the statement at `span` whose own
+/// step the executor has counted, into a program; its id, or `None` where
+/// it does not compile (the loop stays with the executor).
+pub(super) fn compile_for(
+    g: &Game,
+    inl: &Inlinable,
+    (slot, c, body): (u16, &Coll, BlockId),
+    temps: u32,
+    base_id: u32,
+    out: &mut Vec<Program>,
+) -> Option<u32> {
+    let mut comp = Comp::new(g, inl, temps, base_id);
+    let m = comp.walk(slot, c, body, crate::ir::CALLER_SPAN);
+    comp.emit(BOp::Ret { s: m });
+    comp.finish(Expr::Const(0), out)
+}
+
+impl Comp<'_> {
+    /// A loop over `c` at span `sp`: the elements listed above a mark, then
+    /// the body once for each; returns the mark's register.
+    fn walk(&mut self, slot: u16, c: &Coll, body: BlockId, sp: u16) -> Reg {
+        let m = self.temp();
+        self.emit(BOp::Mark { d: m });
+        if matches!(c, Coll::Zone(_)) {
+            // The executor copies a zone's pieces without counting them.
+            self.elements(c, m, sp);
+        } else {
+            self.coll(c, m, sp);
+        }
+        let end = self.temp();
+        self.emit(BOp::Mark { d: end });
+        let i = self.temp();
+        self.emit(BOp::Mov { d: i, s: m });
+        let slot = self.loc(slot);
+        let first = self.emit(BOp::Next {
+            i,
+            end,
+            slot,
+            exit: 0,
+        });
+        let top = self.here();
+        self.block(body);
+        let next = self.emit(BOp::Next {
+            i,
+            end,
+            slot,
+            exit: 0,
+        });
+        self.emit(BOp::Tick);
+        self.emit(BOp::Jump { to: top });
+        self.patch(first);
+        self.patch(next);
+        self.emit(BOp::Truncate { m });
+        m
+    }
+
+    /// The statements of block `b` (see [`compilable`]), each after its step.
+    fn block(&mut self, b: BlockId) {
+        for st in &self.g.blocks[b as usize] {
+            let sp = self.span(st.span);
+            self.emit(BOp::Stmt { sp });
+            let keep = self.next;
+            match &st.s {
+                Instr::Let(l, e) => {
+                    // Computed aside first: a value written into the local
+                    // as it is computed could read its own half-made self.
+                    let v = self.expr(e, sp);
+                    let d = self.loc(*l);
+                    self.emit(BOp::Mov { d, s: v });
+                }
+                Instr::Assign(Place::Local(l), op, e) => {
+                    let v = self.expr(e, sp);
+                    let d = self.loc(*l);
+                    self.emit(match op {
+                        AssignOp::Set => BOp::Mov { d, s: v },
+                        AssignOp::Add => BOp::Add { d, a: d, b: v, sp },
+                        AssignOp::Sub => BOp::Sub { d, a: d, b: v, sp },
+                    });
+                }
+                Instr::Assign(Place::Var(base, i), op, e) => {
+                    // The value first, then the index, as the executor.
+                    let s = self.expr(e, sp);
+                    let i = i.as_ref().map(|i| self.expr(i, sp));
+                    self.emit(BOp::SetVar {
+                        base: *base,
+                        i,
+                        s,
+                        op: *op,
+                        sp,
+                    });
+                }
+                Instr::If(c, t, e) => {
+                    let skip = self.branch(c, false, sp);
+                    self.next = keep;
+                    self.block(*t);
+                    match e {
+                        None => skip.into_iter().for_each(|j| self.patch(j)),
+                        Some(e) => {
+                            // The executor's jump over the `else` is a
+                            // statement of its own, at the `if`'s span.
+                            self.emit(BOp::Stmt { sp });
+                            let over = self.emit(BOp::Jump { to: 0 });
+                            skip.into_iter().for_each(|j| self.patch(j));
+                            self.block(*e);
+                            self.patch(over);
+                        }
+                    }
+                }
+                Instr::For(slot, c, body) => {
+                    self.walk(*slot, c, *body, sp);
+                }
+                _ => unreachable!("only what `compilable` accepts is compiled"),
+            }
+            self.next = keep;
+        }
+    }
+}
