@@ -1895,7 +1895,9 @@ play {{
 /// count) to `total`, r2c2 adds 2 for white's and takes 1 for black's
 /// (`total` 2), and the four empty squares and black's stone make `k` 5;
 /// white got 5 + 5, black 5; then each gets 1 more, and white's is set
-/// to 1 in black's round (`far` is white).
+/// to 1 in black's round (`far` is white). White's last two stones go to
+/// r3c3 (each shown, then the one of value 1 hidden again: both), and both
+/// stones of r2c2 to black's heap (3 there already): "2 5 0".
 #[test]
 fn loops_compiled_whole_answer_as_the_executor_does() {
     let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
@@ -1947,16 +1949,42 @@ play {{
   for p in players {{
     log "{{p}} {{p.got}}"
   }}
+  for s in white.heap {{
+    reveal s
+    move s to @r3c3.cell
+    if s.v == 1 {{
+      hide s
+    }}
+  }}
+  for c in nodes where row == 2 {{
+    move all c.cell to black.heap
+  }}
+  log "{{count(@r3c3.cell)}} {{count(black.heap)}} {{count(white.heap)}}"
 }}
 "#
         )
     };
     let plain = rules("1", "white");
-    let out = same_as_the_tree(&plain, board, 60, &["Stmt", "Tick", "SetVar"]);
-    assert_eq!(out, r#"["2 5 10 5", "white 1", "black 6"] in 102 steps"#);
+    let out = same_as_the_tree(
+        &plain,
+        board,
+        60,
+        &[
+            "Stmt",
+            "Tick",
+            "SetVar",
+            "MovePiece",
+            "MoveListed",
+            "Reveal",
+        ],
+    );
+    assert_eq!(
+        out,
+        r#"["2 5 10 5", "white 1", "black 6", "2 5 0"] in 129 steps"#
+    );
     let fast = compile(&plain, board, &regel::opt::Passes::all());
-    // The three loops without a log, the inner one run by the outer's program.
-    assert_eq!(fast.loop_code.len(), 3, "{:?}", fast.loop_code);
+    // The five loops without a log, the inner one run by the outer's program.
+    assert_eq!(fast.loop_code.len(), 5, "{:?}", fast.loop_code);
     let overflow = same_as_the_tree(&rules("9223372036854775807", "white"), board, 0, &[]);
     assert!(overflow.contains("overflow"), "{overflow}");
     let none = same_as_the_tree(&rules("1", "none"), board, 0, &[]);
@@ -1971,9 +1999,13 @@ play {{
             .map(|(b, pc)| cov.step_counts(b, pc).iter().sum::<u64>())
             .sum()
     };
-    // The `if`s of the first loop (6 squares, 3 stones) and of the third (2 seats).
-    assert_eq!(counted(&fast), 6 + 3 + 2);
-    assert_eq!(counted(&compile(&plain, board, &tree_passes())), 6 + 3 + 2);
+    // The `if`s of the first loop (6 squares, 3 stones), of the third (2
+    // seats) and of the fifth (2 stones).
+    assert_eq!(counted(&fast), 6 + 3 + 2 + 2);
+    assert_eq!(
+        counted(&compile(&plain, board, &tree_passes())),
+        6 + 3 + 2 + 2
+    );
 }
 
 /// A call compiled in place, `any` and `all` used as conditions jump on

@@ -465,6 +465,28 @@ impl<'a> Exec<'a> {
                     };
                     self.set_var(idx, op, v, at!(sp))?;
                 }
+                BOp::MovePiece { p: x, z, top, sp } => {
+                    let x = r!(x);
+                    if x < 0 {
+                        return Err(RunError::at(RunErrorKind::MoveNone, at!(sp)));
+                    }
+                    self.move_piece(x as u32, r!(z) as u32, top, at!(sp))?;
+                    refresh!();
+                }
+                BOp::MoveListed { m, z, top, sp } => {
+                    let (m, z) = (r!(m) as usize, r!(z) as u32);
+                    let end = self.st.scratch.len();
+                    for k in m..end {
+                        let x = self.st.scratch[k];
+                        self.move_piece(x as u32, z, top, at!(sp))?;
+                    }
+                    self.st.scratch.truncate(m);
+                    refresh!();
+                }
+                BOp::Reveal { p: x, on, sp } => {
+                    self.reveal(r!(x), on, at!(sp))?;
+                    refresh!();
+                }
                 // The fused reads and jumps (`Draft::fuse`): each arm is its
                 // read's arm above, then the jump's.
                 BOp::JumpVarAtEqK {

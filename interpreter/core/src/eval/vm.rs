@@ -611,15 +611,7 @@ impl<'a> Exec<'a> {
             }
             Op::Reveal(e, on) => {
                 let p = self.eval(e, span)?;
-                if p < 0 {
-                    return Err(RunError::at(RunErrorKind::RevealNone, span));
-                }
-                if self.st.seat_logs && !*on {
-                    // Those who see it turned face down know it from now on.
-                    super::recall::note_seen(self.g, self.st, p as usize);
-                    super::view::settle_seat_log(self.g, self.st);
-                }
-                self.st.revealed[p as usize] = *on;
+                self.reveal(p, *on, span)?;
             }
             Op::Require(e) => {
                 let held = self.eval(e, span)? != 0;
@@ -652,7 +644,24 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    fn move_piece(&mut self, p: u32, z: u32, top: bool, span: Span) -> R<()> {
+    /// `reveal p` (`on`) or `hide p`: the executor's and the machine's
+    /// (`BOp::Reveal`).
+    pub(super) fn reveal(&mut self, p: Val, on: bool, span: Span) -> R<()> {
+        if p < 0 {
+            return Err(RunError::at(RunErrorKind::RevealNone, span));
+        }
+        if self.st.seat_logs && !on {
+            // Those who see it turned face down know it from now on.
+            super::recall::note_seen(self.g, self.st, p as usize);
+            super::view::settle_seat_log(self.g, self.st);
+        }
+        self.st.revealed[p as usize] = on;
+        Ok(())
+    }
+
+    /// Piece `p` moved to zone `z`: the executor's moves and the machine's
+    /// (`BOp::MovePiece`, `BOp::MoveListed`) all come here.
+    pub(super) fn move_piece(&mut self, p: u32, z: u32, top: bool, span: Span) -> R<()> {
         let work = self.st.zones.move_work(p, z);
         if work > 0 {
             self.charge(work, span)?;

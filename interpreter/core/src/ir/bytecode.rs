@@ -231,6 +231,15 @@ pub enum BOp {
         op: crate::ast::AssignOp,
         sp: u16,
     },
+    /// `move p to z` (`top` or bottom) in a loop compiled whole: `p` of
+    /// `none` fails, and the move is the executor's (`Exec::move_piece`).
+    MovePiece { p: Reg, z: Reg, top: bool, sp: u16 },
+    /// `move all C to z` in a loop compiled whole: each piece listed above
+    /// mark `m`, in order, moved as the executor moves it; the list dropped.
+    MoveListed { m: Reg, z: Reg, top: bool, sp: u16 },
+    /// `reveal p` (`on`) or `hide p` in a loop compiled whole, as the
+    /// executor's (`Exec::reveal`).
+    Reveal { p: Reg, on: bool, sp: u16 },
     /// `VarAt` and a `JumpEqK` on its result in one dispatch (made only by
     /// [`Draft::fuse`]): `d` = variable slot `base + i` (`i` of `none`
     /// fails), then jump to `to` when it equals `k`. Reversi's neighbour
@@ -902,6 +911,9 @@ impl BOp {
             SetVar { s, i: Some(i), .. } => &[*s, *i],
             SetVar { s, i: None, .. } => &[*s],
             Stmt { .. } | Tick => &[],
+            MovePiece { p, z, .. } => &[*p, *z],
+            MoveListed { m, z, .. } => &[*m, *z],
+            Reveal { p, .. } => &[*p],
             JumpAttr { d, n, b, .. } => &[*d, *n, *b],
             Neg { d, a, .. }
             | Not { d, a }

@@ -1,10 +1,11 @@
 //! Loops compiled whole: a `for` whose body holds only lets, assignments,
-//! `if`s and other such loops runs as one program of the machine
+//! `if`s, moves of one piece or of all of a collection, `reveal`s and
+//! `hide`s, and other such loops, runs as one program of the machine
 //! ([`Op::ForCode`]) instead of statement by statement in the executor.
 //! Auf Heller und Pfennig scores each row and column of the market cell by
-//! cell this way: thousands of statements a game, each of which cost the
-//! executor a dispatch, a frame and a call into the machine for its
-//! expression.
+//! cell this way, Hasp deals and gathers its cards: thousands of statements
+//! a game, each of which cost the executor a dispatch, a frame and a call
+//! into the machine for its expression.
 //!
 //! What a match shows does not change. The program does what the executor
 //! does, in the same order: each statement costs one step, checked against
@@ -15,11 +16,14 @@
 //! listed and counted as the executor lists it (a zone uncounted, any other
 //! collection as the tree evaluator counts it); expressions are compiled as
 //! every expression is, and charge what the tree evaluator charges;
-//! variables are assigned as the executor assigns them ([`BOp::SetVar`]).
-//! Nothing in such a body can move a piece, wait for a decision or end the
-//! game, so the elements listed first are the elements the executor would
-//! have walked. A `for` that assigns a variable an index of the board reads
-//! (`Place::Watched`) stays with the executor. With coverage counted, the
+//! variables are assigned, pieces moved and shown as the executor does it,
+//! by the same functions ([`BOp::SetVar`], [`BOp::MovePiece`],
+//! [`BOp::MoveListed`], [`BOp::Reveal`]). The elements are listed before
+//! the first round, as the executor copies them, so a body that moves them
+//! walks the same ones. Nothing in such a body can wait for a decision or
+//! end the game. A `for` that assigns a variable an index of the board
+//! reads (`Place::Watched`), calls a procedure, logs or moves `N of` a
+//! collection stays with the executor. With coverage counted, the
 //! executor runs the loop as written (`eval/vm.rs`), so that its counters
 //! see every statement.
 
@@ -32,7 +36,10 @@ use crate::ir::*;
 /// is one a compiled loop can run.
 pub(super) fn compilable(g: &Game, b: BlockId) -> bool {
     g.blocks[b as usize].iter().all(|st| match &st.s {
-        Instr::Let(..) | Instr::Assign(Place::Local(_) | Place::Var(..), _, _) => true,
+        Instr::Let(..)
+        | Instr::Assign(Place::Local(_) | Place::Var(..), _, _)
+        | Instr::Move(MoveWhat::One(_) | MoveWhat::All(_), _, _)
+        | Instr::Reveal(..) => true,
         Instr::If(_, t, e) => compilable(g, *t) && e.is_none_or(|e| compilable(g, e)),
         Instr::For(_, _, body) => compilable(g, *body),
         _ => false,
@@ -149,6 +156,29 @@ impl Comp<'_> {
                 }
                 Instr::For(slot, c, body) => {
                     self.walk(*slot, c, *body, sp);
+                }
+                // The zone first, then what moves, as the executor.
+                Instr::Move(what, to, pos) => {
+                    let z = self.temp();
+                    self.zone(to, z, sp);
+                    let top = *pos == crate::ast::MovePos::Top;
+                    match what {
+                        MoveWhat::One(e) => {
+                            let p = self.expr(e, sp);
+                            self.emit(BOp::MovePiece { p, z, top, sp });
+                        }
+                        MoveWhat::All(c) => {
+                            let m = self.temp();
+                            self.emit(BOp::Mark { d: m });
+                            self.coll(c, m, sp);
+                            self.emit(BOp::MoveListed { m, z, top, sp });
+                        }
+                        MoveWhat::N(..) => unreachable!("`compilable` refuses `move N of`"),
+                    }
+                }
+                Instr::Reveal(e, on) => {
+                    let p = self.expr(e, sp);
+                    self.emit(BOp::Reveal { p, on: *on, sp });
                 }
                 _ => unreachable!("only what `compilable` accepts is compiled"),
             }
