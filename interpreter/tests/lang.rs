@@ -1881,15 +1881,17 @@ play {{
     assert!(out.contains(r#"["0 0 9"]"#), "{out}");
 }
 
-/// A `for` whose body holds only lets, assignments, `if`s and other such
-/// loops runs whole in the machine (`opt/bytecode/stmts.rs`,
-/// `Op::ForCode`) and answers as the executor does: the same log in the
+/// A `for` whose body holds only lets, assignments, `if`s, moves,
+/// `reveal`s and other such loops, and a run of such statements, run whole
+/// in the machine (`opt/bytecode/stmts.rs`, `Op::ForCode`, `Op::RunCode`)
+/// and answer as the executor does: the same log in the
 /// same steps as with every pass but the bytecode, under every budget in
 /// the 60 steps below the end (each statement's step, the jump over an
 /// `else`, each later element's step, a filtered collection counted and a
 /// zone not); an overflow of `+=` and an index of `none` fail at the same
 /// span; with coverage counted, the loops run as written and the counters
-/// see their `if`s. A loop with a `log` in it stays with the executor.
+/// see their `if`s. A loop with a `log` in it stays with the executor, and
+/// a `log` ends a run.
 /// The log checked by hand: white's stones (5 each) lie on r1c1 and r2c2,
 /// black's on r2c2; of the six squares of rows 1 and 2, r1c1 adds 1 (its
 /// count) to `total`, r2c2 adds 2 for white's and takes 1 for black's
@@ -1941,6 +1943,7 @@ play {{
   for p in players {{
     p.got += big
   }}
+  log "{{white.got}}"
   for p in players {{
     if p == black {{
       far.got = 1
@@ -1980,11 +1983,18 @@ play {{
     );
     assert_eq!(
         out,
-        r#"["2 5 10 5", "white 1", "black 6", "2 5 0"] in 129 steps"#
+        r#"["2 5 10 5", "11", "white 1", "black 6", "2 5 0"] in 132 steps"#
     );
     let fast = compile(&plain, board, &regel::opt::Passes::all());
-    // The five loops without a log, the inner one run by the outer's program.
-    assert_eq!(fast.loop_code.len(), 5, "{:?}", fast.loop_code);
+    // Two runs of `play`: the three moves, the `let` and the first loop
+    // (the inner loop runs in its program); the last two loops. The two
+    // loops without a log between logs are loops compiled whole. Nothing
+    // else is compiled whole.
+    let play = fast.play.0;
+    let runs: Vec<_> = fast.run_code.iter().map(|(k, v)| (*k, v.0)).collect();
+    assert_eq!(runs, [((play, 0), 5), ((play, 10), 12)]);
+    let loops: Vec<_> = fast.loop_code.keys().copied().collect();
+    assert_eq!(loops, [(play, 6), (play, 8)]);
     let overflow = same_as_the_tree(&rules("9223372036854775807", "white"), board, 0, &[]);
     assert!(overflow.contains("overflow"), "{overflow}");
     let none = same_as_the_tree(&rules("1", "none"), board, 0, &[]);

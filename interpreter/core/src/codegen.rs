@@ -26,7 +26,18 @@ pub fn generate(g: &mut Game) {
 }
 
 fn flatten(g: &Game, block: BlockId, stmts: &[Stmt], out: &mut Vec<Step>) {
+    // A run of statements compiled whole (`Game::run_code`): its first
+    // statement is laid out inside an `Op::RunCode`, the others as they
+    // are, and the run's end is patched in after its last.
+    let mut run: Option<(usize, u32)> = None;
     for (at, st) in stmts.iter().enumerate() {
+        if let Some((pos, end)) = run {
+            if at as u32 == end {
+                patch_run(out, pos);
+                run = None;
+            }
+        }
+        let starts = g.run_code.get(&(block, at as u32)).copied();
         let span = st.span;
         let op = match &st.s {
             Instr::If(c, t, e) => {
@@ -95,7 +106,25 @@ fn flatten(g: &Game, block: BlockId, stmts: &[Stmt], out: &mut Vec<Step>) {
             Instr::Reveal(e, on) => Op::Reveal(e.clone(), *on),
             Instr::Require(e) => Op::Require(e.clone()),
         };
+        let op = match starts {
+            Some((end, code)) => {
+                run = Some((out.len(), end));
+                Op::RunCode(Box::new(Step { op, span }), code, 0)
+            }
+            None => op,
+        };
         out.push(Step { op, span });
+    }
+    if let Some((pos, _)) = run {
+        patch_run(out, pos);
+    }
+}
+
+/// Points the run at `at` past what has been laid out so far.
+fn patch_run(out: &mut [Step], at: usize) {
+    let to = out.len() as u32;
+    if let Op::RunCode(_, _, t) = &mut out[at].op {
+        *t = to;
     }
 }
 

@@ -112,6 +112,7 @@ impl Checker {
                 blocks: vec![],
                 code: vec![],
                 loop_code: Default::default(),
+                run_code: Default::default(),
                 templates: vec![],
                 programs: vec![],
                 zindex: ZPredIndex::default(),

@@ -640,6 +640,16 @@ impl<'a> Exec<'a> {
             }
             Op::Jump(to) => self.st.frames.last_mut().expect("a frame is running").pc = *to,
             Op::While(..) | Op::For(..) | Op::ForCode(..) => self.exec(stmt)?,
+            // A run compiled whole; with coverage counted, its first
+            // statement, and then the others as written.
+            Op::RunCode(first, code, end) => {
+                if self.st.coverage.is_some() {
+                    self.exec(first)?;
+                } else {
+                    self.run_bytecode(*code, span)?;
+                    self.st.frames.last_mut().expect("a frame is running").pc = *end;
+                }
+            }
         }
         Ok(())
     }

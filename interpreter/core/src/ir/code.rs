@@ -27,6 +27,11 @@ pub enum Op {
     /// (`opt/bytecode/stmts.rs`), or the plain loop while coverage is
     /// counted.
     ForCode(u16, Box<Coll>, BlockId, u32),
+    /// The first statement of a run of statements the machine runs whole
+    /// (`opt/bytecode/stmts.rs`): program `.1` runs the run, and the block
+    /// goes on at statement `.2`; while coverage is counted, the statement
+    /// `.0` runs, and the statements after it, as written.
+    RunCode(Box<Step>, u32, u32),
     /// `while c { … }`: the body while the condition holds.
     While(Expr, BlockId),
     /// `break`: leaves the innermost loop.

@@ -68,6 +68,9 @@ pub struct Game {
     /// The `for` statements the machine runs whole, by block and place in
     /// it, and their programs (the `bytecode` pass; `codegen.rs` reads it).
     pub loop_code: std::collections::BTreeMap<(BlockId, u32), u32>,
+    /// The runs of statements the machine runs whole, by block and place of
+    /// their first: the place after their last, and their program.
+    pub run_code: std::collections::BTreeMap<(BlockId, u32), (u32, u32)>,
     pub templates: Vec<Template>,
     /// Compiled expressions, named by [`Expr::Code`] (the `bytecode` pass).
     pub programs: Vec<Program>,

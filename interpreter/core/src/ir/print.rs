@@ -517,6 +517,9 @@ impl Printer<'_> {
                 same(Instr::Assign(p.clone(), *o, e.clone()))
             }
             Op::For(l, c, b) => same(Instr::For(*l, c.clone(), *b)),
+            Op::RunCode(first, code, end) => {
+                format!("{} (to {end} as code#{code})", self.op(&first.op))
+            }
             Op::ForCode(l, c, b, code) => {
                 format!("{} as code#{code}", same(Instr::For(*l, c.clone(), *b)))
             }

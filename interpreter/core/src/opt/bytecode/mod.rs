@@ -329,57 +329,59 @@ impl Frame {
 }
 
 impl Frame {
-    /// Compiles whole each `for` of this body that a program can run
-    /// (`stmts.rs`), unless it lies inside another such loop (which runs
-    /// it), and notes its program in `Game::loop_code`. Its statements stay
-    /// as they are, compiled one by one below, for the executor to run
-    /// while coverage is counted.
+    /// Compiles whole what of this body a program can run (`stmts.rs`):
+    /// each run of two or more such statements that begins with one the
+    /// executor runs as a single operation (noted in `Game::run_code`), and
+    /// each such `for` outside a run (noted in `Game::loop_code`); not what
+    /// lies inside another of them, which runs it. The statements stay as
+    /// they are, compiled one by one below, for the executor to run while
+    /// coverage is counted.
     fn loops(&mut self, g: &mut Game, root: BlockId, shared: &[bool], inl: &Inlinable) {
+        // Parents come before the blocks nested in them.
         let blocks = nested(g, root, shared);
-        let whole = |g: &Game, b: BlockId, at: usize| match &g.blocks[b as usize][at].s {
-            Instr::For(_, _, body) => stmts::compilable(g, *body),
-            _ => false,
-        };
         let mut inner = vec![false; g.blocks.len()];
-        for &b in &blocks {
-            for at in 0..g.blocks[b as usize].len() {
-                if let Instr::For(_, _, body) = &g.blocks[b as usize][at].s {
-                    if whole(g, b, at) {
-                        for n in crate::ir::walk::nested_blocks(g, *body) {
-                            inner[n as usize] = true;
-                        }
-                    }
-                }
-            }
-        }
         for &b in &blocks {
             if inner[b as usize] {
                 continue;
             }
-            for at in 0..g.blocks[b as usize].len() {
-                if !whole(g, b, at) {
+            let n = g.blocks[b as usize].len();
+            let mut at = 0;
+            while at < n {
+                let stmts = &g.blocks[b as usize];
+                let mut end = at + 1;
+                if stmts::first_of_run(g, &stmts[at]) {
+                    while end < n && stmts::compilable_stmt(g, &stmts[end]) {
+                        end += 1;
+                    }
+                }
+                let whole_for =
+                    matches!(&stmts[at].s, Instr::For(..)) && stmts::compilable_stmt(g, &stmts[at]);
+                if end - at < 2 && !whole_for {
+                    at = end;
                     continue;
                 }
-                let Instr::For(slot, c, body) = g.blocks[b as usize][at].s.clone() else {
-                    continue;
-                };
+                let run = stmts[at..end].to_vec();
+                for st in &run {
+                    for nb in st.s.blocks() {
+                        for k in crate::ir::walk::nested_blocks(g, nb) {
+                            inner[k as usize] = true;
+                        }
+                    }
+                }
                 let mut out = vec![];
                 let base_id = g.programs.len() as u32;
-                let top = stmts::compile_for(
-                    g,
-                    inl,
-                    (slot, &c, body),
-                    self.locals as u32,
-                    base_id,
-                    &mut out,
-                );
-                let Some(top) = top.and_then(|t| u16::try_from(t).ok()) else {
-                    continue;
-                };
-                self.top = self.top.max(top);
-                g.loop_code
-                    .insert((b, at as u32), base_id + out.len() as u32 - 1);
-                g.programs.extend(out);
+                let top = stmts::compile_run(g, inl, &run, self.locals as u32, base_id, &mut out);
+                if let Some(top) = top.and_then(|t| u16::try_from(t).ok()) {
+                    self.top = self.top.max(top);
+                    let code = base_id + out.len() as u32 - 1;
+                    if end - at < 2 {
+                        g.loop_code.insert((b, at as u32), code);
+                    } else {
+                        g.run_code.insert((b, at as u32), (end as u32, code));
+                    }
+                    g.programs.extend(out);
+                }
+                at = end;
             }
         }
     }

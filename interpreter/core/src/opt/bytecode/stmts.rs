@@ -1,10 +1,14 @@
 //! Loops compiled whole: a `for` whose body holds only lets, assignments,
 //! `if`s, moves of one piece or of all of a collection, `reveal`s and
 //! `hide`s, and other such loops, runs as one program of the machine
-//! ([`Op::ForCode`]) instead of statement by statement in the executor.
-//! Auf Heller und Pfennig scores each row and column of the market cell by
-//! cell this way, Hasp deals and gathers its cards: thousands of statements
-//! a game, each of which cost the executor a dispatch, a frame and a call
+//! ([`Op::ForCode`]) instead of statement by statement in the executor;
+//! so does a run of two or more such statements (an `if` among them whose
+//! branches hold only such statements) that begins with one the executor
+//! runs as one operation ([`Op::RunCode`], which carries that first
+//! statement). Auf Heller und Pfennig scores each row and column of the
+//! market cell by cell this way, Hasp deals and gathers its cards, connect
+//! four finds where its disc lands and drops it: thousands of statements a
+//! game, each of which cost the executor a dispatch, a frame and a call
 //! into the machine for its expression.
 //!
 //! What a match shows does not change. The program does what the executor
@@ -23,9 +27,12 @@
 //! walks the same ones. Nothing in such a body can wait for a decision or
 //! end the game. A `for` that assigns a variable an index of the board
 //! reads (`Place::Watched`), calls a procedure, logs or moves `N of` a
-//! collection stays with the executor. With coverage counted, the
-//! executor runs the loop as written (`eval/vm.rs`), so that its counters
-//! see every statement.
+//! collection stays with the executor, and such a statement ends a run.
+//! The executor has counted the step of a run's first statement (and of a
+//! loop compiled whole) before the program starts, at that statement's
+//! span, so the program does not count it again. With coverage counted,
+//! the executor runs the loop or the run as written (`eval/vm.rs`), so
+//! that its counters see every statement.
 
 use super::comp::Comp;
 use super::Inlinable;
@@ -33,33 +40,53 @@ use crate::ast::AssignOp;
 use crate::ir::*;
 
 /// Whether every statement of block `b`, and of the blocks nested in it,
-/// is one a compiled loop can run.
+/// is one a compiled program can run.
 pub(super) fn compilable(g: &Game, b: BlockId) -> bool {
-    g.blocks[b as usize].iter().all(|st| match &st.s {
+    g.blocks[b as usize].iter().all(|st| compilable_stmt(g, st))
+}
+
+/// Whether a compiled program can run statement `st`, and what it nests.
+pub(super) fn compilable_stmt(g: &Game, st: &Stmt) -> bool {
+    match &st.s {
+        Instr::If(_, t, e) => compilable(g, *t) && e.is_none_or(|e| compilable(g, e)),
+        _ => first_of_run(g, st),
+    }
+}
+
+/// Whether `st` can begin a run compiled whole: a statement the executor
+/// runs as one operation (an `if` it lays out as jumps), which then carries
+/// the run (`Op::RunCode`) and runs alone while coverage is counted.
+pub(super) fn first_of_run(g: &Game, st: &Stmt) -> bool {
+    match &st.s {
         Instr::Let(..)
         | Instr::Assign(Place::Local(_) | Place::Var(..), _, _)
         | Instr::Move(MoveWhat::One(_) | MoveWhat::All(_), _, _)
         | Instr::Reveal(..) => true,
-        Instr::If(_, t, e) => compilable(g, *t) && e.is_none_or(|e| compilable(g, e)),
         Instr::For(_, _, body) => compilable(g, *body),
         _ => false,
-    })
+    }
 }
 
-/// Compiles `for slot in c { body }`, the statement at `span` whose own
-/// step the executor has counted, into a program; its id, or `None` where
-/// it does not compile (the loop stays with the executor).
-pub(super) fn compile_for(
+/// Compiles `stmts` (each [`compilable_stmt`]), of which the executor has
+/// counted the first's step, into a program; its id, or `None` where it
+/// does not compile (the statements stay with the executor). A single
+/// `for` is a loop compiled whole ([`Op::ForCode`]), more a run
+/// ([`Op::RunCode`]).
+pub(super) fn compile_run(
     g: &Game,
     inl: &Inlinable,
-    (slot, c, body): (u16, &Coll, BlockId),
+    stmts: &[Stmt],
     temps: u32,
     base_id: u32,
     out: &mut Vec<Program>,
 ) -> Option<u32> {
     let mut comp = Comp::new(g, inl, temps, base_id);
-    let m = comp.walk(slot, c, body, crate::ir::CALLER_SPAN);
-    comp.emit(BOp::Ret { s: m });
+    for (k, st) in stmts.iter().enumerate() {
+        comp.stmt(st, k > 0);
+    }
+    let r = comp.temp();
+    comp.emit(BOp::Const { d: r, v: 0 });
+    comp.emit(BOp::Ret { s: r });
     comp.finish(Expr::Const(0), out)
 }
 
@@ -105,8 +132,17 @@ impl Comp<'_> {
     /// The statements of block `b` (see [`compilable`]), each after its step.
     fn block(&mut self, b: BlockId) {
         for st in &self.g.blocks[b as usize] {
+            self.stmt(st, true);
+        }
+    }
+
+    /// Statement `st`, after its step unless the executor counted it.
+    fn stmt(&mut self, st: &Stmt, counted: bool) {
+        {
             let sp = self.span(st.span);
-            self.emit(BOp::Stmt { sp });
+            if counted {
+                self.emit(BOp::Stmt { sp });
+            }
             let keep = self.next;
             match &st.s {
                 Instr::Let(l, e) => {
