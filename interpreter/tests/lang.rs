@@ -1890,8 +1890,7 @@ play {{
 /// `else`, each later element's step, a filtered collection counted and a
 /// zone not); an overflow of `+=` and an index of `none` fail at the same
 /// span; with coverage counted, the loops run as written and the counters
-/// see their `if`s. A loop with a `log` in it stays with the executor, and
-/// a `log` ends a run.
+/// see their `if`s. A `while` ends a run.
 /// The log checked by hand: white's stones (5 each) lie on r1c1 and r2c2,
 /// black's on r2c2; of the six squares of rows 1 and 2, r1c1 adds 1 (its
 /// count) to `total`, r2c2 adds 2 for white's and takes 1 for black's
@@ -1940,8 +1939,14 @@ play {{
     }}
   }}
   log "{{total}} {{k}} {{white.got}} {{black.got}}"
+  while total < 0 {{
+    total += 1
+  }}
   for p in players {{
     p.got += big
+  }}
+  while total < 0 {{
+    total += 1
   }}
   log "{{white.got}}"
   for p in players {{
@@ -1983,18 +1988,19 @@ play {{
     );
     assert_eq!(
         out,
-        r#"["2 5 10 5", "11", "white 1", "black 6", "2 5 0"] in 132 steps"#
+        r#"["2 5 10 5", "11", "white 1", "black 6", "2 5 0"] in 134 steps"#
     );
     let fast = compile(&plain, board, &regel::opt::Passes::all());
-    // Two runs of `play`: the three moves, the `let` and the first loop
-    // (the inner loop runs in its program); the last two loops. The two
-    // loops without a log between logs are loops compiled whole. Nothing
-    // else is compiled whole.
+    // Two runs of `play`, which the `while`s (which no program runs) end:
+    // the three moves, the `let`, the first loop (whose inner loop runs in
+    // its program) and the first log; the second log and what follows it.
+    // The loop between the `while`s is a loop compiled whole. Nothing else
+    // is compiled whole.
     let play = fast.play.0;
     let runs: Vec<_> = fast.run_code.iter().map(|(k, v)| (*k, v.0)).collect();
-    assert_eq!(runs, [((play, 0), 5), ((play, 10), 12)]);
+    assert_eq!(runs, [((play, 0), 6), ((play, 9), 15)]);
     let loops: Vec<_> = fast.loop_code.keys().copied().collect();
-    assert_eq!(loops, [(play, 6), (play, 8)]);
+    assert_eq!(loops, [(play, 7)]);
     let overflow = same_as_the_tree(&rules("9223372036854775807", "white"), board, 0, &[]);
     assert!(overflow.contains("overflow"), "{overflow}");
     let none = same_as_the_tree(&rules("1", "none"), board, 0, &[]);

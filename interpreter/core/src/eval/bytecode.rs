@@ -483,6 +483,11 @@ impl<'a> Exec<'a> {
                     self.st.scratch.truncate(m);
                     refresh!();
                 }
+                BOp::Log { t, sp } => {
+                    self.log_line(t, at!(sp))?;
+                    refresh!();
+                }
+                BOp::ShowBoard => self.show_board(),
                 BOp::Reveal { p: x, on, sp } => {
                     self.reveal(r!(x), on, at!(sp))?;
                     refresh!();

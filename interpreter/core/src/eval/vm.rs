@@ -582,29 +582,8 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            Op::Log(t) => {
-                if self.st.log_on {
-                    let s = self.format_template(*t, None, span)?;
-                    self.charge(s.len() as u64, span)?;
-                    self.st.log.push(s);
-                    if self.st.seat_logs {
-                        // Each reader gets the line as it may read it: a hole
-                        // naming what it may not see reads `hidden`.
-                        let t = *t;
-                        self.seat_line(false, |cx, who| {
-                            cx.format_template(t, Some(who), span)
-                                .unwrap_or_else(|e| format!("<{}>", e.message))
-                        });
-                    }
-                }
-            }
-            Op::ShowBoard => {
-                // Only the seats' course of the game shows it: the trace and
-                // the records stay as they were.
-                if self.st.seat_logs {
-                    self.seat_line(false, super::view::board_text);
-                }
-            }
+            Op::Log(t) => self.log_line(*t, span)?,
+            Op::ShowBoard => self.show_board(),
             Op::EndGame => {
                 self.st.frames.clear();
                 self.st.status = Status::Finished;
@@ -652,6 +631,34 @@ impl<'a> Exec<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `log` of template `t`: the executor's and the machine's
+    /// (`BOp::Log`). Nothing is formatted unless the match keeps its log.
+    pub(super) fn log_line(&mut self, t: u32, span: Span) -> R<()> {
+        if self.st.log_on {
+            let s = self.format_template(t, None, span)?;
+            self.charge(s.len() as u64, span)?;
+            self.st.log.push(s);
+            if self.st.seat_logs {
+                // Each reader gets the line as it may read it: a hole
+                // naming what it may not see reads `hidden`.
+                self.seat_line(false, |cx, who| {
+                    cx.format_template(t, Some(who), span)
+                        .unwrap_or_else(|e| format!("<{}>", e.message))
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `show board`: the executor's and the machine's (`BOp::ShowBoard`).
+    pub(super) fn show_board(&mut self) {
+        // Only the seats' course of the game shows it: the trace and the
+        // records stay as they were.
+        if self.st.seat_logs {
+            self.seat_line(false, super::view::board_text);
+        }
     }
 
     /// `reveal p` (`on`) or `hide p`: the executor's and the machine's

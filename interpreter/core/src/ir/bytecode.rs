@@ -240,6 +240,11 @@ pub enum BOp {
     /// `reveal p` (`on`) or `hide p` in a loop compiled whole, as the
     /// executor's (`Exec::reveal`).
     Reveal { p: Reg, on: bool, sp: u16 },
+    /// `log` of template `t` in a program compiled whole, as the
+    /// executor's (`Exec::log_line`).
+    Log { t: u32, sp: u16 },
+    /// `show board` in a program compiled whole (`Exec::show_board`).
+    ShowBoard,
     /// `VarAt` and a `JumpEqK` on its result in one dispatch (made only by
     /// [`Draft::fuse`]): `d` = variable slot `base + i` (`i` of `none`
     /// fails), then jump to `to` when it equals `k`. Reversi's neighbour
@@ -910,7 +915,7 @@ impl BOp {
             JumpVarAtEqK { d, i, .. } | JumpZoneLen { d, i, .. } => &[*d, *i],
             SetVar { s, i: Some(i), .. } => &[*s, *i],
             SetVar { s, i: None, .. } => &[*s],
-            Stmt { .. } | Tick => &[],
+            Stmt { .. } | Tick | Log { .. } | ShowBoard => &[],
             MovePiece { p, z, .. } => &[*p, *z],
             MoveListed { m, z, .. } => &[*m, *z],
             Reveal { p, .. } => &[*p],

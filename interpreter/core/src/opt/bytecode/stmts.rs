@@ -1,6 +1,7 @@
 //! Loops compiled whole: a `for` whose body holds only lets, assignments,
 //! `if`s, moves of one piece or of all of a collection, `reveal`s and
-//! `hide`s, and other such loops, runs as one program of the machine
+//! `hide`s, `log`s, `show board` and other such loops, runs as one program
+//! of the machine
 //! ([`Op::ForCode`]) instead of statement by statement in the executor;
 //! so does a run of two or more such statements (an `if` among them whose
 //! branches hold only such statements) that begins with one the executor
@@ -20,14 +21,16 @@
 //! listed and counted as the executor lists it (a zone uncounted, any other
 //! collection as the tree evaluator counts it); expressions are compiled as
 //! every expression is, and charge what the tree evaluator charges;
-//! variables are assigned, pieces moved and shown as the executor does it,
-//! by the same functions ([`BOp::SetVar`], [`BOp::MovePiece`],
-//! [`BOp::MoveListed`], [`BOp::Reveal`]). The elements are listed before
+//! variables are assigned, pieces moved and shown, lines logged as the
+//! executor does it, by the same functions ([`BOp::SetVar`],
+//! [`BOp::MovePiece`], [`BOp::MoveListed`], [`BOp::Reveal`], [`BOp::Log`],
+//! [`BOp::ShowBoard`]). The elements are listed before
 //! the first round, as the executor copies them, so a body that moves them
 //! walks the same ones. Nothing in such a body can wait for a decision or
 //! end the game. A `for` that assigns a variable an index of the board
-//! reads (`Place::Watched`), calls a procedure, logs or moves `N of` a
-//! collection stays with the executor, and such a statement ends a run.
+//! reads (`Place::Watched`), calls a procedure, waits for a seat, loops
+//! with `while`, shuffles or moves `N of` a collection stays with the
+//! executor, and such a statement ends a run.
 //! The executor has counted the step of a run's first statement (and of a
 //! loop compiled whole) before the program starts, at that statement's
 //! span, so the program does not count it again. With coverage counted,
@@ -61,7 +64,9 @@ pub(super) fn first_of_run(g: &Game, st: &Stmt) -> bool {
         Instr::Let(..)
         | Instr::Assign(Place::Local(_) | Place::Var(..), _, _)
         | Instr::Move(MoveWhat::One(_) | MoveWhat::All(_), _, _)
-        | Instr::Reveal(..) => true,
+        | Instr::Reveal(..)
+        | Instr::Log(_)
+        | Instr::ShowBoard => true,
         Instr::For(_, _, body) => compilable(g, *body),
         _ => false,
     }
@@ -212,6 +217,8 @@ impl Comp<'_> {
                         MoveWhat::N(..) => unreachable!("`compilable` refuses `move N of`"),
                     }
                 }
+                Instr::Log(t) => drop(self.emit(BOp::Log { t: *t, sp })),
+                Instr::ShowBoard => drop(self.emit(BOp::ShowBoard)),
                 Instr::Reveal(e, on) => {
                     let p = self.expr(e, sp);
                     self.emit(BOp::Reveal { p, on: *on, sp });
