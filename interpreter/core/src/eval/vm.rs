@@ -102,6 +102,13 @@ impl<'a> Exec<'a> {
                         }
                     }
                     Op::Jump(to) => pc = *to as usize,
+                    // A run compiled whole touches neither the frames nor
+                    // the pending decision, so the block goes on here; with
+                    // coverage counted, `exec_rare` runs it as written.
+                    Op::RunCode(_, code, end) if !COVERAGE => {
+                        self.run_bytecode(*code, stmt.span)?;
+                        pc = *end as usize;
+                    }
                     _ => {
                         self.st.frames.last_mut().expect("a frame is running").pc = pc as u32;
                         self.exec(stmt)?;

@@ -356,7 +356,7 @@ impl Frame {
                 }
                 let whole_for =
                     matches!(&stmts[at].s, Instr::For(..)) && stmts::compilable_stmt(g, &stmts[at]);
-                if end - at < 2 && !whole_for {
+                if !(whole_for || end - at >= 2 && stmts::worth_a_run(&stmts[at..end])) {
                     at = end;
                     continue;
                 }
