@@ -169,89 +169,87 @@ impl Comp<'_> {
 
     /// Statement `st`, after its step unless the executor counted it.
     fn stmt(&mut self, st: &Stmt, counted: bool) {
-        {
-            let sp = self.span(st.span);
-            if counted {
-                self.emit(BOp::Stmt { sp });
-            }
-            let keep = self.next;
-            match &st.s {
-                Instr::Let(l, e) => {
-                    // Computed aside first: a value written into the local
-                    // as it is computed could read its own half-made self.
-                    let v = self.expr(e, sp);
-                    let d = self.loc(*l);
-                    self.emit(BOp::Mov { d, s: v });
-                }
-                Instr::Assign(Place::Local(l), op, e) => {
-                    let v = self.expr(e, sp);
-                    let d = self.loc(*l);
-                    self.emit(match op {
-                        AssignOp::Set => BOp::Mov { d, s: v },
-                        AssignOp::Add => BOp::Add { d, a: d, b: v, sp },
-                        AssignOp::Sub => BOp::Sub { d, a: d, b: v, sp },
-                    });
-                }
-                Instr::Assign(Place::Var(base, i), op, e) => {
-                    // The value first, then the index, as the executor.
-                    let s = self.expr(e, sp);
-                    let i = i.as_ref().map(|i| self.expr(i, sp));
-                    self.emit(BOp::SetVar {
-                        base: *base,
-                        i,
-                        s,
-                        op: *op,
-                        sp,
-                    });
-                }
-                Instr::If(c, t, e) => {
-                    let skip = self.branch(c, false, sp);
-                    self.next = keep;
-                    self.block(*t);
-                    match e {
-                        None => skip.into_iter().for_each(|j| self.patch(j)),
-                        Some(e) => {
-                            // The executor's jump over the `else` is a
-                            // statement of its own, at the `if`'s span.
-                            self.emit(BOp::Stmt { sp });
-                            let over = self.emit(BOp::Jump { to: 0 });
-                            skip.into_iter().for_each(|j| self.patch(j));
-                            self.block(*e);
-                            self.patch(over);
-                        }
-                    }
-                }
-                Instr::For(slot, c, body) => {
-                    self.walk(*slot, c, *body, sp);
-                }
-                // The zone first, then what moves, as the executor.
-                Instr::Move(what, to, pos) => {
-                    let z = self.temp();
-                    self.zone(to, z, sp);
-                    let top = *pos == crate::ast::MovePos::Top;
-                    match what {
-                        MoveWhat::One(e) => {
-                            let p = self.expr(e, sp);
-                            self.emit(BOp::MovePiece { p, z, top, sp });
-                        }
-                        MoveWhat::All(c) => {
-                            let m = self.temp();
-                            self.emit(BOp::Mark { d: m });
-                            self.coll(c, m, sp);
-                            self.emit(BOp::MoveListed { m, z, top, sp });
-                        }
-                        MoveWhat::N(..) => unreachable!("`compilable` refuses `move N of`"),
-                    }
-                }
-                Instr::Log(t) => drop(self.emit(BOp::Log { t: *t, sp })),
-                Instr::ShowBoard => drop(self.emit(BOp::ShowBoard)),
-                Instr::Reveal(e, on) => {
-                    let p = self.expr(e, sp);
-                    self.emit(BOp::Reveal { p, on: *on, sp });
-                }
-                _ => unreachable!("only what `compilable` accepts is compiled"),
-            }
-            self.next = keep;
+        let sp = self.span(st.span);
+        if counted {
+            self.emit(BOp::Stmt { sp });
         }
+        let keep = self.next;
+        match &st.s {
+            Instr::Let(l, e) => {
+                // Computed aside first: a value written into the local
+                // as it is computed could read its own half-made self.
+                let v = self.expr(e, sp);
+                let d = self.loc(*l);
+                self.emit(BOp::Mov { d, s: v });
+            }
+            Instr::Assign(Place::Local(l), op, e) => {
+                let v = self.expr(e, sp);
+                let d = self.loc(*l);
+                self.emit(match op {
+                    AssignOp::Set => BOp::Mov { d, s: v },
+                    AssignOp::Add => BOp::Add { d, a: d, b: v, sp },
+                    AssignOp::Sub => BOp::Sub { d, a: d, b: v, sp },
+                });
+            }
+            Instr::Assign(Place::Var(base, i), op, e) => {
+                // The value first, then the index, as the executor.
+                let s = self.expr(e, sp);
+                let i = i.as_ref().map(|i| self.expr(i, sp));
+                self.emit(BOp::SetVar {
+                    base: *base,
+                    i,
+                    s,
+                    op: *op,
+                    sp,
+                });
+            }
+            Instr::If(c, t, e) => {
+                let skip = self.branch(c, false, sp);
+                self.next = keep;
+                self.block(*t);
+                match e {
+                    None => skip.into_iter().for_each(|j| self.patch(j)),
+                    Some(e) => {
+                        // The executor's jump over the `else` is a
+                        // statement of its own, at the `if`'s span.
+                        self.emit(BOp::Stmt { sp });
+                        let over = self.emit(BOp::Jump { to: 0 });
+                        skip.into_iter().for_each(|j| self.patch(j));
+                        self.block(*e);
+                        self.patch(over);
+                    }
+                }
+            }
+            Instr::For(slot, c, body) => {
+                self.walk(*slot, c, *body, sp);
+            }
+            // The zone first, then what moves, as the executor.
+            Instr::Move(what, to, pos) => {
+                let z = self.temp();
+                self.zone(to, z, sp);
+                let top = *pos == crate::ast::MovePos::Top;
+                match what {
+                    MoveWhat::One(e) => {
+                        let p = self.expr(e, sp);
+                        self.emit(BOp::MovePiece { p, z, top, sp });
+                    }
+                    MoveWhat::All(c) => {
+                        let m = self.temp();
+                        self.emit(BOp::Mark { d: m });
+                        self.coll(c, m, sp);
+                        self.emit(BOp::MoveListed { m, z, top, sp });
+                    }
+                    MoveWhat::N(..) => unreachable!("`compilable` refuses `move N of`"),
+                }
+            }
+            Instr::Log(t) => drop(self.emit(BOp::Log { t: *t, sp })),
+            Instr::ShowBoard => drop(self.emit(BOp::ShowBoard)),
+            Instr::Reveal(e, on) => {
+                let p = self.expr(e, sp);
+                self.emit(BOp::Reveal { p, on: *on, sp });
+            }
+            _ => unreachable!("only what `compilable` accepts is compiled"),
+        }
+        self.next = keep;
     }
 }
