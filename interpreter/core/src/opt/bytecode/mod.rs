@@ -26,7 +26,7 @@
 //! | `memo.rs` | loop-invariant values computed once per loop |
 //! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
 //! | `shared.rs` | requirements that several actions share, computed once per decision |
-//! | `stmts.rs` | `for` loops of lets, assignments and `if`s compiled whole |
+//! | `stmts.rs` | `for` loops and runs of statements (lets, assignments, `if`s, moves, reveals, logs) compiled whole |
 
 use crate::ir::walk::{walk_e, Visit};
 use crate::ir::*;
