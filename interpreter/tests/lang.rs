@@ -1731,7 +1731,9 @@ play {{
         )
     };
     let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
-    let fused = ["MaxAcc", "MinAcc", "CountIf", "Put"];
+    // `max` and `min` run as `MaxAcc` and `MinAcc` fused with the jump
+    // back to their loop (`Draft::fuse`).
+    let fused = ["AccJump max: true", "AccJump max: false", "CountIf", "Put"];
     let out = same_as_the_tree(&rules("1"), board, 40, &fused);
     assert!(
         out.contains(r#""column 1: 0 free, 3 taken", "column 2: 2 free, 1 taken", "  free rows 1 to 2", "column 3: 3 free, 0 taken", "  free rows 1 to 3""#),
@@ -1879,6 +1881,77 @@ play {{
         &["HoldGet"],
     );
     assert!(out.contains(r#"["0 0 9"]"#), "{out}");
+}
+
+/// Pairs of operations fused into one (`Draft::fuse`): a value and the
+/// jump after it (`ConstJump`, `OwnerJump`, `AccJump`, `SumAccJump`;
+/// `PushJump`, of a listed collection, runs in connect four's lister and
+/// is compared with the tree in `tests/passes.rs`), a call compiled in place and its first test
+/// (`EnterJumpEqK`, `LeafZoneOwnerOf`), its end and the addition after it
+/// (`LeaveAddK`), a key lookup with a constant (`KeyPairK`). They answer as
+/// the tree does: the same log in the same steps under every budget in the
+/// 60 steps below the end (each call's step, each zone's pieces charged
+/// before the call's depth is checked), and the sum's overflow fails at the
+/// same span.
+/// The log checked by hand: white's stones lie on r1c1 and r1c2, black's on
+/// r1c3, so white's run rightwards from r1c1 is 2 and black's from r1c3 is
+/// 1 (the board ends); white has none from r1c3. Row 1's squares hold a
+/// stone each (white's, white's, black's: r1c1 is white's, r1c3 black's
+/// and not white's, r2c1 nobody's); rows 2 and 3 hold none: the
+/// first squares of columns 1 to 3 are all full, the highest row holding
+/// a stone is 1, and the stones moved, each the top of its heap and so one
+/// of value 5 (a heap's last piece is its top), sum to 15.
+#[test]
+fn fused_pairs_answer_as_the_tree_does() {
+    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let rules = |big: &str| {
+        format!(
+            r#"game "Pairs"
+players 2
+seats white, black
+board "board.toml"
+piece stone per player {{ v: int }} in heap {{
+  2 x {{ v: 1 }}
+  2 x {{ v: {big} }}
+}}
+zone per player heap: stone
+zone per node cell: stone
+fn mine(p: player, c: node) -> bool = any(x in c.cell: x.owner == p)
+fn right(c: node) -> node = first(neighbors(c) where row == c.row and col == c.col + 1)
+fn run(p: player, c: node) -> int = if c == none or not mine(p, c) then 0 else 1 + run(p, right(c))
+var nobody: player = none
+fn holds(p: player, c: node) -> bool = (if not empty(c.cell) then top(c.cell).owner else nobody) == p
+play {{
+  move top(white.heap) to @r1c1.cell
+  move top(white.heap) to @r1c2.cell
+  move top(black.heap) to @r1c3.cell
+  log "{{run(white, @r1c1)}} {{run(black, @r1c3)}} {{run(white, @r1c3)}}"
+  log "{{holds(white, @r1c1)}} {{holds(white, @r1c3)}} {{holds(black, @r1c3)}} {{holds(white, @r2c1)}}"
+  let full = count(k in 1..3 where not empty(first(nodes where row == 1 and col == k).cell))
+  let high = max(c in nodes where not empty(it.cell): c.row)
+  let total = sum(c in nodes where row == 1: sum(x in c.cell: x.v))
+  log "{{full}} {{high}} {{total}}"
+}}
+"#
+        )
+    };
+    let fused = [
+        "ConstJump",
+        "EnterJumpEqK",
+        "LeafZoneOwnerOf",
+        "LeaveAddK",
+        "KeyPairK",
+        "AccJump max: true",
+        "SumAccJump",
+        "OwnerJump",
+    ];
+    let out = same_as_the_tree(&rules("5"), board, 60, &fused);
+    assert!(
+        out.contains(r#"["2 1 0", "true false true false", "3 1 15"]"#),
+        "{out}"
+    );
+    let out = same_as_the_tree(&rules("9223372036854775807"), board, 60, &fused);
+    assert!(out.contains("overflow"), "{out}");
 }
 
 /// A `for` whose body holds only lets, assignments, `if`s, moves,

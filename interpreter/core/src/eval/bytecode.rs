@@ -153,6 +153,28 @@ impl<'a> Exec<'a> {
                 w!($d, v)
             }};
         }
+        // A call compiled in place starts, as `Exec::charge` and
+        // `Exec::depth_up` (`BOp::CallEnter`).
+        macro_rules! enter {
+            ($sp:expr) => {{
+                charge!(1, $sp);
+                self.st.depth += 1;
+                if self.st.depth > super::MAX_CALL_DEPTH {
+                    return Err(RunError::at(RunErrorKind::FunctionDepth, at!($sp)));
+                }
+            }};
+        }
+        // A leaf call compiled in place (`BOp::CallLeaf`): its step, and
+        // the depth checked as `enter!` checks it, but not raised.
+        macro_rules! leaf {
+            ($sp:expr) => {{
+                charge!(1, $sp);
+                if self.st.depth >= super::MAX_CALL_DEPTH {
+                    self.st.depth += 1;
+                    return Err(RunError::at(RunErrorKind::FunctionDepth, at!($sp)));
+                }
+            }};
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -549,6 +571,88 @@ impl<'a> Exec<'a> {
                         goto!(to)
                     }
                 }
+                // The other fused pairs (`Draft::fuse`): the first
+                // operation's arm, then the second's.
+                BOp::ConstJump { d, v, to } => {
+                    w!(d, v as Val);
+                    goto!(to)
+                }
+                BOp::PushJump { s, to } => {
+                    let v = r!(s);
+                    self.st.scratch.push(v);
+                    goto!(to)
+                }
+                BOp::EmitJump { d, args, n, to } => {
+                    let regs = &p.regs()[args as usize..][..n as usize];
+                    self.emit_tuple(regs);
+                    let c = r!(d) + 1;
+                    w!(d, c);
+                    goto!(to)
+                }
+                BOp::OwnerJump { d, p: r, sp, to } => {
+                    let x = r!(r);
+                    if x < 0 || x as usize >= g.piece_kind.len() {
+                        return Err(RunError::at(RunErrorKind::NoneField, at!(sp)));
+                    }
+                    w!(d, g.piece_owner[x as usize] as Val);
+                    goto!(to)
+                }
+                BOp::SumAccJump { d, v, m, sp, to } => {
+                    match ops::add(r!(d), r!(v)) {
+                        Ok(s) => w!(d, s),
+                        Err(f) => {
+                            let m = r!(m) as usize;
+                            self.st.scratch.truncate(m);
+                            return Err(RunError::op(f, at!(sp)));
+                        }
+                    }
+                    goto!(to)
+                }
+                BOp::AccJump { d, v, max, to } => {
+                    let (a, b) = (r!(d), r!(v));
+                    w!(d, if max { a.max(b) } else { a.min(b) });
+                    goto!(to)
+                }
+                BOp::LeaveAddK { d, a, k, sp } => {
+                    self.st.depth -= 1;
+                    let v = ops::add(r!(a), k as Val).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::LeaveAdd { d, a, b, sp } => {
+                    self.st.depth -= 1;
+                    let v = ops::add(r!(a), r!(b)).map_err(|f| RunError::op(f, at!(sp)))?;
+                    w!(d, v)
+                }
+                BOp::KeyPairK { d, key, c, k, b } => {
+                    w!(c, k as Val);
+                    w!(d, g.keys[key as usize].find_pair(k as Val, r!(b)))
+                }
+                BOp::EnterJumpEqK { a, k, to, sp } => {
+                    enter!(sp);
+                    if r!(a) == k as Val {
+                        goto!(to)
+                    }
+                }
+                BOp::JumpEqKLeaf { a, k, to, sp } => {
+                    if r!(a) == k as Val {
+                        goto!(to)
+                    } else {
+                        leaf!(sp)
+                    }
+                }
+                BOp::LeafZoneOwnerOf {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    p: who,
+                    test,
+                    sp,
+                } => {
+                    leaf!(sp);
+                    let z = zone_or_err!(base, r!(i), dim, 0, sp);
+                    owners!(z, who, test, d, sp)
+                }
                 BOp::Call {
                     d,
                     func,
@@ -588,22 +692,9 @@ impl<'a> Exec<'a> {
                         }
                     }
                 }
-                BOp::CallEnter { sp } => {
-                    // As `Exec::charge` and `Exec::depth_up`.
-                    charge!(1, sp);
-                    self.st.depth += 1;
-                    if self.st.depth > super::MAX_CALL_DEPTH {
-                        return Err(RunError::at(RunErrorKind::FunctionDepth, at!(sp)));
-                    }
-                }
+                BOp::CallEnter { sp } => enter!(sp),
                 BOp::CallLeave => self.st.depth -= 1,
-                BOp::CallLeaf { sp } => {
-                    charge!(1, sp);
-                    if self.st.depth >= super::MAX_CALL_DEPTH {
-                        self.st.depth += 1;
-                        return Err(RunError::at(RunErrorKind::FunctionDepth, at!(sp)));
-                    }
-                }
+                BOp::CallLeaf { sp } => leaf!(sp),
                 BOp::Builtin { d, b, x, y, sp } => {
                     let (x, y) = (r!(x), r!(y));
                     // The builtins of scans over the board (Hansa
@@ -1081,7 +1172,9 @@ impl<'a> Exec<'a> {
             ZDim::Edge => self.g.board.edges.len() as Val,
             ZDim::At => n as Val,
         };
-        if i < 0 || i >= n {
+        // One unsigned comparison: a negative index (`none`) is larger
+        // than any length.
+        if i as u64 >= n as u64 {
             return Err(RunErrorKind::NoneZone);
         }
         Ok(base + i as u32)

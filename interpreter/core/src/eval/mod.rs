@@ -347,29 +347,47 @@ pub struct Standing {
 
 /// The action (or [`CHOOSE`]) and the values of option `i` of the pending decision.
 pub fn option_tuple(st: &State, i: usize) -> (u16, smallvec::SmallVec<[Val; 4]>) {
-    let g = st
-        .opt_groups
+    let g = option_group(&st.opt_groups, i);
+    let mut vals = smallvec::SmallVec::new();
+    vals.resize(g.tuples.map_or(g.dims.len(), |(_, n)| n as usize), 0);
+    option_values(g, &st.opt_vals, i, |d, v| vals[d] = v);
+    (g.action, vals)
+}
+
+/// The group option `i` belongs to.
+pub(crate) fn option_group(groups: &[OptGroup], i: usize) -> &OptGroup {
+    groups
         .iter()
         .rev()
         .find(|g| g.first as usize <= i)
-        .expect("option index within the groups");
+        .expect("option index within the groups")
+}
+
+/// The values of option `i` of group `g`, handed to `f` (parameter index,
+/// value) without a list made of them: starting the chosen action writes
+/// them straight into its frame.
+pub(crate) fn option_values(
+    g: &OptGroup,
+    opt_vals: &[Val],
+    i: usize,
+    mut f: impl FnMut(usize, Val),
+) {
     let mut k = i - g.first as usize;
-    let mut vals = smallvec::SmallVec::new();
     match g.tuples {
         Some((at, arity)) => {
             let s = at as usize + k * arity as usize;
-            vals.extend_from_slice(&st.opt_vals[s..s + arity as usize]);
+            for (d, &v) in opt_vals[s..s + arity as usize].iter().enumerate() {
+                f(d, v);
+            }
         }
         None => {
             // Mixed radix, the last parameter varying fastest.
-            vals.resize(g.dims.len(), 0);
             for (d, &(at, len)) in g.dims.iter().enumerate().rev() {
-                vals[d] = st.opt_vals[at as usize + k % len as usize];
+                f(d, opt_vals[at as usize + k % len as usize]);
                 k /= len as usize;
             }
         }
     }
-    (g.action, vals)
 }
 
 impl Match {

@@ -357,15 +357,35 @@ impl Exec<'_> {
 
     /// Starts option `i` of the current option buffers as an action call.
     pub fn start_action(&mut self, p: Val, i: usize) {
+        if self.st.log_on {
+            return self.start_action_logged(p, i);
+        }
+        let a = super::option_group(&self.st.opt_groups, i).action;
+        if let Some(cov) = self.st.coverage.as_deref_mut() {
+            cov.taken[a as usize] += 1;
+        }
+        let ad = &self.g.actions[a as usize];
+        let base = self.push_call(ad.body, ad.nlocals);
+        self.set_local(0, p);
+        self.restore_areas(a);
+        // The values go straight into the new frame, without a list
+        // (measured on connect four: 124 instructions a decision).
+        let st = &mut *self.st;
+        let g = super::option_group(&st.opt_groups, i);
+        super::option_values(g, &st.opt_vals, i, |k, v| {
+            st.locals[base + ad.params[k].slot as usize] = v
+        });
+    }
+
+    /// [`Exec::start_action`] with the log on: the chosen option is logged
+    /// as the deciding player saw it.
+    #[inline(never)]
+    fn start_action_logged(&mut self, p: Val, i: usize) {
         let (a, vals) = super::option_tuple(self.st, i);
-        let log_label = if self.st.log_on {
-            // The log names the action as the deciding player saw it.
-            Some(super::view::option_label_raw(
-                self.g, self.st, i, p as usize,
-            ))
-        } else {
-            None
-        };
+        // The log names the action as the deciding player saw it.
+        let log_label = Some(super::view::option_label_raw(
+            self.g, self.st, i, p as usize,
+        ));
         if let Some(cov) = self.st.coverage.as_deref_mut() {
             cov.taken[a as usize] += 1;
         }

@@ -39,25 +39,20 @@ impl Exec<'_> {
     }
 
     /// A builtin applied to the values of its (at most two) arguments.
+    ///
+    /// The commonest, which neither fail nor look far, are answered here,
+    /// inlined where they are called; the rest in [`Exec::values_rest`].
+    /// One function for all spent some 30 instructions a call saving and
+    /// restoring registers that `next(p)` or `top(zone)` never needed
+    /// (measured on connect four: 95 instructions a `next` from the tree).
+    #[inline]
     pub(crate) fn builtin_values(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
-        Ok(match b {
-            Builtin::NumPlayers => n,
-            Builtin::Next | Builtin::Prev => {
-                let p = x;
-                if p < 0 {
-                    return Err(RunError::at(RunErrorKind::NoneSeat, span));
-                }
-                if b == Builtin::Next {
-                    (p + 1) % n
-                } else {
-                    (p + n - 1) % n
-                }
-            }
-            Builtin::Abs => ops::abs(x).map_err(|f| RunError::op(f, span))?,
-            Builtin::Sign => ops::sign(x),
-            Builtin::Min2 => x.min(y),
-            Builtin::Max2 => x.max(y),
+        match b {
+            Builtin::Next if x >= 0 => Ok((x + 1) % n),
+            Builtin::Prev if x >= 0 => Ok((x + n - 1) % n),
+            Builtin::Min2 => Ok(x.min(y)),
+            Builtin::Max2 => Ok(x.max(y)),
             Builtin::Top | Builtin::Bottom => {
                 let s = self.st.zones.slice(x as u32);
                 let p = if b == Builtin::Top {
@@ -65,7 +60,26 @@ impl Exec<'_> {
                 } else {
                     s.first()
                 };
-                p.map(|&p| p as Val).unwrap_or(NONE)
+                Ok(p.map(|&p| p as Val).unwrap_or(NONE))
+            }
+            _ => self.values_rest(b, x, y, span),
+        }
+    }
+
+    /// [`Exec::builtin_values`] for the builtins of values it does not
+    /// answer itself (and `next`, `prev` of `none`, which fail).
+    #[inline(never)]
+    fn values_rest(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
+        let n = self.st.nplayers as Val;
+        Ok(match b {
+            Builtin::NumPlayers => n,
+            Builtin::Next | Builtin::Prev => {
+                return Err(RunError::at(RunErrorKind::NoneSeat, span));
+            }
+            Builtin::Abs => ops::abs(x).map_err(|f| RunError::op(f, span))?,
+            Builtin::Sign => ops::sign(x),
+            Builtin::Min2 | Builtin::Max2 | Builtin::Top | Builtin::Bottom => {
+                unreachable!("answered by `builtin_values`")
             }
             Builtin::ZoneOf => {
                 let p = self.piece(x, span)?;

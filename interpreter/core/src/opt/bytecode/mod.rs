@@ -258,6 +258,10 @@ impl Frame {
                         | BOp::Call { .. }
                         | BOp::CallLeaf { .. }
                         | BOp::CallEnter { .. }
+                        | BOp::KeyPairK { .. }
+                        | BOp::EnterJumpEqK { .. }
+                        | BOp::JumpEqKLeaf { .. }
+                        | BOp::LeafZoneOwnerOf { .. }
                 )
             })
         {
