@@ -1887,7 +1887,7 @@ play {{
 /// jump after it (`ConstJump`, `OwnerJump`, `AccJump`, `SumAccJump`;
 /// `PushJump`, of a listed collection, runs in connect four's lister and
 /// is compared with the tree in `tests/passes.rs`), a call compiled in place and its first test
-/// (`EnterJumpEqK`, `LeafZoneOwnerOf`), its end and the addition after it
+/// (`EnterJumpEqK`, `LeafZoneOwnerOf`, `LeafJumpZoneLen`), its end and the addition after it
 /// (`LeaveAddK`), a key lookup with a constant (`KeyPairK`). They answer as
 /// the tree does: the same log in the same steps under every budget in the
 /// 60 steps below the end (each call's step, each zone's pieces charged
@@ -1917,6 +1917,7 @@ piece stone per player {{ v: int }} in heap {{
 zone per player heap: stone
 zone per node cell: stone
 fn mine(p: player, c: node) -> bool = any(x in c.cell: x.owner == p)
+fn free(c: node) -> bool = empty(c.cell)
 fn right(c: node) -> node = first(neighbors(c) where row == c.row and col == c.col + 1)
 fn run(p: player, c: node) -> int = if c == none or not mine(p, c) then 0 else 1 + run(p, right(c))
 var nobody: player = none
@@ -1927,7 +1928,7 @@ play {{
   move top(black.heap) to @r1c3.cell
   log "{{run(white, @r1c1)}} {{run(black, @r1c3)}} {{run(white, @r1c3)}}"
   log "{{holds(white, @r1c1)}} {{holds(white, @r1c3)}} {{holds(black, @r1c3)}} {{holds(white, @r2c1)}}"
-  let full = count(k in 1..3 where not empty(first(nodes where row == 1 and col == k).cell))
+  let full = count(k in 1..3 where not free(first(nodes where row == 1 and col == k)))
   let high = max(c in nodes where not empty(it.cell): c.row)
   let total = sum(c in nodes where row == 1: sum(x in c.cell: x.v))
   log "{{full}} {{high}} {{total}}"
@@ -1941,6 +1942,7 @@ play {{
         "LeafZoneOwnerOf",
         "LeaveAddK",
         "KeyPairK",
+        "LeafJumpZoneLen",
         "AccJump max: true",
         "SumAccJump",
         "OwnerJump",

@@ -175,6 +175,19 @@ impl<'a> Exec<'a> {
                 }
             }};
         }
+        // `BOp::JumpZoneLen`: zone `base + i`'s size (or whether it is
+        // empty) into `d`, and the jump when it is (`when`) or is not zero.
+        macro_rules! zone_len_jump {
+            ($d:expr, $base:expr, $i:expr, $dim:expr, $empty:expr, $when:expr, $to:expr, $sp:expr) => {{
+                let z = zone_or_err!($base as u32, r!($i), $dim, 0, $sp);
+                let len = self.st.zones.len(z) as Val;
+                let v = if $empty { (len == 0) as Val } else { len };
+                w!($d, v);
+                if (v != 0) == $when {
+                    goto!($to)
+                }
+            }};
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -562,14 +575,19 @@ impl<'a> Exec<'a> {
                     when,
                     to,
                     sp,
+                } => zone_len_jump!(d, base, i, dim, empty, when, to, sp),
+                BOp::LeafJumpZoneLen {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    empty,
+                    when,
+                    to,
+                    sp,
                 } => {
-                    let z = zone_or_err!(base as u32, r!(i), dim, 0, sp);
-                    let len = self.st.zones.len(z) as Val;
-                    let v = if empty { (len == 0) as Val } else { len };
-                    w!(d, v);
-                    if (v != 0) == when {
-                        goto!(to)
-                    }
+                    leaf!(sp);
+                    zone_len_jump!(d, base, i, dim, empty, when, to, sp)
                 }
                 // The other fused pairs (`Draft::fuse`): the first
                 // operation's arm, then the second's.

@@ -309,6 +309,19 @@ pub enum BOp {
     EnterJumpEqK { a: Reg, k: i32, to: u32, sp: u16 },
     /// `JumpEqK` and the `CallLeaf` after it (`c == none or not mine(p, c)`).
     JumpEqKLeaf { a: Reg, k: i32, to: u32, sp: u16 },
+    /// `CallLeaf` and the `JumpZoneLen` after it, both at span `sp`: a
+    /// function such as `free(c) = empty(c.slot)` compiled in place and
+    /// tested (made by a second round of [`Draft::fuse`]).
+    LeafJumpZoneLen {
+        d: Reg,
+        base: u16,
+        i: Reg,
+        dim: ZDim,
+        empty: bool,
+        when: bool,
+        to: u32,
+        sp: u16,
+    },
     /// `SumAcc` and the `Jump` back to its loop.
     SumAccJump {
         d: Reg,
@@ -715,6 +728,10 @@ impl Draft {
             })
             .collect();
         self.remove(&drop);
+        // Twice: a pair the first round made can join the operation
+        // before it (`CallLeaf` and a `JumpZoneLen` fused from a read and
+        // its jump).
+        self.fuse();
         self.fuse();
     }
 
@@ -736,12 +753,14 @@ impl Draft {
     /// branch of an `if` and the jump to where the branches meet, or an
     /// element kept and the jump back to its loop); a call compiled in
     /// place and its first operation (`EnterJumpEqK`, `JumpEqKLeaf`,
-    /// `LeafZoneOwnerOf`, the last only where both carry the same span);
+    /// `LeafZoneOwnerOf`, `LeafJumpZoneLen`, the last two only where both
+    /// carry the same span; `tidy` runs this twice, so that a read fused
+    /// with its jump can join the leaf call before it);
     /// its end and the addition after it (`LeaveAddK`, `LeaveAdd`); a key
     /// lookup and the constant it reads (`KeyPairK`, which still writes
     /// the constant's register). Measured on connect four, where they are
-    /// most of what runs: 155,178 → 146,565 instructions a game, with the
-    /// `builtin_values` and `start_action` changes of the same commit.
+    /// most of what runs: 155,178 → 144,897 instructions a game, with the
+    /// `builtin_values` and `start_action` changes made alongside.
     fn fuse(&mut self) {
         use BOp::*;
         let n = self.ops.len();
@@ -809,6 +828,28 @@ impl Draft {
                 (Const { d: c, v }, KeyPair { d, key, a, b }) if a == c && b != c => {
                     i16::try_from(v).ok().map(|k| KeyPairK { d, key, c, k, b })
                 }
+                (
+                    CallLeaf { sp: leaf },
+                    JumpZoneLen {
+                        d,
+                        base,
+                        i: x,
+                        dim,
+                        empty,
+                        when,
+                        to,
+                        sp,
+                    },
+                ) if leaf == sp => Some(LeafJumpZoneLen {
+                    d,
+                    base,
+                    i: x,
+                    dim,
+                    empty,
+                    when,
+                    to,
+                    sp,
+                }),
                 (SumAcc { d, v, m, sp }, Jump { to }) => Some(SumAccJump { d, v, m, sp, to }),
                 (MaxAcc { d, v }, Jump { to }) => Some(AccJump {
                     d,
@@ -1043,7 +1084,9 @@ impl BOp {
             OwnerJump { d, p, .. } => &[*d, *p],
             KeyPairK { d, c, b, .. } => &[*d, *c, *b],
             EnterJumpEqK { a, .. } | JumpEqKLeaf { a, .. } => &[*a],
-            JumpVarAtEqK { d, i, .. } | JumpZoneLen { d, i, .. } => &[*d, *i],
+            JumpVarAtEqK { d, i, .. } | JumpZoneLen { d, i, .. } | LeafJumpZoneLen { d, i, .. } => {
+                &[*d, *i]
+            }
             SetVar { s, i: Some(i), .. } => &[*s, *i],
             SetVar { s, i: None, .. } => &[*s],
             Stmt { .. } | Tick | Log { .. } | ShowBoard => &[],
@@ -1145,6 +1188,7 @@ impl BOp {
             BOp::JumpVarAtEqK { .. }
                 | BOp::JumpAttr { .. }
                 | BOp::JumpZoneLen { .. }
+                | BOp::LeafJumpZoneLen { .. }
                 | BOp::ConstJump { .. }
                 | BOp::SumAccJump { .. }
                 | BOp::AccJump { .. }
@@ -1184,6 +1228,7 @@ impl BOp {
             | BOp::JumpVarAtEqK { to, .. }
             | BOp::JumpAttr { to, .. }
             | BOp::JumpZoneLen { to, .. }
+            | BOp::LeafJumpZoneLen { to, .. }
             | BOp::ConstJump { to, .. }
             | BOp::SumAccJump { to, .. }
             | BOp::AccJump { to, .. }
@@ -1765,6 +1810,39 @@ mod tests {
             Ret { s: 4 },
         ];
         assert_eq!(format!("{ops:?}"), format!("{want:?}"));
+        // A leaf call, a zone's size and the jump on it: one operation
+        // after the two rounds `tidy` runs.
+        let mut d = Draft {
+            ops: vec![
+                CallLeaf { sp: 2 },
+                ZoneLenOf {
+                    d: 6,
+                    base: 40,
+                    i: 0,
+                    dim: ZDim::Node,
+                    empty: true,
+                    sp: 2,
+                },
+                JumpUnless { c: 6, to: 0 },
+                Ret { s: 6 },
+            ],
+            ..Draft::default()
+        };
+        d.tidy();
+        let want = [
+            LeafJumpZoneLen {
+                d: 6,
+                base: 40,
+                i: 0,
+                dim: ZDim::Node,
+                empty: true,
+                when: false,
+                to: 0,
+                sp: 2,
+            },
+            Ret { s: 6 },
+        ];
+        assert_eq!(format!("{:?}", d.ops), format!("{want:?}"));
         // Left alone: a jump other operations land on; a leaf call and a
         // zone test at different spans; a `KeyPair` whose second value is
         // the constant too; constants that do not fit.

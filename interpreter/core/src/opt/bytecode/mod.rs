@@ -262,6 +262,7 @@ impl Frame {
                         | BOp::EnterJumpEqK { .. }
                         | BOp::JumpEqKLeaf { .. }
                         | BOp::LeafZoneOwnerOf { .. }
+                        | BOp::LeafJumpZoneLen { .. }
                 )
             })
         {
