@@ -28,7 +28,7 @@ fn mcts_wins(rel: &str, games: u64, mcts: &str) -> u64 {
             kinds[me] = mcts;
             let r = play_bots(&game, &Setup::new(2, seed), &kinds, false, false);
             assert!(r.error.is_none(), "{rel} seed {seed}: {:?}", r.error);
-            (r.winners == vec![me]) as u64
+            (r.winners[..] == [me]) as u64
         })
         .sum()
 }

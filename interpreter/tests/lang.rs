@@ -1884,15 +1884,16 @@ play {{
 }
 
 /// Pairs of operations fused into one (`Draft::fuse`): a value and the
-/// jump after it (`ConstJump`, `OwnerJump`, `AccJump`, `SumAccJump`;
-/// `PushJump`, of a listed collection, runs in connect four's lister and
-/// is compared with the tree in `tests/passes.rs`), a call compiled in place and its first test
-/// (`EnterJumpEqK`, `LeafZoneOwnerOf`, `LeafJumpZoneLen`), its end and the addition after it
-/// (`LeaveAddK`), a key lookup with a constant (`KeyPairK`). They answer as
-/// the tree does: the same log in the same steps under every budget in the
-/// 60 steps below the end (each call's step, each zone's pieces charged
-/// before the call's depth is checked), and the sum's overflow fails at the
-/// same span.
+/// jump after it (`ConstJump`, `OwnerJump`, `AccJump`, `SumAccJump`; and
+/// `ConstRet`, a constant and the `Ret` of it; `PushJump`, of a listed
+/// collection, runs in connect four's lister and is compared with the tree
+/// in `tests/passes.rs`), a call compiled in place and its first test
+/// (`EnterJumpEqK`, `LeafZoneOwnerOf`, `LeafJumpZoneLen`), its end and the
+/// addition after it (`LeaveAddK`), a key lookup with a constant
+/// (`KeyPairK`). They answer as the tree does: the same log in the same
+/// steps under every budget in the 60 steps below the end (each call's
+/// step, each zone's pieces charged before the call's depth is checked),
+/// and the sum's overflow fails at the same span.
 /// The log checked by hand: white's stones lie on r1c1 and r1c2, black's on
 /// r1c3, so white's run rightwards from r1c1 is 2 and black's from r1c3 is
 /// 1 (the board ends); white has none from r1c3. Row 1's squares hold a
@@ -1946,6 +1947,7 @@ play {{
         "AccJump max: true",
         "SumAccJump",
         "OwnerJump",
+        "ConstRet",
     ];
     let out = same_as_the_tree(&rules("5"), board, 60, &fused);
     assert!(

@@ -192,7 +192,7 @@ impl Totals {
         );
         for s in 0..self.wins.len() {
             let v = r.scores[s];
-            self.wins[s] += (r.winners == [s]) as u64;
+            self.wins[s] += (r.winners[..] == [s]) as u64;
             self.shared[s] += (r.winners.len() > 1 && r.winners.contains(&s)) as u64;
             self.score_sum[s] += v as i128;
             self.score_min[s] = Some(self.score_min[s].map_or(v, |m| m.min(v)));
@@ -360,7 +360,7 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                     r.labels.clone(),
                 );
                 if r.error.is_none() {
-                    rec.scores = Some(r.scores.clone());
+                    rec.scores = Some(r.scores.to_vec());
                 }
                 if let Err(e) = std::fs::write(&path, rec.to_toml()) {
                     bar.finish_and_clear();

@@ -107,7 +107,7 @@ pub fn summary(
             let scores: Vec<i64> = ok.iter().map(|r| r.scores[s]).collect();
             SeatSummary {
                 seat: game.seats[s].clone(),
-                wins: ok.iter().filter(|r| r.winners == vec![s]).count() as u64,
+                wins: ok.iter().filter(|r| r.winners[..] == [s]).count() as u64,
                 shared_wins: ok
                     .iter()
                     .filter(|r| r.winners.len() > 1 && r.winners.contains(&s))
@@ -189,6 +189,6 @@ pub fn summary(
             }
         }),
         lengths: lens,
-        scores: ok.iter().map(|r| r.scores.clone()).collect(),
+        scores: ok.iter().map(|r| r.scores.to_vec()).collect(),
     }
 }

@@ -35,19 +35,24 @@ pub fn timed<T>(clock: Option<&dyn DecisionClock>, f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// One value per seat, kept without a heap allocation for up to four
+/// seats: a random playout of connect four spent about 1 % of its
+/// instructions allocating and freeing the four lists of its result.
+pub type Seats<T> = smallvec::SmallVec<[T; 4]>;
+
 /// The outcome of one simulated game.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameResult {
     pub seed: u64,
     pub decisions: u32,
-    pub scores: Vec<i64>,
-    pub winners: Vec<usize>,
+    pub scores: Seats<i64>,
+    pub winners: Seats<usize>,
     /// Each seat's team (its own number when the rules declare none).
     #[serde(skip)]
-    pub teams: Vec<i64>,
+    pub teams: Seats<i64>,
     /// Each seat's rank (1 = best).
     #[serde(skip)]
-    pub ranks: Vec<usize>,
+    pub ranks: Seats<usize>,
     pub error: Option<String>,
     /// Where the rules were when the run-time error happened.
     #[serde(skip)]
@@ -133,10 +138,10 @@ pub fn play_counted(
     let mut res = GameResult {
         seed: setup.seed,
         decisions: 0,
-        scores: vec![],
-        winners: vec![],
-        teams: vec![],
-        ranks: vec![],
+        scores: Seats::new(),
+        winners: Seats::new(),
+        teams: Seats::new(),
+        ranks: Seats::new(),
         error: None,
         span: None,
         labels: vec![],

@@ -90,7 +90,8 @@ impl<'a> Exec<'a> {
         //    it (`refresh!`).
         // 2. Jumps lie within the program. `Program::seal` refuses a
         //    program whose jump targets are not below its length or whose
-        //    last operation is not `Ret` or a jump, so `pc` always points
+        //    last operation is not one that never goes on to the next
+        //    (`Ret`, `Jump`, or a pair fused from one), so `pc` always points
         //    at an operation: it starts at the first, steps to the next
         //    only from one that is not the last, and jumps (`goto!`) only
         //    to a target below the length.
@@ -1150,6 +1151,10 @@ impl<'a> Exec<'a> {
                 },
                 BOp::KeepSet { d, k, m } => self.kept_set(k, r!(d), r!(m)),
                 BOp::Ret { s } => return Ok(r!(s)),
+                BOp::ConstRet { d, v } => {
+                    w!(d, v as Val);
+                    return Ok(v as Val);
+                }
             }
         }
     }

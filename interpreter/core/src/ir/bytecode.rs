@@ -322,6 +322,9 @@ pub enum BOp {
         to: u32,
         sp: u16,
     },
+    /// `Const` and the `Ret` of its register: a branch of the program that
+    /// answers a constant (`then 0`); the register is written too.
+    ConstRet { d: Reg, v: i32 },
     /// `SumAcc` and the `Jump` back to its loop.
     SumAccJump {
         d: Reg,
@@ -749,7 +752,8 @@ impl Draft {
     /// The same holds for the other pairs joined here, each the first
     /// operation's work and then the second's in one arm of the machine:
     /// a value and the unconditional jump after it (`ConstJump`,
-    /// `OwnerJump`, `PushJump`, `EmitJump`, `AccJump`, `SumAccJump`: one
+    /// `OwnerJump`, `PushJump`, `EmitJump`, `AccJump`, `SumAccJump`; and
+    /// `ConstRet`, a constant and the `Ret` of it: one
     /// branch of an `if` and the jump to where the branches meet, or an
     /// element kept and the jump back to its loop); a call compiled in
     /// place and its first operation (`EnterJumpEqK`, `JumpEqKLeaf`,
@@ -759,8 +763,8 @@ impl Draft {
     /// its end and the addition after it (`LeaveAddK`, `LeaveAdd`); a key
     /// lookup and the constant it reads (`KeyPairK`, which still writes
     /// the constant's register). Measured on connect four, where they are
-    /// most of what runs: 155,178 → 144,897 instructions a game, with the
-    /// `builtin_values` and `start_action` changes made alongside.
+    /// most of what runs: 155,178 → 141,207 instructions a game, with the
+    /// executor's changes made alongside (`interpreter/README.md`).
     fn fuse(&mut self) {
         use BOp::*;
         let n = self.ops.len();
@@ -850,6 +854,9 @@ impl Draft {
                     to,
                     sp,
                 }),
+                (Const { d, v }, Ret { s }) if s == d => {
+                    i32::try_from(v).ok().map(|v| ConstRet { d, v })
+                }
                 (SumAcc { d, v, m, sp }, Jump { to }) => Some(SumAccJump { d, v, m, sp, to }),
                 (MaxAcc { d, v }, Jump { to }) => Some(AccJump {
                     d,
@@ -1074,7 +1081,7 @@ impl BOp {
             ZoneLen { d, z } | ZoneEmpty { d, z } => &[*d, *z],
             ZoneOwner { d, z, p, .. } => &[*d, *z, *p],
             ZoneOwnerOf { d, i, p, .. } | LeafZoneOwnerOf { d, i, p, .. } => &[*d, *i, *p],
-            ConstJump { d, .. } => &[*d],
+            ConstJump { d, .. } | ConstRet { d, .. } => &[*d],
             SumAccJump { d, v, m, .. } => &[*d, *v, *m],
             AccJump { d, v, .. } => &[*d, *v],
             LeaveAddK { d, a, .. } => &[*d, *a],
@@ -1190,6 +1197,7 @@ impl BOp {
                 | BOp::JumpZoneLen { .. }
                 | BOp::LeafJumpZoneLen { .. }
                 | BOp::ConstJump { .. }
+                | BOp::ConstRet { .. }
                 | BOp::SumAccJump { .. }
                 | BOp::AccJump { .. }
                 | BOp::LeaveAddK { .. }
@@ -1264,7 +1272,22 @@ impl Program {
             top = top.max(r as u32 + 1);
         }
         let len = d.ops.len() as u32;
-        let ends = matches!(d.ops.last(), Some(BOp::Ret { .. } | BOp::Jump { .. }));
+        // Operations that never go on to the next one: `Ret`, `Jump` and
+        // the pairs `Draft::fuse` made of one of them.
+        let ends = matches!(
+            d.ops.last(),
+            Some(
+                BOp::Ret { .. }
+                    | BOp::ConstRet { .. }
+                    | BOp::Jump { .. }
+                    | BOp::ConstJump { .. }
+                    | BOp::PushJump { .. }
+                    | BOp::EmitJump { .. }
+                    | BOp::OwnerJump { .. }
+                    | BOp::AccJump { .. }
+                    | BOp::SumAccJump { .. }
+            )
+        );
         if !ends || !d.ops.iter().all(|op| op.target().is_none_or(|t| t < len)) {
             return None;
         }
@@ -1452,8 +1475,8 @@ mod tests {
             Ret { s: 1 },
             Jump { to: 6 },
             Const { d: 1, v: 9 },
-            Const { d: 1, v: 2 },
-            Ret { s: 1 },
+            // The constant and the `Ret` of it, fused (`Draft::fuse`).
+            ConstRet { d: 1, v: 2 },
         ];
         assert_eq!(format!("{:?}", d.ops), format!("{tidied:?}"));
         let run = |ops: &[BOp], c: Val| {
@@ -1467,6 +1490,7 @@ mod tests {
                         pc += 1
                     }
                     Ret { s } => return regs[s as usize],
+                    ConstRet { v, .. } => return v as Val,
                     _ => pc += 1,
                 }
             }

@@ -45,7 +45,7 @@ impl Exec<'_> {
     /// One function for all spent some 30 instructions a call saving and
     /// restoring registers that `next(p)` or `top(zone)` never needed
     /// (measured on connect four: 95 instructions a `next` from the tree).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn builtin_values(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
         match b {
