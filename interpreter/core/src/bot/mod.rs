@@ -118,8 +118,12 @@ pub struct Table {
 
 impl Table {
     pub fn new(kinds: &[SeatKind], seed: u64) -> Table {
+        // A table of random players only (every playout) allocates no
+        // entries: `choose` finds none and asks the random bot.
+        let bots = kinds.iter().any(|k| matches!(k, SeatKind::Mcts { .. }));
         let seats = kinds
             .iter()
+            .filter(|_| bots)
             .enumerate()
             .map(|(s, k)| match *k {
                 SeatKind::Mcts { iterations, depth } => Some(Box::new(mcts::Mcts::new(
