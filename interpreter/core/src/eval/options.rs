@@ -370,6 +370,12 @@ impl Exec<'_> {
         if self.st.log_on {
             return self.start_action_logged(p, i);
         }
+        self.action_frame(p, i);
+    }
+
+    /// The frame of option `i`'s action, its parameters set; returns the
+    /// action.
+    fn action_frame(&mut self, p: Val, i: usize) -> u16 {
         let a = super::option_group(&self.st.opt_groups, i).action;
         if let Some(cov) = self.st.coverage.as_deref_mut() {
             cov.taken[a as usize] += 1;
@@ -385,33 +391,20 @@ impl Exec<'_> {
         super::option_values(g, &st.opt_vals, i, |k, v| {
             st.locals[base + ad.params[k].slot as usize] = v
         });
+        a
     }
 
     /// [`Exec::start_action`] with the log on: the chosen option is logged
     /// as the deciding player saw it.
     #[inline(never)]
     fn start_action_logged(&mut self, p: Val, i: usize) {
-        let (a, vals) = super::option_tuple(self.st, i);
-        // The log names the action as the deciding player saw it.
-        let log_label = Some(super::view::option_label_raw(
-            self.g, self.st, i, p as usize,
-        ));
-        if let Some(cov) = self.st.coverage.as_deref_mut() {
-            cov.taken[a as usize] += 1;
-        }
-        let ad = &self.g.actions[a as usize];
-        self.push_call(ad.body, ad.nlocals);
-        self.set_local(0, p);
-        self.restore_areas(a);
-        for (k, prm) in ad.params.iter().enumerate() {
-            self.set_local(prm.slot, vals[k]);
-        }
-        if let Some(label) = log_label {
-            let seat = &self.g.seats[p as usize];
-            self.st.log.push(format!("{seat}: {label}"));
-            if self.st.seat_logs {
-                self.seat_act_line(p, a, &vals);
-            }
+        let label = super::view::option_label_raw(self.g, self.st, i, p as usize);
+        let a = self.action_frame(p, i);
+        let seat = &self.g.seats[p as usize];
+        self.st.log.push(format!("{seat}: {label}"));
+        if self.st.seat_logs {
+            let (_, vals) = super::option_tuple(self.st, i);
+            self.seat_act_line(p, a, &vals);
         }
     }
 }
