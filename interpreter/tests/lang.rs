@@ -1890,7 +1890,8 @@ play {{
 /// in `tests/passes.rs`), a call compiled in place and its first test
 /// (`EnterJumpEqK`, `LeafZoneOwnerOf`, `LeafJumpZoneLen`), its end and the
 /// addition after it (`LeaveAddK`), a key lookup with a constant
-/// (`KeyPairK`). They answer as the tree does: the same log in the same
+/// (`KeyPairK`), a zone and the walk that begins over it (`ZoneIter`, in
+/// the inner `sum`). They answer as the tree does: the same log in the same
 /// steps under every budget in the 60 steps below the end (each call's
 /// step, each zone's pieces charged before the call's depth is checked),
 /// and the sum's overflow fails at the same span.
@@ -1948,6 +1949,7 @@ play {{
         "SumAccJump",
         "OwnerJump",
         "ConstRet",
+        "ZoneIter",
     ];
     let out = same_as_the_tree(&rules("5"), board, 60, &fused);
     assert!(
@@ -1965,7 +1967,9 @@ play {{
 /// same steps as with every pass but the bytecode, under every budget in
 /// the 60 steps below the end (each statement's step, the jump over an
 /// `else`, each later element's step, a filtered collection counted and a
-/// zone not); an overflow of `+=` and an index of `none` fail at the same
+/// zone not; a zone's pieces read where they lie when the body moves none,
+/// as `c.cell`'s, and copied first when it moves them, as `white.heap`'s);
+/// an overflow of `+=` and an index of `none` fail at the same
 /// span; with coverage counted, the loops run as written and the counters
 /// see their `if`s. A `while` ends a run.
 /// The log checked by hand: white's stones (5 each) lie on r1c1 and r2c2,
@@ -2056,7 +2060,9 @@ play {{
         60,
         &[
             "Stmt",
-            "Tick",
+            "NextTick",
+            "ZoneSpan",
+            "ZoneNextTick",
             "SetVar",
             "MovePiece",
             "MoveListed",

@@ -483,7 +483,6 @@ impl<'a> Exec<'a> {
                         self.checkpoint(super::Budgeted::Statement, at!(sp))?;
                     }
                 }
-                BOp::Tick => self.st.steps += 1,
                 BOp::SetVar { base, i, s, op, sp } => {
                     let v = r!(s);
                     let idx = match i {
@@ -857,6 +856,50 @@ impl<'a> Exec<'a> {
                 }
                 BOp::Next { i, end, slot, exit } => {
                     step!(i, end, slot, exit, |k| self.st.scratch[k as usize])
+                }
+                BOp::NextTick { i, end, slot, to } => {
+                    let k = r!(i);
+                    if k != r!(end) {
+                        w!(slot, self.st.scratch[k as usize]);
+                        w!(i, k + 1);
+                        self.st.steps += 1;
+                        goto!(to);
+                    }
+                }
+                BOp::ZoneNextTick { i, end, slot, to } => {
+                    let k = r!(i);
+                    if k != r!(end) {
+                        w!(slot, self.st.zones.arena[k as usize] as Val);
+                        w!(i, k + 1);
+                        self.st.steps += 1;
+                        goto!(to);
+                    }
+                }
+                BOp::ZoneIter {
+                    d,
+                    base,
+                    i,
+                    dim,
+                    it,
+                    end,
+                    sp,
+                } => {
+                    // `Zone`, then `IterInit` over it (`n` is unused: not
+                    // a slot of a declaration).
+                    let z = zone_or_err!(base, r!(i), dim, 0, sp);
+                    w!(d, z as Val);
+                    let st = &self.st.zones.start;
+                    let (start, stop) = (st[z as usize] as usize, st[z as usize + 1] as usize);
+                    charge!((stop - start) as u64, sp);
+                    w!(it, start as Val);
+                    w!(end, stop as Val)
+                }
+                BOp::ZoneSpan { z, i, end } => {
+                    let z = r!(z) as usize;
+                    let st = &self.st.zones.start;
+                    let (a, b) = (st[z] as Val, st[z + 1] as Val);
+                    w!(i, a);
+                    w!(end, b)
                 }
                 BOp::IterInit {
                     what,

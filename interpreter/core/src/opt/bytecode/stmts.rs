@@ -17,7 +17,7 @@
 //! the budget at that statement's span as the executor checks it
 //! ([`BOp::Stmt`]); an `if` with an `else` costs a step more at the end of
 //! its `then` (the executor's jump over the `else`); each element after a
-//! loop's first costs a step, unchecked ([`BOp::Tick`]); the collection is
+//! loop's first costs a step, unchecked ([`BOp::NextTick`]); the collection is
 //! listed and counted as the executor lists it (a zone uncounted, any other
 //! collection as the tree evaluator counts it); expressions are compiled as
 //! every expression is, and charge what the tree evaluator charges;
@@ -26,7 +26,9 @@
 //! [`BOp::MovePiece`], [`BOp::MoveListed`], [`BOp::Reveal`], [`BOp::Log`],
 //! [`BOp::ShowBoard`]). The elements are listed before
 //! the first round, as the executor copies them, so a body that moves them
-//! walks the same ones. Nothing in such a body can wait for a decision or
+//! walks the same ones; a zone's pieces that the body cannot move are read
+//! where they lie ([`BOp::ZoneSpan`], [`BOp::ZoneNextTick`]), which walks
+//! the same pieces without the copy. Nothing in such a body can wait for a decision or
 //! end the game. A `for` that assigns a variable an index of the board
 //! reads (`Place::Watched`), calls a procedure, waits for a seat, loops
 //! with `while`, shuffles or moves `N of` a collection stays with the
@@ -70,6 +72,19 @@ pub(super) fn first_of_run(g: &Game, st: &Stmt) -> bool {
         Instr::For(_, _, body) => compilable(g, *body),
         _ => false,
     }
+}
+
+/// Whether no statement of block `b`, or of the blocks nested in it,
+/// moves a piece: then a loop over a zone in `b`'s loop can read the
+/// zone's pieces where they lie (expressions move nothing; of what a
+/// compiled program runs, only `move` does).
+fn moves_nothing(g: &Game, b: BlockId) -> bool {
+    g.blocks[b as usize].iter().all(|st| match &st.s {
+        Instr::Move(..) => false,
+        Instr::If(_, t, e) => moves_nothing(g, *t) && e.is_none_or(|e| moves_nothing(g, e)),
+        Instr::For(_, _, body) => moves_nothing(g, *body),
+        _ => true,
+    })
 }
 
 /// Whether a run of `stmts` is worth its program: what the executor
@@ -123,8 +138,32 @@ pub(super) fn compile_run(
 
 impl Comp<'_> {
     /// A loop over `c` at span `sp`: the elements listed above a mark, then
-    /// the body once for each; returns the mark's register.
-    fn walk(&mut self, slot: u16, c: &Coll, body: BlockId, sp: u16) -> Reg {
+    /// the body once for each, each round after the first closed by one
+    /// [`BOp::NextTick`] (the executor's next element and its step). Over a
+    /// zone whose pieces the body cannot move ([`moves_nothing`]), the
+    /// pieces are read where they lie ([`BOp::ZoneSpan`],
+    /// [`BOp::ZoneNextTick`]): the same pieces in the same order as a copy
+    /// would give, with nothing copied.
+    fn walk(&mut self, slot: u16, c: &Coll, body: BlockId, sp: u16) {
+        if let Coll::Zone(z) = c {
+            if moves_nothing(self.g, body) {
+                let t = self.temp();
+                self.zone(z, t, sp);
+                let (i, end) = (self.temp(), self.temp());
+                self.emit(BOp::ZoneSpan { z: t, i, end });
+                let slot = self.loc(slot);
+                let first = BOp::IterNext {
+                    what: Iter::Zone,
+                    src: t,
+                    i,
+                    end,
+                    slot,
+                    exit: 0,
+                };
+                self.rounds(first, body, |to| BOp::ZoneNextTick { i, end, slot, to });
+                return;
+            }
+        }
         let m = self.temp();
         self.emit(BOp::Mark { d: m });
         if matches!(c, Coll::Zone(_)) {
@@ -138,26 +177,25 @@ impl Comp<'_> {
         let i = self.temp();
         self.emit(BOp::Mov { d: i, s: m });
         let slot = self.loc(slot);
-        let first = self.emit(BOp::Next {
+        let first = BOp::Next {
             i,
             end,
             slot,
             exit: 0,
-        });
+        };
+        self.rounds(first, body, |to| BOp::NextTick { i, end, slot, to });
+        self.emit(BOp::Truncate { m });
+    }
+
+    /// The body once for each element: `first` binds the first element or
+    /// leaves the loop, `close(top)` binds each next one and jumps back to
+    /// `top`, the body's start.
+    fn rounds(&mut self, first: BOp, body: BlockId, close: impl FnOnce(u32) -> BOp) {
+        let first = self.emit(first);
         let top = self.here();
         self.block(body);
-        let next = self.emit(BOp::Next {
-            i,
-            end,
-            slot,
-            exit: 0,
-        });
-        self.emit(BOp::Tick);
-        self.emit(BOp::Jump { to: top });
+        self.emit(close(top));
         self.patch(first);
-        self.patch(next);
-        self.emit(BOp::Truncate { m });
-        m
     }
 
     /// The statements of block `b` (see [`compilable`]), each after its step.
