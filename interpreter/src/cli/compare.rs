@@ -580,6 +580,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
+    // A hidden bar is not ticked: ticking reads the clock and works out
+    // an estimate each game, for nobody (and makes instruction counts
+    // depend on how long the games took).
+    let shown = !bar.is_hidden();
     let mut partial = match a.shard {
         Some(k) => match super::shard::Writer::start_compare(a, k, &s.sb, &s.sv, io) {
             Ok(w) => Some(w),
@@ -612,7 +616,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         play_bots(g, &setup, &s.kinds, false, false)
                     };
                     let r = (side(&s.gb, &s.ob), side(&s.gv, &s.ov));
-                    bar.inc(1);
+                    if shown {
+                        bar.inc(1);
+                    }
                     r
                 })
                 .collect()

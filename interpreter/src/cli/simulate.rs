@@ -298,6 +298,10 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
             return 2;
         }
     };
+    // A hidden bar is not ticked: ticking reads the clock and works out
+    // an estimate each game, for nobody (and makes instruction counts
+    // depend on how long the games took).
+    let shown = !bar.is_hidden();
     let keep = a.records.is_some();
     let total: Mutex<Option<Coverage>> = Mutex::new(None);
     let counted = a.coverage.then_some(&total);
@@ -342,7 +346,9 @@ pub fn run(a: &Args, io: &mut Io) -> i32 {
                         draw: a.draw,
                     };
                     let r = play_counted(&game, &setup, &kinds, how, counted, a.deadline);
-                    bar.inc(1);
+                    if shown {
+                        bar.inc(1);
+                    }
                     r
                 })
                 .collect()
