@@ -17,18 +17,18 @@
 //! the budget at that statement's span as the executor checks it
 //! ([`BOp::Stmt`]); an `if` with an `else` costs a step more at the end of
 //! its `then` (the executor's jump over the `else`); each element after a
-//! loop's first costs a step, unchecked ([`BOp::NextTick`]); the collection is
-//! listed and counted as the executor lists it (a zone uncounted, any other
+//! loop's first costs a step, unchecked ([`BOp::NextTick`]); the collection
+//! is listed and counted as the executor lists it (a zone uncounted, any other
 //! collection as the tree evaluator counts it); expressions are compiled as
 //! every expression is, and charge what the tree evaluator charges;
 //! variables are assigned, pieces moved and shown, lines logged as the
 //! executor does it, by the same functions ([`BOp::SetVar`],
 //! [`BOp::MovePiece`], [`BOp::MoveListed`], [`BOp::Reveal`], [`BOp::Log`],
-//! [`BOp::ShowBoard`]). The elements are listed before
-//! the first round, as the executor copies them, so a body that moves them
-//! walks the same ones; a zone's pieces that the body cannot move are read
-//! where they lie ([`BOp::ZoneSpan`], [`BOp::ZoneNextTick`]), which walks
-//! the same pieces without the copy. Nothing in such a body can wait for a decision or
+//! [`BOp::ShowBoard`]). The elements are listed before the first round, as
+//! the executor copies them, so a body that moves them walks the same ones;
+//! a zone's pieces that the body cannot move are read where they lie
+//! ([`BOp::ZoneSpan`], [`BOp::ZoneNextTick`]), which walks the same pieces
+//! without the copy. Nothing in such a body can wait for a decision or
 //! end the game. A `for` that assigns a variable an index of the board
 //! reads (`Place::Watched`), calls a procedure, waits for a seat, loops
 //! with `while`, shuffles or moves `N of` a collection stays with the
