@@ -1891,13 +1891,19 @@ play {{
 /// (`EnterJumpEqK`, `LeafZoneOwnerOf`, `LeafJumpZoneLen`), its end and the
 /// addition after it (`LeaveAddK`), a key lookup with a constant
 /// (`KeyPairK`), a zone and the walk that begins over it (`ZoneIter`, in
-/// the inner `sum`). They answer as the tree does: the same log in the same
+/// the inner `sum`), a zone's pieces of an owner counted without listing
+/// them (`ZoneOwnerOf` and the list's charge, `ChargeRange`, in `owned`;
+/// `worth`'s test on a field keeps its loop). They answer as the tree does: the same log in the same
 /// steps under every budget in the 60 steps below the end (each call's
 /// step, each zone's pieces charged before the call's depth is checked),
 /// and the sum's overflow fails at the same span.
 /// The log checked by hand: white's stones lie on r1c1 and r1c2, black's on
 /// r1c3, so white's run rightwards from r1c1 is 2 and black's from r1c3 is
-/// 1 (the board ends); white has none from r1c3. Row 1's squares hold a
+/// 1 (the board ends); white has none from r1c3. r1c1 holds one stone of
+/// white's and none of black's; the heaps keep the stones not moved (each
+/// heap had two of value 1 under two of value 5, and the tops were moved):
+/// black's one of value 5, white's two of value 1 and none of value 5,
+/// black's some of value 1. Row 1's squares hold a
 /// stone each (white's, white's, black's: r1c1 is white's, r1c3 black's
 /// and not white's, r2c1 nobody's); rows 2 and 3 hold none: the
 /// first squares of columns 1 to 3 are all full, the highest row holding
@@ -1924,12 +1930,16 @@ fn right(c: node) -> node = first(neighbors(c) where row == c.row and col == c.c
 fn run(p: player, c: node) -> int = if c == none or not mine(p, c) then 0 else 1 + run(p, right(c))
 var nobody: player = none
 fn holds(p: player, c: node) -> bool = (if not empty(c.cell) then top(c.cell).owner else nobody) == p
+fn owned(p: player, c: node) -> int = count(c.cell where owner == p)
+fn worth(p: player, k: int) -> int = count(p.heap where v == k)
+fn none_worth(p: player, k: int) -> bool = empty(p.heap where v == k)
 play {{
   move top(white.heap) to @r1c1.cell
   move top(white.heap) to @r1c2.cell
   move top(black.heap) to @r1c3.cell
   log "{{run(white, @r1c1)}} {{run(black, @r1c3)}} {{run(white, @r1c3)}}"
   log "{{holds(white, @r1c1)}} {{holds(white, @r1c3)}} {{holds(black, @r1c3)}} {{holds(white, @r2c1)}}"
+  log "{{owned(white, @r1c1)}} {{owned(black, @r1c1)}} {{worth(black, 5)}} {{worth(white, 1)}} {{none_worth(white, 5)}} {{none_worth(black, 1)}}"
   let full = count(k in 1..3 where not free(first(nodes where row == 1 and col == k)))
   let high = max(c in nodes where not empty(it.cell): c.row)
   let total = sum(c in nodes where row == 1: sum(x in c.cell: x.v))
@@ -1950,10 +1960,11 @@ play {{
         "OwnerJump",
         "ConstRet",
         "ZoneIter",
+        "ChargeRange",
     ];
     let out = same_as_the_tree(&rules("5"), board, 60, &fused);
     assert!(
-        out.contains(r#"["2 1 0", "true false true false", "3 1 15"]"#),
+        out.contains(r#"["2 1 0", "true false true false", "1 0 1 2 true false", "3 1 15"]"#),
         "{out}"
     );
     let out = same_as_the_tree(&rules("9223372036854775807"), board, 60, &fused);

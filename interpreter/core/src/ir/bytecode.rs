@@ -806,15 +806,30 @@ impl Draft {
     fn fuse(&mut self) {
         use BOp::*;
         let n = self.ops.len();
-        let mut target = vec![false; n + 1];
+        // How many operations jump to each place.
+        let mut landing = vec![0u32; n + 1];
         for op in &self.ops {
             if let Some(t) = op.target() {
-                target[(t as usize).min(n)] = true;
+                landing[(t as usize).min(n)] += 1;
             }
         }
+        let target: Vec<bool> = landing.iter().map(|&k| k > 0).collect();
         let mut drop = vec![false; n];
         for i in 0..n.saturating_sub(1) {
-            if drop[i] || target[i + 1] {
+            if drop[i] {
+                continue;
+            }
+            if let Some(([a, b, c], m)) = self.owner_count(i, &landing) {
+                self.ops[i..i + 3].copy_from_slice(&[a, b, c]);
+                drop[i + 3..i + 5].fill(true);
+                // The list's mark, just before, is now written again
+                // before it is read.
+                if let Some(BOp::Mark { d }) = i.checked_sub(1).map(|k| self.ops[k]) {
+                    drop[i - 1] |= d == m;
+                }
+                continue;
+            }
+            if target[i + 1] {
                 continue;
             }
             let fused = match (self.ops[i], self.ops[i + 1]) {
@@ -971,6 +986,75 @@ impl Draft {
             }
         }
         self.remove(&drop);
+    }
+
+    /// `count(Z where owner == p)` as the compiler leaves it (operations
+    /// `i..i + 5`: the walk's start `ZoneIter`, an `IterLead` loop on the
+    /// owner that pushes each piece it keeps, the `Charge` of the list and
+    /// its `Listed` count), made the three operations of a count by owner:
+    /// `ZoneOwnerOf` (the zone found and its pieces charged, as
+    /// `ZoneIter` did, at its span; then the count), and the count charged
+    /// again as the list was (`ChargeRange` from a register set to 0), at
+    /// the list's span. Hansa's `count(n.stalls where owner == p)` runs some
+    /// 15,000 times a game. Only the loop's own jumps may land inside it
+    /// (`landing`: how many jump to each place). With it, the list's mark
+    /// register, now the 0. A test on a field keeps its loop: a new
+    /// operation for it cost other games more (adding an arm to the
+    /// machine's match moved connect four by 1.5 %) than it saved.
+    fn owner_count(&self, i: usize, landing: &[u32]) -> Option<([BOp; 3], Reg)> {
+        let ops = self.ops.get(i..i + 5)?;
+        let (
+            &BOp::ZoneIter {
+                d: _,
+                base,
+                i: x,
+                dim,
+                it,
+                end,
+                sp: zsp,
+            },
+            &BOp::IterLead {
+                i: li,
+                end: lend,
+                slot,
+                who,
+                key: BOp::OWNER,
+                eq: true,
+                exit,
+            },
+            &BOp::PushJump { s, to },
+            &BOp::Charge { m, sp },
+            &BOp::Listed {
+                d,
+                m: listed,
+                what: Listed::Count,
+                sp: at,
+            },
+        ) = (&ops[0], &ops[1], &ops[2], &ops[3], &ops[4])
+        else {
+            return None;
+        };
+        let own =
+            (li, lend, s) == (it, end, slot) && to as usize == i + 1 && exit as usize == i + 3;
+        let alone = landing[i + 1] == 1
+            && landing[i + 2] == 0
+            && landing[i + 3] == 1
+            && landing[i + 4] == 0;
+        let ops = [
+            BOp::ZoneOwnerOf {
+                d,
+                base,
+                i: x,
+                dim,
+                p: who,
+                test: OwnerTest::Count,
+                sp: zsp,
+            },
+            BOp::Const { d: m, v: 0 },
+            BOp::ChargeRange { a: m, b: d, sp },
+        ];
+        (own && alone && listed == m && at == sp && d != m && d != who && d != x)
+            .then_some((ops, m))
     }
 
     /// Drops the operations marked in `drop` and moves every jump target
@@ -2021,6 +2105,76 @@ mod tests {
             walk(zone(ZDim::At, 2), init(3, 2)),
             walk(zone(ZDim::Edge, 2), init(3, 7)),
             walk(zone(ZDim::Edge, 2), init(9, 2)),
+        ] {
+            assert_eq!(format!("{:?}", fused(ops.clone())), format!("{ops:?}"));
+        }
+    }
+
+    /// `count(Z where owner == p)` as the compiler leaves it (the list's
+    /// mark, the walk's start, a loop pushing each piece kept, the list
+    /// charged and counted) becomes a count by owner and the charge of the
+    /// list. A loop something else jumps into, a count at another span than
+    /// its charge, a loop that pushes another register than it binds, a
+    /// test on a field or a list read otherwise keep their operations.
+    #[test]
+    fn fuse_counts_a_zone_by_owner_without_listing_it() {
+        use BOp::*;
+        let start = ZoneIter {
+            d: 3,
+            base: 7,
+            i: 1,
+            dim: ZDim::Node,
+            it: 4,
+            end: 5,
+            sp: 2,
+        };
+        let lead = |key| IterLead {
+            i: 4,
+            end: 5,
+            slot: 6,
+            who: 0,
+            key,
+            eq: true,
+            exit: 4,
+        };
+        let count = |what, sp, s, key, ret: BOp| {
+            vec![
+                Mark { d: 8 },
+                start,
+                lead(key),
+                PushJump { s, to: 2 },
+                Charge { m: 8, sp: 2 },
+                BOp::Listed {
+                    d: 9,
+                    m: 8,
+                    what,
+                    sp,
+                },
+                ret,
+            ]
+        };
+        let ops = fused(count(super::Listed::Count, 2, 6, BOp::OWNER, Ret { s: 9 }));
+        let want = [
+            ZoneOwnerOf {
+                d: 9,
+                base: 7,
+                i: 1,
+                dim: ZDim::Node,
+                p: 0,
+                test: OwnerTest::Count,
+                sp: 2,
+            },
+            Const { d: 8, v: 0 },
+            ChargeRange { a: 8, b: 9, sp: 2 },
+            Ret { s: 9 },
+        ];
+        assert_eq!(format!("{ops:?}"), format!("{want:?}"));
+        for ops in [
+            count(super::Listed::Count, 2, 6, BOp::OWNER, Jump { to: 3 }),
+            count(super::Listed::Count, 5, 6, BOp::OWNER, Ret { s: 9 }),
+            count(super::Listed::Count, 2, 7, BOp::OWNER, Ret { s: 9 }),
+            count(super::Listed::Count, 2, 6, 0, Ret { s: 9 }),
+            count(super::Listed::Empty, 2, 6, BOp::OWNER, Ret { s: 9 }),
         ] {
             assert_eq!(format!("{:?}", fused(ops.clone())), format!("{ops:?}"));
         }
