@@ -498,7 +498,9 @@ impl<'a> Exec<'a> {
                         }
                         None => base as usize,
                     };
-                    self.set_var(idx, op, v, at!(sp))?;
+                    if let Err(f) = self.set_var_or(idx, op, v) {
+                        return Err(RunError::op(f, at!(sp)));
+                    }
                 }
                 BOp::MovePiece { p: x, z, top, sp } => {
                     let x = r!(x);

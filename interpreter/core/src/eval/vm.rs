@@ -204,11 +204,24 @@ impl<'a> Exec<'a> {
     /// here.
     #[inline(always)]
     pub(super) fn set_var(&mut self, idx: usize, op: AssignOp, v: Val, span: Span) -> R<()> {
+        self.set_var_or(idx, op, v)
+            .map_err(|f| RunError::op(f, span))
+    }
+
+    /// [`Exec::set_var`] failing with the arithmetic's fault, for a caller
+    /// that finds the span only then (`BOp::SetVar`).
+    #[inline(always)]
+    pub(super) fn set_var_or(
+        &mut self,
+        idx: usize,
+        op: AssignOp,
+        v: Val,
+    ) -> Result<(), ops::Fault> {
         if let Some(&f) = self.g.kept.var_fam.get(idx) {
             self.st.kept.changed(f);
         }
         let cell = &mut self.st.vars[idx];
-        *cell = assigned(op, *cell, v, span)?;
+        *cell = assigned_or(op, *cell, v)?;
         Ok(())
     }
 
@@ -710,9 +723,15 @@ impl<'a> Exec<'a> {
 /// What an assignment `op` of value `v` leaves in a cell that held `old`.
 #[inline(always)]
 fn assigned(op: AssignOp, old: Val, v: Val, span: Span) -> R<Val> {
+    assigned_or(op, old, v).map_err(|f| RunError::op(f, span))
+}
+
+/// [`assigned`], failing with the arithmetic's fault.
+#[inline(always)]
+fn assigned_or(op: AssignOp, old: Val, v: Val) -> Result<Val, ops::Fault> {
     match op {
         AssignOp::Set => Ok(v),
-        AssignOp::Add => ops::add(old, v).map_err(|f| RunError::op(f, span)),
-        AssignOp::Sub => ops::sub(old, v).map_err(|f| RunError::op(f, span)),
+        AssignOp::Add => ops::add(old, v),
+        AssignOp::Sub => ops::sub(old, v),
     }
 }
