@@ -82,6 +82,9 @@ play {
     );
 }
 
+/// A 3 × 3 grid board (`r1c1` to `r3c3`, attributes `row` and `col`).
+const GRID3: &str = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+
 const NETWORK: &str = r#"
 game "Network"
 players 2
@@ -913,7 +916,10 @@ play {{
 /// after the same passes: the same log in the same steps, and the same
 /// outcome under each budget in the 60 steps below the one the match needs.
 /// The ranges include an empty one, one that ends at the largest number and
-/// one too long to list (an error at the same span either way).
+/// one too long to list (an error at the same span either way). The sum
+/// over the nodes multiplies inside, so that it walks them: a plain sum of
+/// their zones' sizes reads the arena at once
+/// (`sums_over_every_node_read_the_arena_at_once`).
 #[test]
 fn walks_in_place_answer_as_the_tree_does() {
     let rules = |lo: i64, hi: &str| {
@@ -934,7 +940,7 @@ play {{
   move top(red.supply) to @c.pile
   x = count(k in lo..hi: k % 2 == 0) * 1000 + sum(k in lo..(lo + 3): k - lo) + count(lo..hi where it > lo + 1)
   log "range {{x}}"
-  x = count(s in (@b.pile where owner == red): true) * 100 + count(red.supply where true) * 10 + count(nodes where not empty(it.pile)) + sum(n in nodes: count(n.pile)) * 1000
+  x = count(s in (@b.pile where owner == red): true) * 100 + count(red.supply where true) * 10 + count(nodes where not empty(it.pile)) + sum(n in nodes: count(n.pile) * 1000)
   log "zones {{x}}"
   x = count(neighbors(@c) where count(it.pile) > 0) * 10 + sum(k in (lo..(lo + 2) where it != lo + 1): 1) + count(n in neighbors(@b): true)
   log "neighbours {{x}}"
@@ -1730,7 +1736,7 @@ play {{
 "#
         )
     };
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     // `max` and `min` run as `MaxAcc` and `MinAcc` fused with the jump
     // back to their loop (`Draft::fuse`).
     let fused = ["AccJump max: true", "AccJump max: false", "CountIf", "Put"];
@@ -1788,7 +1794,7 @@ play {{
 "#
         )
     };
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let out = same_as_the_tree(&rules("@r3c3", "0"), board, 40, &["HoldGet", "HoldSet"]);
     assert!(out.contains(r#"["below 2", "wide 4"]"#), "{out}");
     let listed = options_as_the_tree(&rules("@r3c3", "0"), board);
@@ -1814,7 +1820,7 @@ play {{
 /// it, it fails neither here nor in the tree.
 #[test]
 fn values_that_cannot_fail_are_computed_before_the_loop() {
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let step = r#"game "Hoisted"
 players 2
 seats white, black
@@ -1911,7 +1917,7 @@ play {{
 /// of value 5 (a heap's last piece is its top), sum to 15.
 #[test]
 fn fused_pairs_answer_as_the_tree_does() {
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let rules = |big: &str| {
         format!(
             r#"game "Pairs"
@@ -1971,6 +1977,42 @@ play {{
     assert!(out.contains("overflow"), "{out}");
 }
 
+/// A sum over every node of the size of a zone each node has, alone or
+/// taken from a board attribute (`colls.rs::family_sum`), reads where the
+/// first node's zone starts and the last one's ends in the zones' arena
+/// (`IterInit` of the nodes, for their charge, then two `ZoneSpan`s), and
+/// answers as the tree does: the same log in the same steps under every
+/// budget in the 30 steps below the end. Checked by hand: three stones on
+/// the 3 × 3 grid's cells, so the cells hold 3 in all; the rows sum to
+/// 3 × (1 + 2 + 3) = 18, less the 3 stones, 15; a sum of something else
+/// (the columns, `n.col + len(n.cell)`) walks the nodes as before: 18 + 3.
+#[test]
+fn sums_over_every_node_read_the_arena_at_once() {
+    let board = GRID3;
+    let rules = r#"game "Sums"
+board "board.toml"
+zone per node cell: stone
+zone per player heap: stone
+piece stone per player { } in heap {
+  3 x { }
+}
+players 2
+seats white, black
+fn stones() -> int = sum(n in nodes: count(n.cell))
+fn room() -> int = sum(n in nodes: n.row - count(n.cell))
+fn other() -> int = sum(n in nodes: n.col + count(n.cell))
+play {
+  log "{stones()} {room()} {other()}"
+  move top(white.heap) to @r1c1.cell
+  move top(white.heap) to @r2c2.cell
+  move top(black.heap) to @r3c3.cell
+  log "{stones()} {room()} {other()}"
+}
+"#;
+    let out = same_as_the_tree(rules, board, 30, &["ZoneSpan", "IterInit what: Nodes"]);
+    assert!(out.contains(r#"["0 18 18", "3 15 21"]"#), "{out}");
+}
+
 /// A `for` whose body holds only lets, assignments, `if`s, moves,
 /// `reveal`s and other such loops, and a run of such statements, run whole
 /// in the machine (`opt/bytecode/stmts.rs`, `Op::ForCode`, `Op::RunCode`)
@@ -1993,7 +2035,7 @@ play {{
 /// stones of r2c2 to black's heap (3 there already): "2 5 0".
 #[test]
 fn loops_compiled_whole_answer_as_the_executor_does() {
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let rules = |big: &str, far: &str| {
         format!(
             r#"game "Loops"
@@ -2156,7 +2198,7 @@ play {{
 "#
         )
     };
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let out = same_as_the_tree(&rules("@r1c1"), board, 60, &["CallLeave", "CallLeaf"]);
     // White on r2c2, black on r3c1 of a 3 x 3 grid (four neighbours).
     assert!(out.contains(r#"["deep", "3 8 5 5 9"]"#), "{out}");
@@ -2216,7 +2258,7 @@ play {
   log "{a} {b} {c} {d}"
 }
 "#;
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let all = compile(rules, board, &regel::opt::Passes::all());
     let none = compile(rules, board, &regel::opt::Passes::parse("none").unwrap());
     // The other passes save steps of their own, so the logs are compared.
@@ -2255,7 +2297,7 @@ play {{
 "#
         )
     };
-    let board = "[board]\nname = \"grid\"\n[grid]\nrows = 3\ncols = 3\n";
+    let board = GRID3;
     let out = same_as_the_tree(&rules("@r2c3"), board, 20, &["JumpNeK", "Jump"]);
     assert!(
         out.contains(r#"["true true false true", "e true"]"#),

@@ -340,6 +340,11 @@ impl<'g> Comp<'g> {
         d: Reg,
         sp: u16,
     ) {
+        if let (AggOp::Sum, Coll::Nodes, Some(b)) = (op, coll, body) {
+            if self.family_sum(b, slot, d, sp) {
+                return;
+            }
+        }
         // Read in place where it can be (see `walk`).
         let what = walk(coll);
         if let (Coll::Zone(z), Some((test, who))) =
@@ -432,6 +437,116 @@ impl<'g> Comp<'g> {
         };
         self.agg_loop(op, slot, body, acc, top, next, sp);
         self.agg_end(op, m, end, sp);
+    }
+
+    /// `sum(n in nodes: len(n.Z))`, or `sum(n in nodes: n.ATTR - len(n.Z))`,
+    /// into `d` without visiting the nodes, if `body` is one of them (`slot`
+    /// the node's register): the nodes' zones `Z` are the zones `base` to
+    /// `base + N - 1`, which lie in that order in the zones' arena, so that
+    /// their pieces are those from where the first starts to where the last
+    /// ends (two [`BOp::ZoneSpan`]s), and the attribute's sum is a constant.
+    /// The walk's start still charges the nodes, as the walk did; nothing
+    /// else in it charges or can fail (a node's zone and attribute, and no
+    /// sum of so few pieces and such attributes can overflow, which the
+    /// attribute's column is checked for). Hansa's `empty_spaces()` and
+    /// `filled_spaces()`, some 100 times a game, walked its nine cities.
+    fn family_sum(&mut self, body: &Expr, slot: u16, d: Reg, sp: u16) -> bool {
+        let n = self.g.board.nodes.len();
+        let at_node = |x: &Expr| matches!(x, Expr::Local(s) if self.loc(*s) == slot);
+        let family = |x: &Expr| match x {
+            Expr::ZoneLen(ZoneRef {
+                base,
+                index: ZIndex::Node(i),
+            }) if at_node(i) => Some(*base),
+            _ => None,
+        };
+        let (base, column) = match body {
+            Expr::Bin(crate::ast::BinOp::Sub, a, b) => match (&**a, family(b)) {
+                (Expr::NodeAttr(k, x), Some(base)) if at_node(x) => (base, Some(*k)),
+                _ => return false,
+            },
+            _ => match family(body) {
+                Some(base) => (base, None),
+                None => return false,
+            },
+        };
+        // The attribute's sum, where every node has a value and neither it
+        // nor it less every piece of the game can leave 62 bits.
+        let total = match column {
+            Some(k) => {
+                let vals = &self.g.node_attrs[k as usize].2;
+                let sum: i128 = vals.iter().map(|&v| v as i128).sum();
+                let limit = 1i128 << 62;
+                let pieces = self.g.piece_kind.len() as i128;
+                if vals.contains(&NONE)
+                    || vals
+                        .iter()
+                        .any(|&v| (v as i128).abs() >= limit / (n as i128 + 1))
+                    || sum.abs() + pieces >= limit
+                {
+                    return false;
+                }
+                Some(sum as Val)
+            }
+            None => None,
+        };
+        if n == 0 {
+            return false;
+        }
+        let (from, to) = (self.temp(), self.temp());
+        self.emit(BOp::IterInit {
+            what: Iter::Nodes,
+            src: from,
+            i: from,
+            end: to,
+            sp,
+        });
+        let (first, last, spare) = (self.temp(), self.temp(), self.temp());
+        self.emit(BOp::Const {
+            d: first,
+            v: base as Val,
+        });
+        self.emit(BOp::ZoneSpan {
+            z: first,
+            i: from,
+            end: spare,
+        });
+        self.emit(BOp::Const {
+            d: last,
+            v: (base as usize + n - 1) as Val,
+        });
+        self.emit(BOp::ZoneSpan {
+            z: last,
+            i: spare,
+            end: to,
+        });
+        match total {
+            Some(t) => {
+                let pieces = self.temp();
+                self.emit(BOp::Sub {
+                    d: pieces,
+                    a: to,
+                    b: from,
+                    sp,
+                });
+                let c = self.constant(t);
+                self.emit(BOp::Sub {
+                    d,
+                    a: c,
+                    b: pieces,
+                    sp,
+                });
+            }
+            None => {
+                self.emit(BOp::Sub {
+                    d,
+                    a: to,
+                    b: from,
+                    sp,
+                });
+            }
+        }
+        true
     }
 
     /// A fresh register holding `v`.
