@@ -813,7 +813,6 @@ impl Draft {
                 landing[(t as usize).min(n)] += 1;
             }
         }
-        let target: Vec<bool> = landing.iter().map(|&k| k > 0).collect();
         let mut drop = vec![false; n];
         for i in 0..n.saturating_sub(1) {
             if drop[i] {
@@ -829,7 +828,7 @@ impl Draft {
                 }
                 continue;
             }
-            if target[i + 1] {
+            if landing[i + 1] > 0 {
                 continue;
             }
             let fused = match (self.ops[i], self.ops[i + 1]) {
@@ -1053,8 +1052,7 @@ impl Draft {
             BOp::Const { d: m, v: 0 },
             BOp::ChargeRange { a: m, b: d, sp },
         ];
-        (own && alone && listed == m && at == sp && d != m && d != who && d != x)
-            .then_some((ops, m))
+        (own && alone && listed == m && at == sp && d != m).then_some((ops, m))
     }
 
     /// Drops the operations marked in `drop` and moves every jump target

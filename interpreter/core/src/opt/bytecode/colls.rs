@@ -452,6 +452,9 @@ impl<'g> Comp<'g> {
     /// `filled_spaces()`, some 100 times a game, walked its nine cities.
     fn family_sum(&mut self, body: &Expr, slot: u16, d: Reg, sp: u16) -> bool {
         let n = self.g.board.nodes.len();
+        if n == 0 {
+            return false;
+        }
         let at_node = |x: &Expr| matches!(x, Expr::Local(s) if self.loc(*s) == slot);
         let family = |x: &Expr| match x {
             Expr::ZoneLen(ZoneRef {
@@ -490,9 +493,6 @@ impl<'g> Comp<'g> {
             }
             None => None,
         };
-        if n == 0 {
-            return false;
-        }
         let (from, to) = (self.temp(), self.temp());
         self.emit(BOp::IterInit {
             what: Iter::Nodes,
