@@ -135,13 +135,18 @@ impl<'a> Exec<'a> {
     /// Evaluates a value expression. Constants, locals and plain
     /// variables, the commonest leaves, are answered at the call site without
     /// entering a function (whose prologue and epilogue would cost more than
-    /// the leaf); the rest goes to [`Exec::eval_inner`].
+    /// the leaf); a compiled program is run from here too; the rest goes to
+    /// [`Exec::eval_inner`].
     #[inline(always)]
     pub fn eval(&mut self, e: &Expr, span: Span) -> R<Val> {
         match e {
             Expr::Const(v) => Ok(*v),
             Expr::Local(s) => Ok(self.local(*s)),
             Expr::Var(base, None) => Ok(self.st.vars[*base as usize]),
+            // A compiled expression (a requirement, a statement's value, a
+            // domain) goes straight to its program, without the prologue of
+            // the tree's large match (measured: Hansa −0.75 %).
+            Expr::Code(id) => self.run_bytecode(*id, span),
             _ => self.eval_inner(e, span),
         }
     }

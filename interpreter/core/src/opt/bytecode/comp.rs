@@ -541,6 +541,18 @@ impl<'g> Comp<'g> {
                             sp,
                         });
                     }
+                    // A zone of no dimension is found without an index:
+                    // the operation reads register `d` as one and ignores it.
+                    None if matches!(z.index, ZIndex::Global) => {
+                        self.emit(BOp::ZoneLenOf {
+                            d,
+                            base: z.base,
+                            i: d,
+                            dim: ZDim::Global,
+                            empty,
+                            sp,
+                        });
+                    }
                     None => {
                         self.zone(z, d, sp);
                         self.emit(if empty {
