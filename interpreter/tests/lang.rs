@@ -716,6 +716,60 @@ play {{
     assert!(deep_fails, "a call of `spread` passes the depth limit");
 }
 
+/// A function of nodes or edges that reads `distance` (Hansa Teutonica's
+/// `route_distance`) is read from its `fn-tables` table, which the distance
+/// table built before the passes makes possible: the `inline` pass leaves
+/// its calls as calls when that pass is on (`Tab2`, one read, where the
+/// pasted body took two edge ends and a table read for each `distance`),
+/// and pastes them as before when it is off. Both give the same log. On the
+/// loop board (a triangle a-b-c, a tail c-d-e, a lone f) the distances from
+/// a, b, c, d and e to those five sum to 7 + 7 + 5 + 6 + 9 = 34, f is at 0
+/// from itself and at -1 (unreachable) from and to each of the five (ten
+/// pairs): 36 calls of `1 + distance` make 36 + 34 - 10 = 60.
+#[test]
+fn functions_of_distance_are_read_from_their_table() {
+    let rules = r#"game "Hops"
+players 2
+board "board.toml"
+fn hop(a: node, b: node) -> int = 1 + distance(a, b)
+var total: int = 0
+play {
+  for a in nodes {
+    for b in nodes { total = total + hop(a, b) }
+  }
+  log "total {total}"
+}
+"#;
+    let tabled = compile(rules, &loop_board(false), &regel::opt::Passes::all());
+    let pasted = compile(
+        rules,
+        &loop_board(false),
+        &regel::opt::Passes::parse(
+            "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
+        )
+        .unwrap(),
+    );
+    let hop = tabled.fns.iter().position(|f| f.name == "hop").unwrap();
+    assert!(tabled.fns[hop].table.is_some());
+    let ops = |g: &regel::ir::Game| -> Vec<String> {
+        g.programs
+            .iter()
+            .flat_map(|p| p.ops())
+            .map(|o| format!("{o:?}"))
+            .collect()
+    };
+    assert!(ops(&tabled).iter().any(|o| o.starts_with("Tab2")));
+    let call = format!("func: {hop},");
+    assert!(!ops(&pasted).iter().any(|o| o.contains(&call)), "pasted");
+    assert!(!ops(&pasted).iter().any(|o| o.starts_with("Tab2")));
+    let log = |g| {
+        let done = outcome(g, None);
+        done.split(" in ").next().unwrap().to_string()
+    };
+    assert_eq!(log(&tabled), r#"["total 60"]"#);
+    assert_eq!(log(&pasted), log(&tabled));
+}
+
 /// Inlining pastes a function's body into its caller's frame, so a body
 /// that binds a name of its own is not pasted, even when it never reads the
 /// name: `sum(x in neighbors(n): 1)` binds `x` in the callee's second slot,

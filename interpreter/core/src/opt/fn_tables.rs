@@ -65,6 +65,20 @@ pub(super) fn run(g: &mut Game) {
     g.fn_tables = tables;
 }
 
+/// Per function: whether this pass would give it a table, as the game is
+/// now (the `inline` pass leaves such functions' calls in place).
+pub(super) fn tabulatable(g: &Game) -> Vec<bool> {
+    static_fns(g)
+        .iter()
+        .enumerate()
+        .map(|(f, reads)| {
+            reads
+                .as_ref()
+                .is_some_and(|r| empty_table(g, f, r).is_some())
+        })
+        .collect()
+}
+
 /// Function `f`'s table without its entries, if it can have one: it reads one or
 /// two parameters, each a node or an edge, its result is a plain value,
 /// and the table is not too large.
@@ -116,6 +130,7 @@ fn static_fns(g: &Game) -> Vec<Option<Vec<u16>>> {
                 ok: true,
                 reads: vec![],
                 calls: vec![],
+                dist: !g.dist.is_empty(),
             };
             walk_e(&mut f.body.clone(), &mut s);
             s
@@ -160,6 +175,8 @@ struct Scan {
     /// The parameters read.
     reads: Vec<u16>,
     calls: Vec<u16>,
+    /// The board's distance table is built: `distance` reads only it.
+    dist: bool,
 }
 
 impl Visit for Scan {
@@ -171,7 +188,7 @@ impl Visit for Scan {
                 }
             }
             Expr::Call { func, .. } => self.calls.push(*func),
-            Expr::Builtin(b, ..) => self.ok &= pure(b),
+            Expr::Builtin(b, ..) => self.ok &= pure(b, self.dist),
             Expr::Const(_)
             | Expr::NodeAttr(..)
             | Expr::EdgeAttr(..)
@@ -233,10 +250,12 @@ impl Visit for Scan {
 }
 
 /// Whether a builtin reads nothing but its arguments and the static board,
-/// and charges the same steps in every match. `distance` is left out: it
-/// reads a table built after the passes and charges differently without it.
-fn pure(b: &Builtin) -> bool {
+/// and charges the same steps in every match. `distance` is such a builtin
+/// only where the board's distance table is built (`tables.rs`, before the
+/// passes): without it, each call walks the board and charges for it.
+fn pure(b: &Builtin, dist: bool) -> bool {
     match b {
+        Builtin::Distance => dist,
         Builtin::Abs
         | Builtin::Sign
         | Builtin::Min2
@@ -262,7 +281,6 @@ fn pure(b: &Builtin) -> bool {
         | Builtin::Revealed
         | Builtin::Team
         | Builtin::Sees
-        | Builtin::ZoneAt
-        | Builtin::Distance => false,
+        | Builtin::ZoneAt => false,
     }
 }

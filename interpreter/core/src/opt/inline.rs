@@ -16,18 +16,25 @@ use std::cell::Cell;
 /// calls cannot grow the game exponentially; beyond it, calls stay calls.
 /// Function bodies come first, so that callers paste already simplified
 /// bodies.
-pub(super) fn run(g: &mut Game) {
+/// With `tables` (the `fn-tables` pass on), calls of functions that read
+/// `distance` and will have a table stay calls.
+pub(super) fn run(g: &mut Game, tables: bool) {
     let budget = Cell::new(0);
+    let tab = match tables {
+        true => super::fn_tables::tabulatable(g),
+        false => vec![false; g.fns.len()],
+    };
     let first: Vec<FnDecl> = g.fns.clone();
     for fd in g.fns.iter_mut() {
         budget.set(MAX_INLINED_SIZE);
         walk_e(&mut fd.body, &mut |e: &mut Expr| {
-            inline_call(e, &first, 0, &budget)
+            inline_call(e, &first, &tab, 0, &budget)
         });
     }
     let fns: Vec<FnDecl> = g.fns.clone();
     let mut v = Inliner {
         fns: &fns,
+        tab: &tab,
         budget: &budget,
     };
     let saved = std::mem::take(&mut g.fns);
@@ -37,12 +44,13 @@ pub(super) fn run(g: &mut Game) {
 
 struct Inliner<'a> {
     fns: &'a [FnDecl],
+    tab: &'a [bool],
     budget: &'a Cell<usize>,
 }
 
 impl Visit for Inliner<'_> {
     fn expr(&mut self, e: &mut Expr) {
-        inline_call(e, self.fns, 0, self.budget);
+        inline_call(e, self.fns, self.tab, 0, self.budget);
     }
     fn root(&mut self) {
         self.budget.set(MAX_INLINED_SIZE);
@@ -53,7 +61,7 @@ pub(super) fn simple(e: &Expr) -> bool {
     matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None))
 }
 
-fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
+fn inline_call(e: &mut Expr, fns: &[FnDecl], tab: &[bool], depth: u32, budget: &Cell<usize>) {
     let Expr::Call { func, args, .. } = e else {
         return;
     };
@@ -61,8 +69,11 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
     // Only bodies with no locals of their own can be pasted into the
     // caller's frame without renumbering: an aggregate binding a name (`x
     // in C`) writes a slot that is one of the caller's there, even when it
-    // never reads the name (`sum(x in C: 1)`).
+    // never reads the name (`sum(x in C: 1)`). A function that reads
+    // `distance` and will have a table (`fn_tables.rs`) stays a call: its
+    // table answers in one read what the body takes several to compute.
     if depth > 6
+        || (tab[*func as usize] && reads_distance(&f.body))
         || !args.iter().all(simple)
         || binds_names(&f.body)
         || !reads_only_params(&f.body, f.nparams)
@@ -78,9 +89,18 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], depth: u32, budget: &Cell<usize>) {
     budget.set(budget.get() - size);
     substitute(&mut body, args);
     walk_e(&mut body, &mut |x: &mut Expr| {
-        inline_call(x, fns, depth + 1, budget)
+        inline_call(x, fns, tab, depth + 1, budget)
     });
     *e = body;
+}
+
+/// Whether an expression calls `distance` (not through another function).
+fn reads_distance(e: &Expr) -> bool {
+    let mut found = false;
+    walk_e(&mut e.clone(), &mut |x: &mut Expr| {
+        found |= matches!(x, Expr::Builtin(Builtin::Distance, ..))
+    });
+    found
 }
 
 /// Whether an expression binds a name in a slot of its frame: an

@@ -170,7 +170,7 @@ pub fn run(g: &mut Game, passes: &Passes) {
         }
         match p {
             Pass::ZoneLen => zone_len::run(g),
-            Pass::Inline => inline::run(g),
+            Pass::Inline => inline::run(g, passes.has(Pass::FnTables)),
             Pass::Consts => consts::run(g),
             Pass::FoldBoard => fold_board::run(g),
             Pass::BoardIndex => board_index::run(g),

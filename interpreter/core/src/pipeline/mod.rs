@@ -10,9 +10,10 @@
 //! 3. the board ([`crate::board::build`], read through the same reader);
 //! 4. check ([`crate::check::check`]: merged items and board → [`Game`] with
 //!    its structured blocks);
-//! 5. the rewrites ([`crate::opt::run`], each pass switchable);
-//! 6. code generation ([`crate::codegen::generate`]: `Game::code`);
-//! 7. tables ([`crate::tables::build`]: the distance table).
+//! 5. tables ([`crate::tables::build`]: the distance table, which the
+//!    rewrites may read);
+//! 6. the rewrites ([`crate::opt::run`], each pass switchable);
+//! 7. code generation ([`crate::codegen::generate`]: `Game::code`).
 //!
 //! A ruleset with a board per range of player counts runs stages 3 to 7 once
 //! per board (`boards.rs`). Like every stage, the driver does no IO of its
@@ -68,8 +69,8 @@ pub fn compile_indexed(
     Err(all)
 }
 
-/// The stages after loading: limits, board, check, rewrites, code
-/// generation, tables.
+/// The stages after loading: limits, board, check, tables, rewrites,
+/// code generation.
 fn compile_loaded(
     sources: &mut Sources,
     read: Reader,
@@ -123,7 +124,7 @@ pub fn compile_exprs(
 }
 
 /// A merged ruleset with at most one board through the stages after
-/// loading: board, check, rewrites, code generation, tables.
+/// loading: board, check, tables, rewrites, code generation.
 fn compile_merged(
     sources: &mut Sources,
     read: Reader,
@@ -137,9 +138,11 @@ fn compile_merged(
         warnings,
         uses_distance,
     } = check::check_indexed(&m, board, index)?;
+    // The distance table comes first: it depends on the board alone, and
+    // the passes may read it (`fn-tables` tabulates functions of `distance`).
+    crate::tables::build(&mut game, uses_distance);
     crate::opt::run(&mut game, passes);
     crate::codegen::generate(&mut game);
-    crate::tables::build(&mut game, uses_distance);
     Ok((game, warnings))
 }
 
