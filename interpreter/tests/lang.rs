@@ -2067,6 +2067,60 @@ play {
     assert!(out.contains(r#"["0 18 18", "3 15 21"]"#), "{out}");
 }
 
+/// A sum over a range of the sizes of zones of no dimension that a chain
+/// of tests of the range's number picks (Hansa's `stack(i)`), each zone
+/// picked once and the zones declared one after another
+/// (`colls.rs::chain_sum`), reads where the first starts and the last ends
+/// in the zones' arena (`RangeInit`, for the range's charge, then two
+/// `ZoneSpan`s), in any order of picking, and answers as the tree does: the
+/// same log in the same steps under every budget in the 30 steps below the
+/// end. A chain whose zones do not lie side by side (`scattered`: `first`,
+/// then `apart`, declared three zones later) walks the range as before.
+/// Checked by hand: white's stones go to `first` and `third`, black's to
+/// `second` and `apart`: `first` to `third` hold 3, `first` and `apart` 2.
+#[test]
+fn sums_over_a_chain_of_zones_read_the_arena_at_once() {
+    let rules = r#"game "Piles"
+board "board.toml"
+zone first: stone
+zone second: stone
+zone third: stone
+zone apart: stone
+zone per player heap: stone
+piece stone per player { } in heap {
+  3 x { }
+}
+players 2
+seats white, black
+fn pile(i: int) -> zone of stone = if i == 1 then first else if i == 2 then second else third
+fn backwards(i: int) -> zone of stone = if i == 3 then first else if i == 2 then second else third
+fn scattered(i: int) -> zone of stone = if i == 1 then first else apart
+fn piled() -> int = sum(i in 1..3: count(pile(i)))
+fn back() -> int = sum(i in 1..3: count(backwards(i)))
+fn spread() -> int = sum(i in 1..2: count(scattered(i)))
+play {
+  log "{piled()} {back()} {spread()}"
+  move top(white.heap) to first
+  move top(white.heap) to third
+  move top(black.heap) to second
+  move top(black.heap) to apart
+  log "{piled()} {back()} {spread()}"
+}
+"#;
+    let out = same_as_the_tree(rules, GRID3, 30, &["ZoneSpan", "RangeInit", "RangeNext"]);
+    assert!(out.contains(r#"["0 0 0", "3 3 2"]"#), "{out}");
+    let fast = compile(rules, GRID3, &regel::opt::Passes::all());
+    let spans: usize = fast
+        .programs
+        .iter()
+        .map(|p| {
+            let span = |o: &&regel::ir::BOp| matches!(o, regel::ir::BOp::ZoneSpan { .. });
+            p.ops().iter().filter(span).count()
+        })
+        .sum();
+    assert_eq!(spans, 4, "two sums read the arena, the scattered one walks");
+}
+
 /// A `for` whose body holds only lets, assignments, `if`s, moves,
 /// `reveal`s and other such loops, and a run of such statements, run whole
 /// in the machine (`opt/bytecode/stmts.rs`, `Op::ForCode`, `Op::RunCode`)

@@ -345,6 +345,13 @@ impl<'g> Comp<'g> {
                 return;
             }
         }
+        if let (AggOp::Sum, Coll::Range(Expr::Const(lo), Expr::Const(hi)), Some(b)) =
+            (op, coll, body)
+        {
+            if self.chain_sum(b, slot, (*lo, *hi), d, sp) {
+                return;
+            }
+        }
         // Read in place where it can be (see `walk`).
         let what = walk(coll);
         if let (Coll::Zone(z), Some((test, who))) =
@@ -493,33 +500,16 @@ impl<'g> Comp<'g> {
             }
             None => None,
         };
-        let (from, to) = (self.temp(), self.temp());
+        // The walk's start, for its charge: its position is never read.
+        let (i, end) = (self.temp(), self.temp());
         self.emit(BOp::IterInit {
             what: Iter::Nodes,
-            src: from,
-            i: from,
-            end: to,
+            src: i,
+            i,
+            end,
             sp,
         });
-        let (first, last, spare) = (self.temp(), self.temp(), self.temp());
-        self.emit(BOp::Const {
-            d: first,
-            v: base as Val,
-        });
-        self.emit(BOp::ZoneSpan {
-            z: first,
-            i: from,
-            end: spare,
-        });
-        self.emit(BOp::Const {
-            d: last,
-            v: (base as usize + n - 1) as Val,
-        });
-        self.emit(BOp::ZoneSpan {
-            z: last,
-            i: spare,
-            end: to,
-        });
+        let (from, to) = self.zones_span(base, base + n as u32 - 1);
         match total {
             Some(t) => {
                 let pieces = self.temp();
@@ -547,6 +537,100 @@ impl<'g> Comp<'g> {
             }
         }
         true
+    }
+
+    /// `sum(i in LO..HI: count(zone(CHAIN)))` into `d` without walking the
+    /// range, if `CHAIN` picks, for each `i` of the range, a zone of no
+    /// dimension by tests of `i` against constants (`if i == 1 then stack1
+    /// else if i == 2 then stack2 else …`, a function like Hansa's
+    /// `stack(i)` pasted by `inline`), and the zones it picks are each
+    /// picked once and lie side by side (declared one after another): their
+    /// pieces are those from where the first starts to where the last ends
+    /// in the zones' arena (two [`BOp::ZoneSpan`]s). The range's start still
+    /// checks and charges the range, as the walk's did; nothing else in the
+    /// walk charges or can fail (the tests, a zone of no dimension, and a
+    /// sum of so few pieces). Hansa's `supply_left()`, asked before every
+    /// refill and in `can_refill()`, walked its five stacks.
+    fn chain_sum(&mut self, body: &Expr, slot: u16, (lo, hi): (Val, Val), d: Reg, sp: u16) -> bool {
+        const MOST: Val = 64;
+        let Expr::ZoneLen(ZoneRef {
+            index: ZIndex::Value(chain),
+            ..
+        }) = body
+        else {
+            return false;
+        };
+        if lo > hi || hi - lo >= MOST {
+            return false;
+        }
+        let at = |x: &Expr| matches!(x, Expr::Local(s) if self.loc(*s) == slot);
+        // The zone the chain picks for `i == k`: each test compares `i`
+        // with a constant, so it is decided for every `k`.
+        let pick = |k: Val| -> Option<u32> {
+            let mut e: &Expr = chain;
+            loop {
+                match e {
+                    Expr::Zone(ZoneRef {
+                        base,
+                        index: ZIndex::Global,
+                    }) => return Some(*base),
+                    Expr::If(c, a, b) => {
+                        let v = match &**c {
+                            Expr::Bin(crate::ast::BinOp::Eq, x, y) => match (&**x, &**y) {
+                                (x, Expr::Const(v)) | (Expr::Const(v), x) if at(x) => *v,
+                                _ => return None,
+                            },
+                            _ => return None,
+                        };
+                        e = if k == v { a } else { b };
+                    }
+                    _ => return None,
+                }
+            }
+        };
+        let mut zones: Vec<u32> = match (lo..=hi).map(pick).collect() {
+            Some(z) => z,
+            None => return false,
+        };
+        zones.sort_unstable();
+        let first = zones[0];
+        if zones
+            .iter()
+            .enumerate()
+            .any(|(j, &z)| z != first + j as u32)
+        {
+            return false;
+        }
+        let (src, i, end) = (self.constant(lo), self.temp(), self.temp());
+        self.emit(BOp::Const { d: end, v: hi });
+        self.emit(BOp::RangeInit { src, i, end, sp });
+        let (from, to) = self.zones_span(first, first + (hi - lo) as u32);
+        self.emit(BOp::Sub {
+            d,
+            a: to,
+            b: from,
+            sp,
+        });
+        true
+    }
+
+    /// The positions in the zones' arena where zone `first` starts and
+    /// zone `last` ends (two [`BOp::ZoneSpan`]s): the pieces of the zones
+    /// `first` to `last` lie between them.
+    fn zones_span(&mut self, first: u32, last: u32) -> (Reg, Reg) {
+        let (a, b) = (self.constant(first as Val), self.constant(last as Val));
+        let (from, spare, to) = (self.temp(), self.temp(), self.temp());
+        self.emit(BOp::ZoneSpan {
+            z: a,
+            i: from,
+            end: spare,
+        });
+        self.emit(BOp::ZoneSpan {
+            z: b,
+            i: spare,
+            end: to,
+        });
+        (from, to)
     }
 
     /// A fresh register holding `v`.
