@@ -2119,6 +2119,14 @@ play {
         })
         .sum();
     assert_eq!(spans, 4, "two sums read the arena, the scattered one walks");
+    // A range too long to walk is left to the walk, which refuses it as
+    // the tree does (and the check does not try its 2^64 numbers).
+    let huge = rules.replace(
+        "fn spread() -> int = sum(i in 1..2:",
+        "fn spread() -> int = sum(i in -9223372036854775807..9223372036854775807:",
+    );
+    let out = same_as_the_tree(&huge, GRID3, 0, &["RangeInit"]);
+    assert!(out.contains("range"), "{out}");
 }
 
 /// A `for` whose body holds only lets, assignments, `if`s, moves,

@@ -560,7 +560,7 @@ impl<'g> Comp<'g> {
         else {
             return false;
         };
-        if lo > hi || hi - lo >= MOST {
+        if lo > hi || hi.checked_sub(lo).is_none_or(|n| n >= MOST) {
             return false;
         }
         let at = |x: &Expr| matches!(x, Expr::Local(s) if self.loc(*s) == slot);
