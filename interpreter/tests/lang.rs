@@ -662,10 +662,7 @@ play {{
         )
     };
     let with = regel::opt::Passes::all();
-    let without = regel::opt::Passes::parse(
-        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
-    )
-    .unwrap();
+    let without = without_tables();
     let mut answered = 0;
     let mut deep_fails = false;
     for (k, depth) in [
@@ -741,14 +738,7 @@ play {
 }
 "#;
     let tabled = compile(rules, &loop_board(false), &regel::opt::Passes::all());
-    let pasted = compile(
-        rules,
-        &loop_board(false),
-        &regel::opt::Passes::parse(
-            "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
-        )
-        .unwrap(),
-    );
+    let pasted = compile(rules, &loop_board(false), &without_tables());
     let hop = tabled.fns.iter().position(|f| f.name == "hop").unwrap();
     assert!(tabled.fns[hop].table.is_some());
     let ops = |g: &regel::ir::Game| -> Vec<String> {
@@ -813,6 +803,15 @@ fn outcome(g: &std::sync::Arc<regel::ir::Game>, budget: Option<u64>) -> String {
         Ok(mut m) => format!("{:?} in {} steps", m.take_log(), m.state.steps),
         Err(e) => format!("{} at {:?}", e.message, e.span),
     }
+}
+
+/// Every pass but `fn-tables` (and `keep`): calls of static functions run,
+/// or are pasted, instead of reading tables.
+fn without_tables() -> regel::opt::Passes {
+    regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice,bytecode",
+    )
+    .unwrap()
 }
 
 /// Every pass but the bytecode (and `keep`, which lives inside it): the

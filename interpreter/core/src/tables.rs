@@ -1,6 +1,7 @@
-//! Tables computed once a game is compiled, read at run time instead of
-//! searching: today the board's distance table, which `distance(a, b)` reads.
-//! Entry point: [`build`].
+//! Tables computed once a game is checked, before the rewrites, read
+//! instead of searching: today the board's distance table, which
+//! `distance(a, b)` reads at run time and which lets the `fn-tables` pass
+//! count `distance` as static. Entry point: [`build`].
 
 use crate::board::Board;
 use crate::ir::{Game, DIST_TABLE_MAX};

@@ -17,11 +17,16 @@ use std::cell::Cell;
 /// Function bodies come first, so that callers paste already simplified
 /// bodies.
 /// With `tables` (the `fn-tables` pass on), calls of functions that read
-/// `distance` and will have a table stay calls.
+/// `distance` and will have a table stay calls: the table answers in one
+/// read what the body takes several to compute.
 pub(super) fn run(g: &mut Game, tables: bool) {
     let budget = Cell::new(0);
-    let tab = match tables {
-        true => super::fn_tables::tabulatable(g),
+    let tab: Vec<bool> = match tables {
+        true => super::fn_tables::tabulatable(g)
+            .into_iter()
+            .zip(&g.fns)
+            .map(|(t, f)| t && reads_distance(&f.body))
+            .collect(),
         false => vec![false; g.fns.len()],
     };
     let first: Vec<FnDecl> = g.fns.clone();
@@ -69,11 +74,10 @@ fn inline_call(e: &mut Expr, fns: &[FnDecl], tab: &[bool], depth: u32, budget: &
     // Only bodies with no locals of their own can be pasted into the
     // caller's frame without renumbering: an aggregate binding a name (`x
     // in C`) writes a slot that is one of the caller's there, even when it
-    // never reads the name (`sum(x in C: 1)`). A function that reads
-    // `distance` and will have a table (`fn_tables.rs`) stays a call: its
-    // table answers in one read what the body takes several to compute.
+    // never reads the name (`sum(x in C: 1)`). A function `tab` marks
+    // stays a call, read from its table (see `run`).
     if depth > 6
-        || (tab[*func as usize] && reads_distance(&f.body))
+        || tab[*func as usize]
         || !args.iter().all(simple)
         || binds_names(&f.body)
         || !reads_only_params(&f.body, f.nparams)
