@@ -2578,3 +2578,83 @@ play {
     );
     same_as_the_tree(rules, &board, 40, &["PushTree"]);
 }
+
+/// A filter whose test branches on tests that do not read its element
+/// (`opt/bytecode/switch.rs`) keeps the chain's answer once per loop and
+/// runs one loop per end of the chain, and answers as the tree does: the
+/// same log in the same steps, under every budget in the 80 steps below
+/// the end (the kept answer charges the steps of `has`'s scans again at
+/// each card), and the same options, labels written for a hidden hand.
+/// The log checked by hand: white holds suits 1, 1, 2 and 3. With no lead
+/// every card may be played (4); with lead 1 only the two 1s (2); with
+/// lead 4, which white lacks, only the 3 (1); and once the 3 is gone,
+/// any card (3). The action's options at the first decision (lead 1): the
+/// two 1s.
+#[test]
+fn filters_branching_on_invariant_tests_split_into_one_loop_per_branch() {
+    let rules = r#"game "Suits"
+board "board.toml"
+players 2
+seats white, black
+piece card per player { suit: int, n: int } in hand label "card {suit}.{n}" {
+  1 x { suit: 1, n: 1 }
+  1 x { suit: 1, n: 2 }
+  1 x { suit: 2, n: 1 }
+  1 x { suit: 3, n: 1 }
+}
+zone per player hand: card hidden
+zone pile: card
+var lead: int = 0
+fn has(p: player, s: int) -> bool = any(c in p.hand: c.suit == s)
+fn ok(p: player, c: card) -> bool =
+  if lead == 0 then true
+  else if has(p, lead) then c.suit == lead
+  else if has(p, 3) then c.suit == 3
+  else true
+fn playable(p: player) -> int = count(c in p.hand where ok(p, it))
+action play(c in actor.hand) label "play {c}" {
+  require ok(actor, c)
+  move c to pile
+}
+play {
+  log "{playable(white)}"
+  lead = 1
+  log "{playable(white)}"
+  lead = 4
+  log "{playable(white)}"
+  move first(white.hand where suit == 3) to pile
+  log "{playable(white)}"
+}
+"#;
+    let out = same_as_the_tree(rules, GRID3, 80, &["MemoGet", "JumpNeK"]);
+    assert!(out.contains(r#"["4", "2", "1", "3""#), "{out}");
+    // The split loops: the chain's answer is read at the first element and
+    // in each end's loop (three ends: `true`, `suit == lead`, `suit == 3`),
+    // in `playable`, in its copy pasted into `play` and in the action's
+    // domain.
+    let acting = rules.replace(
+        "play {\n  log",
+        "play {\n  lead = 1\n  act white with play\n  log",
+    );
+    let fast = compile(&acting, GRID3, &regel::opt::Passes::all());
+    let split: Vec<usize> = fast
+        .programs
+        .iter()
+        .map(|p| {
+            let get = |o: &&regel::ir::BOp| matches!(o, regel::ir::BOp::MemoGet { .. });
+            p.ops().iter().filter(get).count()
+        })
+        .filter(|&n| n >= 4)
+        .collect();
+    assert_eq!(
+        split,
+        [4, 4, 4],
+        "three filters split into three loops each"
+    );
+    let listed = options_as_the_tree(&acting, GRID3);
+    assert_eq!(
+        listed,
+        ["play hidden card", "play hidden card"],
+        "the two 1s, hidden"
+    );
+}

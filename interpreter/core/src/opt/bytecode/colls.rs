@@ -256,6 +256,11 @@ impl<'g> Comp<'g> {
             unreachable!("`walks_kept` says a filter or a map")
         };
         let what = walk(inner).expect("`walks_kept` says it walks");
+        if matches!(c, Coll::Filter(..)) {
+            if let Some(split) = self.split(body, *slot) {
+                return self.walk_switched(inner, what, *slot, &split, spare, sp, each);
+            }
+        }
         self.loop_enter(*slot, Some(inner), Some(body), true);
         let slot = self.loc(*slot);
         let lead = match (c, &**inner) {
@@ -289,6 +294,36 @@ impl<'g> Comp<'g> {
         self.patch(next);
         if let Some((_, _, Some(j))) = led {
             self.patch(j);
+        }
+        self.loop_exit();
+    }
+
+    /// [`Comp::walk_kept`] for a filter whose test is split at its
+    /// invariant tests (`switch.rs`): one loop per leaf.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_switched(
+        &mut self,
+        inner: &Coll,
+        what: Walk,
+        slot: u16,
+        split: &super::switch::Split,
+        spare: Reg,
+        sp: u16,
+        each: &mut dyn FnMut(&mut Self, Reg),
+    ) {
+        self.loop_enter(slot, Some(inner), Some(&split.all_leaves()), true);
+        let slot = self.loc(slot);
+        let (src, i, end) = self.iter_init(inner, what, spare, sp);
+        self.loop_live();
+        let exits = self.switched(
+            split,
+            slot,
+            sp,
+            &mut |comp| comp.iter_next(what, src, i, end, slot),
+            each,
+        );
+        for e in exits {
+            self.patch(e);
         }
         self.loop_exit();
     }

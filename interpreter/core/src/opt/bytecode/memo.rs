@@ -77,6 +77,11 @@ pub(super) fn frame_of(e: &Expr) -> u16 {
     Scan::of(e).bound.iter().max().map_or(0, |s| s + 1)
 }
 
+/// The locals `e` binds (its aggregates' and collections' elements).
+pub(super) fn bound_by(e: &Expr) -> Vec<u16> {
+    Scan::of(e).bound
+}
+
 /// Per function: whether its body is pure (see the module's text), also
 /// through the functions it calls. The greatest fixed point over the call
 /// graph, so that recursion does not make a function impure.

@@ -24,6 +24,7 @@
 //! | `colls.rs` | collections, aggregates and key lookups |
 //! | `lister.rs` | an action's lister: all its options in one program, for actions whose parameters depend on each other |
 //! | `memo.rs` | loop-invariant values computed once per loop |
+//! | `switch.rs` | a filter whose test branches on loop-invariant tests, split into one loop per branch |
 //! | `keep.rs` | values that read no local kept between decisions (the `keep` pass) |
 //! | `shared.rs` | requirements that several actions share, computed once per decision |
 //! | `stmts.rs` | `for` loops and runs of statements (lets, assignments, `if`s, moves, reveals, logs) compiled whole |
@@ -41,6 +42,7 @@ mod lister;
 mod memo;
 mod shared;
 mod stmts;
+mod switch;
 
 use comp::Comp;
 
