@@ -2658,3 +2658,38 @@ play {
         "the two 1s, hidden"
     );
 }
+
+/// A piece's field read through a search that does not vary in a loop
+/// (`top(pile).suit` in a filter over a hand) is kept by the loop
+/// (`memo.rs`): computed at the first element, read back after, and
+/// answering as the tree does, the same log in the same steps under every
+/// budget in the 40 steps below the end, and, read of an empty pile, the
+/// same error at the same span. The log checked by hand: white holds suits
+/// 1, 1, 2 and 3; with a 1 on the pile two of them match, with the 3 one.
+#[test]
+fn a_field_found_by_a_search_is_kept_by_the_loop() {
+    let rules = r#"game "Match"
+board "board.toml"
+players 2
+seats white, black
+piece card per player { suit: int } in hand {
+  2 x { suit: 1 }
+  1 x { suit: 2 }
+  1 x { suit: 3 }
+}
+zone per player hand: card
+zone pile: card
+fn matching(p: player) -> int = count(c in p.hand where suit == top(pile).suit)
+play {
+  move first(black.hand where suit == 1) to pile
+  log "{matching(white)}"
+  move first(black.hand where suit == 3) to pile
+  log "{matching(white)}"
+}
+"#;
+    let out = same_as_the_tree(rules, GRID3, 40, &["MemoGet", "Builtin b: Top"]);
+    assert!(out.contains(r#"["2", "1"]"#), "{out}");
+    let empty = rules.replace("  move first(black.hand where suit == 1) to pile\n", "");
+    let out = same_as_the_tree(&empty, GRID3, 0, &["MemoGet"]);
+    assert!(out.contains("a field of `none` was read"), "{out}");
+}

@@ -1,7 +1,8 @@
 //! Loop-invariant expressions computed once per loop. In a filter's test
-//! or an aggregate's body, a call, an aggregate or a collection's count
-//! that reads neither the loop's element nor anything bound inside the loop
-//! has the same value at every element: Hasp's `hand where (if
+//! or an aggregate's body, a call, an aggregate, a collection's count or
+//! the field of a piece found by a search (`bottom(trick).suit`) that reads
+//! neither the loop's element nor anything bound inside the loop has the
+//! same value at every element: Hasp's `hand where (if
 //! has_suit(p, bottom(trick).suit) then …)` scans the hand once per card
 //! of it. The loop keeps such a value the first time it is computed
 //! ([`BOp::MemoSet`]) and reads it afterwards ([`BOp::MemoGet`]).
@@ -425,6 +426,10 @@ impl Comp<'_> {
             Expr::Agg { .. } => true,
             Expr::Builtin(b, _, Some(_), _) => !matches!(b, Builtin::Set(..) | Builtin::Random),
             Expr::In(_, c) => !matches!(**c, Coll::Players),
+            // A piece's field or owner is worth keeping when finding the
+            // piece takes work (`bottom(trick).suit`), not when it is in a
+            // local.
+            Expr::Field(_, x) | Expr::Owner(x) => !matches!(**x, Expr::Local(_) | Expr::Const(_)),
             _ => false,
         };
         worth && pure_reading(e, &self.inl.pure, may_read)
