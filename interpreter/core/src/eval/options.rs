@@ -74,7 +74,7 @@ impl Exec<'_> {
     /// Leading requirement `k` of action `a`, which reads no parameter: with
     /// `SHARE`, read from `shared` where [`Exec::shared_pre_holds`] can (a
     /// requirement of a class, no seat's view guarded), else computed.
-    #[inline]
+    #[inline(always)]
     pub(super) fn plain_pre_holds<const COVERAGE: bool, const SHARE: bool>(
         &mut self,
         shared: &mut Shared,
