@@ -2584,7 +2584,8 @@ play {
 /// runs one loop per end of the chain, and answers as the tree does: the
 /// same log in the same steps, under every budget in the 80 steps below
 /// the end (the kept answer charges the steps of `has`'s scans again at
-/// each card), and the same options, labels written for a hidden hand.
+/// each card), and the same options, labels written for a hidden hand; a
+/// test of the chain that fails fails at the same span.
 /// The log checked by hand: white holds suits 1, 1, 2 and 3. With no lead
 /// every card may be played (4); with lead 1 only the two 1s (2); with
 /// lead 4, which white lacks, only the 3 (1); and once the 3 is gone,
@@ -2657,6 +2658,11 @@ play {
         ["play hidden card", "play hidden card"],
         "the two 1s, hidden"
     );
+    // A test of the chain that fails (a field of the top of an empty
+    // pile) fails at the first card, at the same span as the tree's.
+    let failing = rules.replace("if lead == 0 then true", "if top(pile).suit == 0 then true");
+    let out = same_as_the_tree(&failing, GRID3, 0, &["MemoGet", "JumpNeK"]);
+    assert!(out.contains("a field of `none` was read"), "{out}");
 }
 
 /// A piece's field read through a search that does not vary in a loop

@@ -155,18 +155,20 @@ impl Comp<'_> {
                 self.patch_to(entries[k], entry);
             }
             let keep = self.next;
+            // A leaf that keeps every element, or none, tests nothing.
             let fails = match split.leaves[k] {
-                // A leaf that keeps every element, or none, tests nothing.
-                Expr::Const(0) => vec![self.emit(BOp::Jump { to: 0 })],
-                Expr::Const(_) => vec![],
-                ref leaf => self.branch(leaf, false, sp),
+                Expr::Const(0) => None,
+                Expr::Const(_) => Some(vec![]),
+                ref leaf => Some(self.branch(leaf, false, sp)),
             };
-            each(self, slot);
-            self.next = keep;
-            let again = self.here();
-            for f in fails {
-                self.patch_to(f, again);
+            if let Some(fails) = fails {
+                each(self, slot);
+                let again = self.here();
+                for f in fails {
+                    self.patch_to(f, again);
+                }
             }
+            self.next = keep;
             exits.push(step(self));
             self.emit(BOp::MemoGet { d: s, m, to: entry });
             self.emit(BOp::Jump { to: compute });
