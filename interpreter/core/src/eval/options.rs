@@ -25,15 +25,6 @@ fn domain<const COVERAGE: bool>(prm: &ActionParam) -> (&Coll, bool) {
     }
 }
 
-/// The parameters the domain of [`domain`] reads.
-#[inline]
-fn deps<const COVERAGE: bool>(prm: &ActionParam) -> u32 {
-    match &prm.fast {
-        Some((_, d)) if !COVERAGE => *d,
-        _ => prm.deps,
-    }
-}
-
 /// The requirements shared between actions (`opt/bytecode/shared.rs`)
 /// computed so far in one listing: class, value, and the steps computing
 /// it charged.
@@ -167,7 +158,11 @@ impl Exec<'_> {
                 let start = self.st.opt_vals.len();
                 let mark = self.st.scratch.len();
                 let (domain, fast) = domain::<COVERAGE>(prm);
-                self.coll(domain, span)?;
+                if fast {
+                    self.coll_folded(domain, span)?;
+                } else {
+                    self.coll(domain, span)?;
+                }
                 if fast || !ad.pre.iter().any(|(_, mask, _)| *mask == 1 << i) {
                     // No requirement reads this parameter alone, or the
                     // domain has them folded in: the whole domain is legal
@@ -223,13 +218,17 @@ impl Exec<'_> {
             self.push_listed(a, first, vstart, count, span)?;
         } else {
             // Dependent parameters: list every tuple. Domains that read no other
-            // parameter are listed once, below the recursion's scratch.
+            // parameter are listed once, below the recursion's scratch. The
+            // domains as written, and the requirements tested one by one,
+            // as the lister does: a domain with them folded in, listed once
+            // and walked again for each tuple, would charge what it kept
+            // where the tree charges its elements and tests again.
             let mark = self.st.scratch.len();
             let mut cached: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
             for prm in &ad.params {
-                if deps::<COVERAGE>(prm) == 0 {
+                if prm.deps == 0 {
                     let s = self.st.scratch.len();
-                    self.coll(domain::<COVERAGE>(prm).0, span)?;
+                    self.coll(&prm.domain, span)?;
                     cached.push((s as u32, (self.st.scratch.len() - s) as u32));
                 } else {
                     cached.push((u32::MAX, 0));
@@ -274,9 +273,8 @@ impl Exec<'_> {
         count: &mut u32,
     ) -> R<()> {
         let ad = &self.g.actions[a as usize];
-        // Requirements whose last parameter is the one just bound, unless
-        // its domain held them.
-        if i > 0 && !domain::<COVERAGE>(&ad.params[i - 1]).1 {
+        // Requirements whose last parameter is the one just bound.
+        if i > 0 {
             for (k, (e, mask, s)) in ad.pre.iter().enumerate() {
                 if *mask != 0
                     && 32 - mask.leading_zeros() as usize == i
@@ -298,7 +296,7 @@ impl Exec<'_> {
         let mark = self.st.scratch.len();
         let (start, end) = match cached[i] {
             (u32::MAX, _) => {
-                self.coll(domain::<COVERAGE>(prm).0, span)?;
+                self.coll(&prm.domain, span)?;
                 (mark, self.st.scratch.len())
             }
             (s, n) => {

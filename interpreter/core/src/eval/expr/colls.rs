@@ -136,6 +136,15 @@ impl Exec<'_> {
         self.charge((self.st.scratch.len() - mark) as u64, span)
     }
 
+    /// Pushes the options of a parameter's domain with the requirements
+    /// folded in (`ActionParam::fast`): its program charges what listing
+    /// the domain and testing each requirement charge, and not, as
+    /// [`Exec::coll`] would, the count of what it kept, which testing the
+    /// requirements one by one does not charge either.
+    pub(crate) fn coll_folded(&mut self, c: &Coll, span: Span) -> R<()> {
+        self.coll_elements(c, span)
+    }
+
     /// The bounds of `a..b` and its length: both evaluated, the length
     /// checked against the limit and counted against the budget, as listing
     /// the range does before it lists a number.
