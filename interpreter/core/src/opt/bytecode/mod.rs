@@ -169,33 +169,26 @@ pub(super) fn run(g: &mut Game, keep: bool) {
 }
 
 /// For each parameter of `ad`, its domain filtered by the leading
-/// `require`s that end at it (joined by `and`, in their order), and the
-/// parameters that filter reads; `None` where no requirement ends there.
+/// `require`s that read it alone (joined by `and`, in their order), and the
+/// parameters that filter reads; `None` where no requirement reads it
+/// alone, and for every parameter of an action whose parameters depend on
+/// each other (its lister, and the executor's fallback without one, list
+/// the domains as written and test each requirement, so a folded domain
+/// there would be compiled and never run).
 ///
 /// The options listed are the same either way, found in the same order,
-/// each requirement tested on the same values in the same order. That
-/// holds where the requirements of one parameter are tested before any
-/// later parameter's domain is listed: every parameter of an action whose
-/// options are a product of domains, and the last parameter of any other
-/// (with an earlier one, a later domain's error could come before a
-/// requirement's error it used to follow). A `subsets(…)` domain keeps its
-/// own path.
+/// each requirement tested on the same values in the same order: the
+/// requirements of one parameter of a product are tested before any later
+/// parameter's domain is listed. A `subsets(…)` domain keeps its own path.
 fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
-    let last = ad.params.len().saturating_sub(1);
     ad.params
         .iter()
         .enumerate()
         .map(|(i, prm)| {
-            if !(ad.product || i == last) || prm.domain.subsets_area(&g.programs).is_some() {
+            if !ad.product || prm.domain.subsets_area(&g.programs).is_some() {
                 return None;
             }
-            let ends_here = |mask: u32| {
-                if ad.product {
-                    mask == 1 << i
-                } else {
-                    last_read(mask) == Some(i)
-                }
-            };
+            let ends_here = |mask: u32| mask == 1 << i;
             let mut deps = prm.deps;
             let mut cond: Option<Expr> = None;
             for (e, mask, _) in ad.pre.iter().filter(|(_, m, _)| ends_here(*m)) {
