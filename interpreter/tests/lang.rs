@@ -2704,3 +2704,66 @@ play {
     let out = same_as_the_tree(&empty, GRID3, 0, &["MemoGet"]);
     assert!(out.contains("a field of `none` was read"), "{out}");
 }
+
+/// The machine's moves, reveals and builtins of values charge and fail as
+/// the tree's (issue 25, twenty-second part: the machine looks up their
+/// spans only when a checkpoint is due or they fail, and answers `top`,
+/// `bottom`, `next` and `numplayers()` in place). A deal of 130 cards from
+/// one deck, each move shifting enough of the arena to cost a step of work
+/// (`Zones::move_work`), each card dealt turned face up, white's turned
+/// down again: the same log in the same steps as the tree under every
+/// budget up to the end (so the budget runs out inside a move's work
+/// too); a reveal of `none` and a move of
+/// `none` fail at the tree's span. The log checked by hand: black's 65
+/// cards are all face up, times two players; `next(white)` is black; the
+/// pile's bottom card is a 1; black's 65 cards, face up, went to the pile.
+#[test]
+fn moves_and_reveals_charge_and_fail_as_the_tree() {
+    let rules = r#"game "Deal"
+board "board.toml"
+players 2
+seats white, black
+piece card { n: int } in deck label "card {n}" {
+  130 x { n: 1 }
+}
+zone deck: card hidden
+zone per player hand: card
+zone pile: card
+var who: player = white
+var shown: int = 0
+var low: int = 0
+play {
+  for k in 1..65 {
+    for p in players {
+      move top(deck) to p.hand
+      reveal top(p.hand)
+    }
+  }
+  for c in white.hand {
+    hide c
+  }
+  who = next(who)
+  shown = count(c in black.hand: revealed(c)) * num_players
+  move all black.hand to pile
+  low = bottom(pile).n
+  log "{shown} {who} {low} {count(c in pile: revealed(c))}"
+}
+"#;
+    let ops = [
+        "MovePiece",
+        "MoveListed",
+        "Reveal",
+        "Builtin b: Top",
+        "Builtin b: Bottom",
+        "Builtin b: Next",
+        "Builtin b: NumPlayers",
+    ];
+    let out = same_as_the_tree(rules, GRID3, u64::MAX, &ops);
+    assert!(out.starts_with(r#"["130 black 1 65"] in "#), "{out}");
+    let reveal_none = rules.replace("reveal top(p.hand)", "reveal top(pile)");
+    let out = same_as_the_tree(&reveal_none, GRID3, 0, &["Reveal"]);
+    assert!(out.contains("`reveal` of `none`"), "{out}");
+    let move_none = rules.replace("move top(deck) to p.hand", "move top(pile) to p.hand");
+    let out = same_as_the_tree(&move_none, GRID3, 0, &["MovePiece"]);
+    assert!(out.contains("none"), "{out}");
+}

@@ -189,6 +189,17 @@ impl<'a> Exec<'a> {
                 }
             }};
         }
+        // `Exec::move_piece`, with the span looked up only when the
+        // move's work reaches a checkpoint.
+        macro_rules! move_piece {
+            ($x:expr, $z:expr, $top:expr, $sp:expr) => {{
+                let work = self.st.zones.move_work($x, $z);
+                if work > 0 {
+                    charge!(work, $sp);
+                }
+                self.move_charged($x, $z, $top);
+            }};
+        }
         macro_rules! refresh {
             () => {
                 fp = self.st.locals[self.base..].as_mut_ptr()
@@ -507,7 +518,8 @@ impl<'a> Exec<'a> {
                     if x < 0 {
                         return Err(RunError::at(RunErrorKind::MoveNone, at!(sp)));
                     }
-                    self.move_piece(x as u32, r!(z) as u32, top, at!(sp))?;
+                    let (x, z) = (x as u32, r!(z) as u32);
+                    move_piece!(x, z, top, sp);
                     refresh!();
                 }
                 BOp::MoveListed { m, z, top, sp } => {
@@ -515,7 +527,7 @@ impl<'a> Exec<'a> {
                     let end = self.st.scratch.len();
                     for k in m..end {
                         let x = self.st.scratch[k];
-                        self.move_piece(x as u32, z, top, at!(sp))?;
+                        move_piece!(x as u32, z, top, sp);
                     }
                     self.st.scratch.truncate(m);
                     refresh!();
@@ -526,8 +538,13 @@ impl<'a> Exec<'a> {
                 }
                 BOp::ShowBoard => self.show_board(),
                 BOp::Reveal { p: x, on, sp } => {
-                    self.reveal(r!(x), on, at!(sp))?;
-                    refresh!();
+                    let x = r!(x);
+                    if x < 0 || (self.st.seat_logs && !on) {
+                        self.reveal(x, on, at!(sp))?;
+                        refresh!();
+                    } else {
+                        self.st.revealed[x as usize] = on;
+                    }
                 }
                 // The fused reads and jumps (`Draft::fuse`): each arm is its
                 // read's arm above, then the jump's.
@@ -717,20 +734,39 @@ impl<'a> Exec<'a> {
                 BOp::CallLeaf { sp } => leaf!(sp),
                 BOp::Builtin { d, b, x, y, sp } => {
                     let (x, y) = (r!(x), r!(y));
-                    // The builtins of scans over the board (Hansa
-                    // Teutonica's distances between routes) without a call.
-                    let table = match b {
-                        Builtin::Distance if x >= 0 && y >= 0 => {
-                            g.table_distance(x as usize, y as usize)
+                    let n = self.st.nplayers as Val;
+                    // The builtins that neither fail nor look far answered
+                    // here, the span looked up only by those that can fail
+                    // (`Exec::builtin_values` answers the same for the tree;
+                    // computing the span before every call cost Hasp 1 %).
+                    // Hansa Teutonica's distances between routes are read
+                    // from their table without a call.
+                    let v = match b {
+                        Builtin::Min2 => x.min(y),
+                        Builtin::Max2 => x.max(y),
+                        Builtin::NumPlayers => n,
+                        Builtin::Next if x >= 0 => (x + 1) % n,
+                        Builtin::Prev if x >= 0 => (x + n - 1) % n,
+                        Builtin::Top => {
+                            let s = self.st.zones.slice(x as u32);
+                            s.last().map_or(NONE, |&p| p as Val)
                         }
-                        _ => None,
-                    };
-                    let v = match (b, table) {
-                        (Builtin::Min2, _) => x.min(y),
-                        (Builtin::Max2, _) => x.max(y),
-                        (_, Some(d)) => d,
+                        Builtin::Bottom => {
+                            let s = self.st.zones.slice(x as u32);
+                            s.first().map_or(NONE, |&p| p as Val)
+                        }
+                        Builtin::Distance if x >= 0 && y >= 0 => {
+                            match g.table_distance(x as usize, y as usize) {
+                                Some(v) => v,
+                                None => {
+                                    let v = self.values_rest(b, x, y, at!(sp))?;
+                                    refresh!();
+                                    v
+                                }
+                            }
+                        }
                         _ => {
-                            let v = self.builtin_values(b, x, y, at!(sp))?;
+                            let v = self.values_rest(b, x, y, at!(sp))?;
                             refresh!();
                             v
                         }

@@ -703,6 +703,15 @@ impl<'a> Exec<'a> {
         if work > 0 {
             self.charge(work, span)?;
         }
+        self.move_charged(p, z, top);
+        Ok(())
+    }
+
+    /// [`Exec::move_piece`] once its work is charged: the machine charges
+    /// it itself (`BOp::MovePiece`), so that the span is looked up only
+    /// when a checkpoint is due.
+    #[inline]
+    pub(super) fn move_charged(&mut self, p: u32, z: u32, top: bool) {
         let from = self.st.zones.zone_of[p as usize];
         if self.st.seat_logs {
             // What each reader sees go is followed, and what was in sight
@@ -716,7 +725,6 @@ impl<'a> Exec<'a> {
         if let (Some(&a), Some(&b)) = (fam.get(from as usize), fam.get(z as usize)) {
             self.st.kept.moved(a, b);
         }
-        Ok(())
     }
 }
 

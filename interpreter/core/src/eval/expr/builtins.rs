@@ -67,9 +67,10 @@ impl Exec<'_> {
     }
 
     /// [`Exec::builtin_values`] for the builtins of values it does not
-    /// answer itself (and `next`, `prev` of `none`, which fail).
+    /// answer itself (and `next`, `prev` of `none`, which fail); the
+    /// bytecode machine's `BOp::Builtin` calls it for the same ones.
     #[inline(never)]
-    fn values_rest(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
+    pub(crate) fn values_rest(&mut self, b: Builtin, x: Val, y: Val, span: Span) -> R<Val> {
         let n = self.st.nplayers as Val;
         Ok(match b {
             Builtin::NumPlayers => n,
@@ -79,7 +80,7 @@ impl Exec<'_> {
             Builtin::Abs => ops::abs(x).map_err(|f| RunError::op(f, span))?,
             Builtin::Sign => ops::sign(x),
             Builtin::Min2 | Builtin::Max2 | Builtin::Top | Builtin::Bottom => {
-                unreachable!("answered by `builtin_values`")
+                unreachable!("answered by `builtin_values` and the machine")
             }
             Builtin::ZoneOf => {
                 let p = self.piece(x, span)?;
