@@ -731,8 +731,9 @@ impl Draft {
     /// next operation is dropped (the operations after it move up and every
     /// target is moved with them). What the program computes, the steps it
     /// counts and its errors stay as they were: none of these operations
-    /// reads or writes a register or counts a step. Last, reads and the
-    /// jumps on them are fused ([`Draft::fuse`]).
+    /// reads or writes a register or counts a step. Then reads and the
+    /// jumps on them are fused ([`Draft::fuse`]), and last a global zone's
+    /// read becomes its constant.
     pub fn tidy(&mut self) {
         let n = self.ops.len();
         let ops = &mut self.ops;
@@ -774,6 +775,23 @@ impl Draft {
         // its jump).
         self.fuse();
         self.fuse();
+        // A global zone is a constant: its read is the cheapest operation
+        // there is (after the fusions above, which join a zone read with
+        // the walk of it, `ZoneIter`). It neither fails nor counts a step.
+        for op in &mut self.ops {
+            if let BOp::Zone {
+                d,
+                base,
+                dim: ZDim::Global,
+                ..
+            } = *op
+            {
+                *op = BOp::Const {
+                    d,
+                    v: Val::from(base),
+                };
+            }
+        }
     }
 
     /// A plain read and the conditional jump on its result right after it
