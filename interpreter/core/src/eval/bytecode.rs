@@ -190,14 +190,12 @@ impl<'a> Exec<'a> {
             }};
         }
         // `Exec::move_piece`, with the span looked up only when the
-        // move's work reaches a checkpoint.
+        // move's work reaches a checkpoint (`Exec::move_within`).
         macro_rules! move_piece {
             ($x:expr, $z:expr, $top:expr, $sp:expr) => {{
-                let work = self.st.zones.move_work($x, $z);
-                if work > 0 {
-                    charge!(work, $sp);
+                if !self.move_within($x, $z, $top) {
+                    self.move_piece($x, $z, $top, at!($sp))?;
                 }
-                self.move_charged($x, $z, $top);
             }};
         }
         macro_rules! refresh {

@@ -707,11 +707,40 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    /// [`Exec::move_piece`] once its work is charged: the machine charges
-    /// it itself (`BOp::MovePiece`), so that the span is looked up only
-    /// when a checkpoint is due.
+    /// [`Exec::move_piece`] without a span, for the machine's moves
+    /// (`BOp::MovePiece`, `BOp::MoveListed`): moves `p` and charges its
+    /// work when that work ends before the next checkpoint, as nearly every
+    /// move's does, and returns `true`; otherwise (or with the per-seat
+    /// logs on) moves nothing and returns `false`, and the caller calls
+    /// [`Exec::move_piece`] with the span, which meets the checkpoint.
+    #[inline(never)]
+    pub(super) fn move_within(&mut self, p: u32, z: u32, top: bool) -> bool {
+        if self.st.seat_logs {
+            return false;
+        }
+        let left = self.st.checkpoint.saturating_sub(self.st.steps);
+        let Some((work, from)) = self.st.zones.move_within(p, z, top, left) else {
+            return false;
+        };
+        self.st.steps += work;
+        super::zindex::moved(self.g, self.st, p, from, z);
+        self.kept_moved(from, z);
+        true
+    }
+
+    /// The kept values (`eval/kept.rs`) that read zone `from` or `z` are
+    /// out of date.
+    #[inline(always)]
+    fn kept_moved(&mut self, from: u32, z: u32) {
+        let fam = &self.g.kept.zone_fam;
+        if let (Some(&a), Some(&b)) = (fam.get(from as usize), fam.get(z as usize)) {
+            self.st.kept.moved(a, b);
+        }
+    }
+
+    /// [`Exec::move_piece`] once its work is charged.
     #[inline]
-    pub(super) fn move_charged(&mut self, p: u32, z: u32, top: bool) {
+    fn move_charged(&mut self, p: u32, z: u32, top: bool) {
         let from = self.st.zones.zone_of[p as usize];
         if self.st.seat_logs {
             // What each reader sees go is followed, and what was in sight
@@ -721,10 +750,7 @@ impl<'a> Exec<'a> {
             self.st.zones.move_piece(p, z, top);
             super::zindex::moved(self.g, self.st, p, from, z);
         }
-        let fam = &self.g.kept.zone_fam;
-        if let (Some(&a), Some(&b)) = (fam.get(from as usize), fam.get(z as usize)) {
-            self.st.kept.moved(a, b);
-        }
+        self.kept_moved(from, z);
     }
 }
 
