@@ -2767,3 +2767,49 @@ play {
     let out = same_as_the_tree(&move_none, GRID3, 0, &["MovePiece"]);
     assert!(out.contains("none"), "{out}");
 }
+
+/// A loop over a zone whose body only turns its piece face up or down
+/// (`for c in deck { hide c }`) runs at once where the steps it charges end
+/// before the next checkpoint (`BOp::StmtRevealRun`, issue 25,
+/// twenty-second part), and one piece at a time otherwise: the same log in
+/// the same steps as the tree under every budget up to the end, so the
+/// budget also runs out inside each loop. The log checked by hand: the 7
+/// cards turned up, then 3 of them down again (the loop over black's hand,
+/// which holds the top 3 dealt), then the 4 left in the deck down, and
+/// an empty zone's loop turns nothing.
+#[test]
+fn a_loop_that_only_turns_cards_runs_at_once() {
+    let rules = r#"game "Turns"
+board "board.toml"
+players 2
+seats white, black
+piece card { n: int } in deck label "card {n}" {
+  7 x { n: 1 }
+}
+zone deck: card hidden
+zone per player hand: card
+zone pile: card
+play {
+  for c in deck {
+    reveal c
+  }
+  log "{count(c in deck: revealed(c))}"
+  for k in 1..3 {
+    move top(deck) to black.hand
+  }
+  for c in black.hand {
+    hide c
+  }
+  log "{count(c in black.hand: revealed(c))} {count(c in deck: revealed(c))}"
+  for c in deck {
+    hide c
+  }
+  for c in pile {
+    reveal c
+  }
+  log "{count(c in deck: revealed(c))}"
+}
+"#;
+    let out = same_as_the_tree(rules, GRID3, u64::MAX, &["StmtRevealRun"]);
+    assert!(out.starts_with(r#"["7", "0 4", "0"] in "#), "{out}");
+}

@@ -492,6 +492,46 @@ impl<'a> Exec<'a> {
                         self.checkpoint(super::Budgeted::Statement, at!(sp))?;
                     }
                 }
+                BOp::StmtRevealRun {
+                    sp,
+                    i,
+                    end,
+                    slot,
+                    on,
+                } => {
+                    // The statement's step for the piece in `slot`, and a
+                    // step of the loop and a statement's for each left:
+                    // the last statement's check is the latest one.
+                    let (k, e) = (r!(i) as usize, r!(end) as usize);
+                    let steps = 1 + 2 * e.saturating_sub(k) as u64;
+                    let x = r!(slot);
+                    // A card turned down with the per-seat logs on is
+                    // noted by `Exec::reveal`, one at a time.
+                    if self.st.steps + steps <= self.st.checkpoint
+                        && (on || !self.st.seat_logs)
+                        && x >= 0
+                    {
+                        let st = &mut *self.st;
+                        st.revealed[x as usize] = on;
+                        for &p in &st.zones.arena[k..e] {
+                            st.revealed[p as usize] = on;
+                        }
+                        st.steps += steps;
+                        if e > k {
+                            w!(slot, st.zones.arena[e - 1] as Val);
+                            w!(i, e as Val);
+                        }
+                        // Past the `Reveal` and the loop's step: the
+                        // operation after the loop, which `Draft::tidy`
+                        // made sure exists (invariant 2 holds).
+                        pc = unsafe { pc.add(2) };
+                    } else {
+                        self.st.steps += 1;
+                        if self.st.steps > self.st.checkpoint {
+                            self.checkpoint(super::Budgeted::Statement, at!(sp))?;
+                        }
+                    }
+                }
                 BOp::SetVar { base, i, s, op, sp } => {
                     let v = r!(s);
                     let idx = match i {

@@ -237,6 +237,23 @@ pub enum BOp {
     /// `reveal p` (`on`) or `hide p` in a loop compiled whole, as the
     /// executor's (`Exec::reveal`).
     Reveal { p: Reg, on: bool, sp: u16 },
+    /// The `Stmt { sp }` of a loop over a zone whose body is only `reveal
+    /// x` or `hide x` of the loop's piece (`for c in deck { hide c }`):
+    /// this operation, the [`BOp::Reveal`] of `slot` and the loop's
+    /// [`BOp::ZoneNextTick`] back to it (`i`, `end`, `slot`), made by
+    /// `Draft::tidy`. Where the steps of the rest of the loop (the
+    /// statement's step for the piece in `slot`, and a step and a
+    /// statement's for each piece left) end before the next checkpoint,
+    /// and no per-seat log must note a card turned down, it turns them
+    /// all, charges those steps, leaves `slot` and `i` as the loop leaves
+    /// them and goes on after the loop; otherwise it is the `Stmt`.
+    StmtRevealRun {
+        sp: u16,
+        i: Reg,
+        end: Reg,
+        slot: Reg,
+        on: bool,
+    },
     /// `log` of template `t` in a program compiled whole, as the
     /// executor's (`Exec::log_line`).
     Log { t: u32, sp: u16 },
@@ -775,6 +792,7 @@ impl Draft {
         // its jump).
         self.fuse();
         self.fuse();
+        self.reveal_runs();
         // A global zone is a constant: its read is the cheapest operation
         // there is (after the fusions above, which join a zone read with
         // the walk of it, `ZoneIter`). It neither fails nor counts a step.
@@ -790,6 +808,43 @@ impl Draft {
                     d,
                     v: Val::from(base),
                 };
+            }
+        }
+    }
+
+    /// Each loop over a zone whose body turns its piece face up or down
+    /// (`Stmt`, `Reveal` of the loop's piece, `ZoneNextTick` back to the
+    /// `Stmt`) begins with a [`BOp::StmtRevealRun`] instead of its `Stmt`,
+    /// which runs the whole loop at once where it can. Only where nothing
+    /// else jumps into the body, and the loop's step is not the program's
+    /// last operation (so the operation after it, where the run goes on,
+    /// exists). Hasp hides the 36 cards of the deck every round: 3
+    /// operations a card.
+    fn reveal_runs(&mut self) {
+        let ops = &mut self.ops;
+        let n = ops.len();
+        let mut target = vec![0u32; n + 1];
+        for op in ops.iter() {
+            if let Some(t) = op.target() {
+                target[(t as usize).min(n)] += 1;
+            }
+        }
+        for k in 0..n.saturating_sub(3) {
+            if let (
+                BOp::Stmt { sp },
+                BOp::Reveal { p, on, .. },
+                BOp::ZoneNextTick { i, end, slot, to },
+            ) = (ops[k], ops[k + 1], ops[k + 2])
+            {
+                if p == slot && to as usize == k && target[k + 1] == 0 && target[k + 2] == 0 {
+                    ops[k] = BOp::StmtRevealRun {
+                        sp,
+                        i,
+                        end,
+                        slot,
+                        on,
+                    };
+                }
             }
         }
     }
@@ -1261,6 +1316,7 @@ impl BOp {
             SetVar { s, i: None, .. } => &[*s],
             Stmt { .. } | Log { .. } | ShowBoard => &[],
             MovePiece { p, z, .. } => &[*p, *z],
+            StmtRevealRun { i, end, slot, .. } => &[*i, *end, *slot],
             MoveListed { m, z, .. } => &[*m, *z],
             Reveal { p, .. } => &[*p],
             JumpAttr { d, n, b, .. } => &[*d, *n, *b],
