@@ -816,7 +816,7 @@ impl Draft {
     /// (`Stmt`, `Reveal` of the loop's piece, `ZoneNextTick` back to the
     /// `Stmt`) begins with a [`BOp::StmtRevealRun`] instead of its `Stmt`,
     /// which runs the whole loop at once where it can. Only where nothing
-    /// else jumps into the body, and the loop's step is not the program's
+    /// but the loop's step jumps into the body, and the loop's step is not the program's
     /// last operation (so the operation after it, where the run goes on,
     /// exists). Hasp hides the 36 cards of the deck every round: 3
     /// operations a card.
@@ -836,7 +836,11 @@ impl Draft {
                 BOp::ZoneNextTick { i, end, slot, to },
             ) = (ops[k], ops[k + 1], ops[k + 2])
             {
-                if p == slot && to as usize == k && target[k + 1] == 0 && target[k + 2] == 0 {
+                // The loop's step is the only way into its body: control
+                // arriving at the `Stmt` from anywhere else would find
+                // other values in the loop's registers.
+                let only_loop = target[k] == 1 && target[k + 1] == 0 && target[k + 2] == 0;
+                if p == slot && to as usize == k && only_loop {
                     ops[k] = BOp::StmtRevealRun {
                         sp,
                         i,
