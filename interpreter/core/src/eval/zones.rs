@@ -77,7 +77,7 @@ impl Zones {
     /// ([`Zones::move_work`]) is at most `left`, and returns the work and
     /// the zone `p` left; otherwise moves nothing. The machine's moves come
     /// here (`Exec::move_within`): the work and the move share their reads
-    /// and one call, where a call for each cost Hasp 2.5 % (750 moves a
+    /// and one call, where a call for each cost Hasp 2.1 % (375 moves a
     /// game, issue 25).
     #[inline(always)]
     pub fn move_within(&mut self, p: u32, to: u32, top: bool, left: u64) -> Option<(u64, u32)> {

@@ -818,7 +818,7 @@ impl Draft {
     /// which runs the whole loop at once where it can. Only where nothing
     /// but the loop's step jumps into the body, and the loop's step is not the program's
     /// last operation (so the operation after it, where the run goes on,
-    /// exists). Hasp hides the 36 cards of the deck every round: 3
+    /// exists). Hasp hides the 28 cards of the deck every round: 3
     /// operations a card.
     fn reveal_runs(&mut self) {
         let ops = &mut self.ops;
