@@ -20,7 +20,7 @@ pub(super) fn too_many_options(span: Span, what: &str) -> Box<RunError> {
 #[inline]
 fn domain<const COVERAGE: bool>(prm: &ActionParam) -> (&Coll, bool) {
     match &prm.fast {
-        Some((c, _)) if !COVERAGE => (c, true),
+        Some(c) if !COVERAGE => (c, true),
         _ => (&prm.domain, false),
     }
 }

@@ -71,15 +71,15 @@ pub struct ActionParam {
     /// Bit i set: the domain reads parameter i, so it is re-evaluated per prefix.
     pub deps: u32,
     /// The domain with the action's leading `require`s that read this
-    /// parameter alone folded in as its filter, compiled to one program,
-    /// and the parameters it reads (set by the `bytecode` pass, only for
+    /// parameter alone folded in as its filter, compiled to one program
+    /// (reading the parameters `deps` says; set by the `bytecode` pass, only for
     /// an action whose parameters are independent: one whose parameters
     /// depend on each other lists them as its lister does, the
     /// requirements tested one by one). Option listing uses it instead of
     /// testing each requirement per value, except when coverage counts
     /// each requirement; `why.rs` keeps to the requirements, to name the
     /// one that fails.
-    pub fast: Option<(Coll, u32)>,
+    pub fast: Option<Coll>,
     /// The domain as options are drawn from it (`eval/sample.rs`): its base,
     /// without its `where` filters, and the filters (the element's slot and
     /// the condition) innermost first, compiled (set by the `bytecode` pass;

@@ -82,11 +82,12 @@ pub fn print(g: &Game) -> String {
                 p.coll(&ap.domain),
                 ap.deps
             );
-            if let Some((c, deps)) = &ap.fast {
+            if let Some(c) = &ap.fast {
                 let _ = writeln!(
                     s,
-                    "    listed as {} with the requirements that end here (reads params {deps:#b})",
-                    p.coll(c)
+                    "    listed as {} with the requirements that end here (reads params {:#b})",
+                    p.coll(c),
+                    ap.deps
                 );
             }
         }

@@ -94,11 +94,11 @@ pub(super) fn run(g: &mut Game, keep: bool) {
             frame.root_coll(g, &mut prm.domain, &inl);
         }
         for (prm, fold) in params.iter_mut().zip(folded) {
-            let Some((mut c, deps)) = fold else { continue };
+            let Some(mut c) = fold else { continue };
             frame.root_coll(g, &mut c, &inl);
             // Only a compiled filter saves work; a tree one is left alone.
             if matches!(c, Coll::Code(_)) {
-                prm.fast = Some((c, deps));
+                prm.fast = Some(c);
             }
         }
         g.actions[a].params = params;
@@ -169,9 +169,9 @@ pub(super) fn run(g: &mut Game, keep: bool) {
 }
 
 /// For each parameter of `ad`, its domain filtered by the leading
-/// `require`s that read it alone (joined by `and`, in their order), and the
-/// parameters that filter reads; `None` where no requirement reads it
-/// alone, and for every parameter of an action whose parameters depend on
+/// `require`s that read it alone (joined by `and`, in their order), so
+/// reading no other parameter than the domain does; `None` where no
+/// requirement reads it alone, and for every parameter of an action whose parameters depend on
 /// each other (its lister, and the executor's fallback without one, list
 /// the domains as written and test each requirement, so a folded domain
 /// there would be compiled and never run).
@@ -180,7 +180,7 @@ pub(super) fn run(g: &mut Game, keep: bool) {
 /// each requirement tested on the same values in the same order: the
 /// requirements of one parameter of a product are tested before any later
 /// parameter's domain is listed. A `subsets(…)` domain keeps its own path.
-fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
+fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<Coll>> {
     ad.params
         .iter()
         .enumerate()
@@ -188,18 +188,14 @@ fn folded_domains(g: &Game, ad: &ActionDecl) -> Vec<Option<(Coll, u32)>> {
             if !ad.product || prm.domain.subsets_area(&g.programs).is_some() {
                 return None;
             }
-            let ends_here = |mask: u32| mask == 1 << i;
-            let mut deps = prm.deps;
             let mut cond: Option<Expr> = None;
-            for (e, mask, _) in ad.pre.iter().filter(|(_, m, _)| ends_here(*m)) {
-                deps |= mask & !(1 << i);
+            for (e, _, _) in ad.pre.iter().filter(|(_, m, _)| *m == 1 << i) {
                 cond = Some(match cond {
                     None => e.clone(),
                     Some(c) => Expr::Bin(crate::ast::BinOp::And, Box::new(c), Box::new(e.clone())),
                 });
             }
-            let filter = Coll::Filter(Box::new(prm.domain.clone()), prm.slot, cond?);
-            Some((filter, deps))
+            Some(Coll::Filter(Box::new(prm.domain.clone()), prm.slot, cond?))
         })
         .collect()
 }
