@@ -2813,3 +2813,49 @@ play {
     let out = same_as_the_tree(rules, GRID3, u64::MAX, &["StmtRevealRun"]);
     assert!(out.starts_with(r#"["7", "0 4", "0"] in "#), "{out}");
 }
+
+/// `distinct(x in C: v)` is compiled (`BOp::Distinct`): the map listed,
+/// then each value kept once where it first is, as the tree evaluator keeps
+/// it (both call `eval::expr::dedupe`), with the same steps under every
+/// budget. A list of 100 values (longer than 64: the way with a set) and
+/// short ones; the values and their order worked out by hand: `x % 7` for
+/// `x` from 1 gives 1, 2, …, 6, 0; `10 - x % 3` gives 9, 8, 10; the rows of
+/// the 3 × 3 grid 1, 2, 3. A value that fails part way fails as the tree's.
+#[test]
+fn distinct_values_are_compiled_as_the_tree_keeps_them() {
+    let head = "game \"Distinct\"\nboard \"board.toml\"\nplayers 2\nseats white, black\n";
+    let rules = head.to_string()
+        + r#"var n: int = 100
+var a: int = 0
+var b: int = 0
+var k: int = 0
+play {
+  a = count(distinct(x in 1..n: x % 7))
+  b = first(distinct(x in 1..n: x % 7))
+  k = last(distinct(x in 1..n: x % 7))
+  log "{a} {b} {k}"
+  a = count(distinct(x in 1..n / 10: 10 - x % 3))
+  b = first(distinct(x in 1..n / 10: 10 - x % 3))
+  k = last(distinct(x in 1..n / 10: 10 - x % 3))
+  log "{a} {b} {k}"
+  a = sum(v in distinct(c in nodes: c.row + n - n): v)
+  b = first(distinct(c in nodes: c.row + n - n))
+  log "{a} {b}"
+}
+"#;
+    let out = same_as_the_tree(&rules, GRID3, 400, &["Distinct"]);
+    assert!(
+        out.starts_with(r#"["7 1 0", "3 9 10", "6 1"] in "#),
+        "{out}"
+    );
+    let fails = head.to_string()
+        + r#"var n: int = 3
+var a: int = 0
+play {
+  a = count(distinct(x in 0..n: 6 / (n - x)))
+  log "{a}"
+}
+"#;
+    let out = same_as_the_tree(&fails, GRID3, 20, &["Distinct"]);
+    assert!(out.starts_with("division by zero"), "{out}");
+}

@@ -1116,6 +1116,7 @@ impl<'a> Exec<'a> {
                     let m = r!(m) as usize;
                     self.st.scratch.truncate(m)
                 }
+                BOp::Distinct { m } => super::expr::dedupe(&mut self.st.scratch, r!(m) as usize),
                 BOp::CountIf { d, v } => {
                     let c = r!(d) + ops::truth(r!(v));
                     w!(d, c)

@@ -586,6 +586,11 @@ pub enum BOp {
     },
     /// `scratch[w] = s; w += 1` (compaction of a filter or map in place).
     Put { w: Reg, s: Reg },
+    /// The values on the scratch stack from the height in `m` up, each
+    /// kept once, where it first is (`distinct(x in C: v)`, after the map
+    /// `x in C: v` is listed from `m`); as the tree evaluator's
+    /// `eval::expr::dedupe`, which it calls.
+    Distinct { m: Reg },
     /// Drops the scratch stack back to the height in `m`.
     Truncate { m: Reg },
     /// `d += 1` when `v` is true (`count` of a test).
@@ -1389,6 +1394,7 @@ impl BOp {
                 i, end, slot, who, ..
             } => &[*i, *end, *slot, *who],
             Put { w, s } => &[*w, *s],
+            Distinct { m } => &[*m],
             CountIf { d, v } | MinAcc { d, v } | MaxAcc { d, v } => &[*d, *v],
             SumAcc { d, v, m, .. } => &[*d, *v, *m],
             BestAcc {

@@ -281,29 +281,15 @@ impl Exec<'_> {
             Coll::Map(inner, slot, body) | Coll::Distinct(inner, slot, body) => {
                 let mark = self.st.scratch.len();
                 self.coll(inner, span)?;
-                let end = self.st.scratch.len();
-                let mut w = mark;
-                // Long lists remember what they have seen in a set (only
-                // asked for membership, so its order never shows).
-                let mut seen = (matches!(c, Coll::Distinct(..)) && end - mark > 64)
-                    .then(std::collections::HashSet::new);
-                for i in mark..end {
+                for i in mark..self.st.scratch.len() {
                     let x = self.st.scratch[i];
                     self.set_local(*slot, x);
                     let v = self.eval(body, span)?;
-                    let dup = match seen.as_mut() {
-                        Some(set) => !set.insert(v),
-                        None => {
-                            matches!(c, Coll::Distinct(..)) && self.st.scratch[mark..w].contains(&v)
-                        }
-                    };
-                    if dup {
-                        continue;
-                    }
-                    self.st.scratch[w] = v;
-                    w += 1;
+                    self.st.scratch[i] = v;
                 }
-                self.st.scratch.truncate(w);
+                if matches!(c, Coll::Distinct(..)) {
+                    dedupe(&mut self.st.scratch, mark);
+                }
             }
             Coll::Sorted(inner, slot, key) => {
                 let mark = self.st.scratch.len();
@@ -387,6 +373,29 @@ fn reachable(b: &crate::board::Board, start: Val, scratch: &mut Vec<Val>, mark: 
     for v in 0..n {
         if scratch[flags + v] == SEEN {
             scratch[w] = v as Val;
+            w += 1;
+        }
+    }
+    scratch.truncate(w);
+}
+
+/// Keeps each value on `scratch` from `mark` up once, where it first is
+/// (`distinct`), and drops the rest: the tree evaluator's and the bytecode
+/// machine's (`BOp::Distinct`) one way of doing it. Long lists remember what
+/// they have seen in a set, only asked for membership, so its order never
+/// shows.
+pub(crate) fn dedupe(scratch: &mut Vec<Val>, mark: usize) {
+    let end = scratch.len();
+    let mut w = mark;
+    let mut seen = (end - mark > 64).then(std::collections::HashSet::new);
+    for i in mark..end {
+        let v = scratch[i];
+        let dup = match seen.as_mut() {
+            Some(set) => !set.insert(v),
+            None => scratch[mark..w].contains(&v),
+        };
+        if !dup {
+            scratch[w] = v;
             w += 1;
         }
     }

@@ -26,8 +26,7 @@ impl<'g> Comp<'g> {
     pub(super) fn coll(&mut self, c: &Coll, m: Reg, sp: u16) {
         if matches!(
             c,
-            Coll::Distinct(..)
-                | Coll::Sorted(..)
+            Coll::Sorted(..)
                 | Coll::Reachable(..)
                 | Coll::Components(..)
                 | Coll::Members(..)
@@ -105,11 +104,17 @@ impl<'g> Comp<'g> {
                 self.emit(BOp::PushAttr { attr: *attr, v });
             }
             Coll::Filter(..) | Coll::Map(..) => self.filter_each(c, m, sp, &mut |_, _| {}),
+            // The map listed from the mark, then each value kept once: what
+            // the tree evaluator does, in the same order.
+            Coll::Distinct(inner, slot, body) => {
+                let map = Coll::Map(inner.clone(), *slot, body.clone());
+                self.filter_each(&map, m, sp, &mut |_, _| {});
+                self.emit(BOp::Distinct { m });
+            }
             // Sets and their components are the tree evaluator's alone, and
             // so are subsets, which read and write the frame's area; they are
             // rare and never hot.
-            Coll::Distinct(..)
-            | Coll::Sorted(..)
+            Coll::Sorted(..)
             | Coll::Reachable(..)
             | Coll::Components(..)
             | Coll::Members(..)

@@ -264,11 +264,11 @@ impl Frame {
         g.programs.extend(out);
     }
 
-    /// Compiles one collection of this frame in place: a filter or a map,
-    /// whose test or value runs per element (other collections are listed
-    /// by the tree evaluator in one call).
+    /// Compiles one collection of this frame in place: a filter, a map or
+    /// the distinct values of a map, whose test or value runs per element
+    /// (other collections are listed by the tree evaluator in one call).
     fn root_coll(&mut self, g: &mut Game, c: &mut Coll, inl: &Inlinable) {
-        if !matches!(c, Coll::Filter(..) | Coll::Map(..)) {
+        if !matches!(c, Coll::Filter(..) | Coll::Map(..) | Coll::Distinct(..)) {
             return;
         }
         let mut out = vec![];
