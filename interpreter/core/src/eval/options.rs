@@ -96,7 +96,7 @@ impl Exec<'_> {
             merge |= ad.merge;
             merge_labels |= ad.merge_labels;
             let base = self.st.locals.len();
-            self.st.locals.resize(base + ad.nlocals as usize, 0);
+            super::grow_zeroed(&mut self.st.locals, ad.nlocals as usize);
             let old = std::mem::replace(&mut self.base, base);
             self.st.locals[base] = p;
             // As in `run`, the copy without coverage counters has no trace of them.

@@ -254,7 +254,7 @@ impl<'a> Exec<'a> {
     /// Enters a body with `nlocals` fresh locals; returns its base.
     pub fn push_call(&mut self, block: BlockId, nlocals: u16) -> usize {
         let base = self.st.locals.len();
-        self.st.locals.resize(base + nlocals as usize, 0);
+        super::grow_zeroed(&mut self.st.locals, nlocals as usize);
         self.st.frames.push(Frame {
             block,
             pc: 0,
