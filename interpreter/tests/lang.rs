@@ -2859,3 +2859,84 @@ play {
     let out = same_as_the_tree(&fails, GRID3, 20, &["Distinct"]);
     assert!(out.starts_with("division by zero"), "{out}");
 }
+
+/// An action every option of which needs a zone to hold a piece asks that
+/// first (`ActionDecl::needs`, the `searches` pass): `use(k in 0..3)`
+/// requires `k != 0 and holds(actor, k)`, `holds` being `any(c in
+/// p.hand: c.n == k)`. White holds no card and is offered only `pass`;
+/// black holds the cards 1 and 2 and is offered `use 1` and `use 2`, as
+/// without the passes and without the `searches` pass alone. Asking first
+/// saves steps (white's listing costs fewer with every pass than with every
+/// pass but `searches`). Where a conjunct before it could
+/// fail (`10 / (k - 1) > 0`, which divides by zero at `k = 1`), nothing is
+/// asked first, and white's listing fails as it does without the pass
+/// (asked first, white's empty hand would have skipped the division).
+#[test]
+fn an_action_whose_options_need_a_piece_asks_for_it_first() {
+    let rules = |test: &str| {
+        format!(
+            r#"game "Needs"
+board "board.toml"
+players 2
+seats white, black
+piece card {{ n: int }} in deck label "card {{n}}" {{
+  1 x {{ n: 1 }}
+  1 x {{ n: 2 }}
+}}
+zone deck: card
+zone per player hand: card
+fn holds(p: player, k: int) -> bool = any(c in p.hand: c.n == k)
+action use(k in 0..3) label "use {{k}}" {{
+  require {test}
+  log "{{actor}} uses {{k}}"
+}}
+action pass label "pass" {{
+  log "{{actor}} passes"
+}}
+setup {{
+  move all deck to black.hand
+}}
+play {{
+  act white with use, pass
+  act black with use, pass
+}}
+"#
+        )
+    };
+    let all = regel::opt::Passes::all();
+    let none = regel::opt::Passes::none();
+    // Every pass but `searches`, which finds what every option needs.
+    let but = regel::opt::Passes::parse(
+        "zone-len,inline,fold-board,consts,zone-pred,board-index,splice,fn-tables,bytecode,keep",
+    )
+    .unwrap();
+    let setup = Setup::new(2, 1);
+    let needs = rules("k != 0 and holds(actor, k)");
+    let asks = compile(&needs, GRID3, &all);
+    assert!(asks.actions[0].needs.is_some(), "`use` asks first");
+    let fast = Match::new(asks, &setup).unwrap();
+    let slow = Match::new(compile(&needs, GRID3, &but), &setup).unwrap();
+    let plain = Match::new(compile(&needs, GRID3, &none), &setup).unwrap();
+    // White's only option, `pass`, was taken as forced: black decides.
+    assert_eq!(fast.option_labels(), ["use 1", "use 2", "pass"]);
+    assert_eq!(slow.option_labels(), fast.option_labels());
+    assert_eq!(plain.option_labels(), fast.option_labels());
+    assert!(
+        fast.state.steps < slow.state.steps,
+        "{} < {}",
+        fast.state.steps,
+        slow.state.steps
+    );
+
+    let unsure = rules("10 / (k - 1) > 0 and holds(actor, k)");
+    let g = compile(&unsure, GRID3, &all);
+    assert!(g.actions[0].needs.is_none(), "a conjunct before may fail");
+    let (Err(a), Err(b)) = (
+        Match::new(g, &setup),
+        Match::new(compile(&unsure, GRID3, &but), &setup),
+    ) else {
+        panic!("white's listing fails");
+    };
+    assert!(a.message.contains("division by zero"), "{}", a.message);
+    assert_eq!((a.message, a.span), (b.message, b.span));
+}

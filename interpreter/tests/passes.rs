@@ -339,9 +339,10 @@ fn kept_values_equal_their_computation() {
 /// requirement: an action's leading `require`s that end at a parameter are
 /// folded into that parameter's domain (`ActionParam::fast`), and an action
 /// whose parameters depend on each other lists all its options in one
-/// program (`ActionDecl::lister`). So a match with coverage lists options
-/// through the domains and requirements one by one, and one without through
-/// the shortcuts: at every decision of seeded games of every shipped game
+/// program (`ActionDecl::lister`), and an action asks first for a test
+/// every option needs (`ActionDecl::needs`). So a match with coverage lists
+/// options through the domains and requirements one by one, and one
+/// without through the shortcuts: at every decision of seeded games of every shipped game
 /// both must list the same options in the same order. The test asserts
 /// that some game takes each shortcut, so that it cannot pass by comparing
 /// a path with itself.
@@ -349,6 +350,7 @@ fn kept_values_equal_their_computation() {
 fn listing_shortcuts_list_the_options_the_requirements_allow() {
     let mut folded = 0;
     let mut listers = 0;
+    let mut needs = 0;
     for path in games() {
         let game = load(&path, &Passes::all());
         for players in game.min_players..=game.max_players {
@@ -360,6 +362,7 @@ fn listing_shortcuts_list_the_options_the_requirements_allow() {
                 .filter(|p| p.fast.is_some())
                 .count();
             listers += own.actions.iter().filter(|a| a.lister.is_some()).count();
+            needs += own.actions.iter().filter(|a| a.needs.is_some()).count();
             let seeds = if path.to_string_lossy().contains("teutonica") {
                 1
             } else {
@@ -392,6 +395,7 @@ fn listing_shortcuts_list_the_options_the_requirements_allow() {
         }
     }
     assert!(folded > 0, "some game folds a requirement into a domain");
+    assert!(needs > 0, "some game asks a test every option needs first");
     assert!(
         listers > 0,
         "some game lists an action's options in one program"

@@ -453,6 +453,7 @@ impl Checker {
             lister: None,
             shared: vec![],
             draw: None,
+            needs: None,
             span: name.span,
         }
     }

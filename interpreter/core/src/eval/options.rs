@@ -149,6 +149,13 @@ impl Exec<'_> {
                 return Ok(());
             }
         }
+        // A test every option needs (`opt/searches.rs`): false, nothing
+        // is listed. Coverage counts each requirement, so it lists.
+        if let (Some(e), false) = (&ad.needs, COVERAGE) {
+            if self.eval(e, span)? == 0 {
+                return Ok(());
+            }
+        }
         let first = self.st.opt_count;
         let vstart = self.st.opt_vals.len();
         if ad.product {

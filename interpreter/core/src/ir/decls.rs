@@ -131,6 +131,12 @@ pub struct ActionDecl {
     /// (`eval/sample.rs`; set by the `bytecode` pass with each parameter's
     /// [`ActionParam::draw`]); `None`: an `act` offering it is listed.
     pub draw: Option<DrawPlan>,
+    /// A test every option needs that reads no parameter (`not
+    /// empty(actor.tokens)` when every option requires `any(t in
+    /// actor.tokens: …)`): false, the action offers nothing and its domains
+    /// are not listed (set by the `searches` pass, `opt/searches.rs`; not
+    /// used when coverage counts requirements).
+    pub needs: Option<Expr>,
     pub span: Span,
 }
 

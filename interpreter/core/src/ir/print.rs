@@ -103,6 +103,9 @@ pub fn print(g: &Game) -> String {
                 p.expr(e)
             );
         }
+        if let Some(e) = &a.needs {
+            let _ = writeln!(s, "  every option needs {}", p.expr(e));
+        }
         if let Some(id) = a.lister {
             let _ = writeln!(s, "  options listed by code#{id}");
         }

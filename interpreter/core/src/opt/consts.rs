@@ -177,8 +177,9 @@ fn fold(e: &mut Expr) {
 }
 
 /// Whether evaluating `e` can neither fail nor have an effect: constants,
-/// locals, plain variables and comparisons and connectives of them.
-fn quiet(e: &Expr) -> bool {
+/// locals, plain variables and comparisons and connectives of them (also
+/// what `searches.rs` may skip before a listing's test).
+pub(super) fn quiet(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Local(_) | Expr::Var(_, None) => true,
         Expr::Not(a) => quiet(a),
