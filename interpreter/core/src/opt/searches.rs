@@ -85,7 +85,9 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// function whose body is that with `Z` reading only its arguments, which
 /// are the actor (local 0) or constants.
 fn needed_zone(g: &Game, c: &Expr) -> Option<ZoneRef> {
-    let actor = |e: &Expr| matches!(e, Expr::Local(0) | Expr::Const(_));
+    // The actor is a seat (an `act` refuses `none` before it lists), a
+    // constant index one that is not `none`.
+    let actor = |e: &Expr| matches!(e, Expr::Local(0)) || matches!(e, Expr::Const(v) if *v >= 0);
     match c {
         Expr::Agg {
             op: AggOp::Any,
@@ -154,7 +156,7 @@ fn index_reads(z: &ZoneRef, ok: &impl Fn(&Expr) -> bool) -> bool {
 fn quiet_domain(c: &Coll) -> bool {
     match c {
         Coll::Players | Coll::Nodes | Coll::Edges => true,
-        Coll::Range(Expr::Const(a), Expr::Const(b)) => (*b - *a) < 1_000,
+        Coll::Range(Expr::Const(a), Expr::Const(b)) => b.checked_sub(*a).is_some_and(|n| n < 1_000),
         _ => false,
     }
 }
