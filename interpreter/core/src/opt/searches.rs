@@ -26,7 +26,7 @@ pub(super) fn run(g: &mut Game) {
 /// The test every option of `ad` needs, if one is found: `not
 /// empty(Z)` where a leading requirement, read from its first conjunct,
 /// reaches `any(t in Z: …)` (or a call of a function that is exactly
-/// that), `Z` reading no parameter. With `Z` empty that conjunct is false
+/// that), `Z` global or the actor's. With `Z` empty that conjunct is false
 /// for every tuple, so the action offers nothing, and asking first changes
 /// no option. It changes no error either, since only work that cannot fail
 /// is skipped: option listing walks every domain and tests every
@@ -39,7 +39,7 @@ pub(super) fn run(g: &mut Game) {
 /// parameter. The steps of the work skipped are not charged: like the
 /// other passes, this one saves steps (`tests/passes.rs`).
 fn needs(g: &Game, ad: &ActionDecl) -> Option<Expr> {
-    if !ad.product || ad.params.is_empty() || !ad.params.iter().all(|p| quiet_domain(&p.domain)) {
+    if !ad.product || !ad.params.iter().all(|p| quiet_domain(&p.domain)) {
         return None;
     }
     for (k, (e, mask, _)) in ad.pre.iter().enumerate() {
@@ -82,55 +82,44 @@ fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// The zone `c` needs to hold a piece to be true, when it reads no
 /// parameter: `c` is `any(t in Z: …)` (or of `Z` filtered), or a call of a
-/// function whose body is that with `Z` reading only its arguments, which
-/// are the actor (local 0) or constants.
+/// function whose body is that, and `Z` is a global zone or the actor's (an
+/// `act` refuses `none` before it lists, so the actor's zone is always
+/// there).
 fn needed_zone(g: &Game, c: &Expr) -> Option<ZoneRef> {
-    // The actor is a seat (an `act` refuses `none` before it lists), a
-    // constant index one that is not `none`.
-    let actor = |e: &Expr| matches!(e, Expr::Local(0)) || matches!(e, Expr::Const(v) if *v >= 0);
-    match c {
+    let (coll, args) = match c {
         Expr::Agg {
             op: AggOp::Any,
             coll,
             ..
-        } => zone_of(coll).filter(|z| index_reads(z, &actor)).cloned(),
-        Expr::Call { func, args, .. } => {
-            let f = g.fns.get(*func as usize)?;
-            let Expr::Agg {
+        } => (coll, None),
+        Expr::Call { func, args, .. } => match &g.fns.get(*func as usize)?.body {
+            Expr::Agg {
                 op: AggOp::Any,
                 coll,
                 ..
-            } = &f.body
-            else {
-                return None;
-            };
-            let z = zone_of(coll)?;
-            // The zone's index as the caller writes it: the argument the
-            // function's parameter stands for.
-            let index = match &z.index {
-                ZIndex::Global => ZIndex::Global,
-                ZIndex::Player(e) => ZIndex::Player(Box::new(argument(e, args)?)),
-                ZIndex::Node(e) => ZIndex::Node(Box::new(argument(e, args)?)),
-                ZIndex::Edge(e) => ZIndex::Edge(Box::new(argument(e, args)?)),
-                _ => return None,
-            };
-            let z = ZoneRef {
-                base: z.base,
-                index,
-            };
-            index_reads(&z, &actor).then_some(z)
+            } => (coll, Some(args)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let z = zone_of(coll)?;
+    // Whether local `s`, where the zone is read, holds the actor: local 0
+    // of the action's frame, or the function's parameter it is passed as.
+    let actor = |s: u16| match args {
+        None => s == 0,
+        Some(args) => matches!(args.get(s as usize), Some(Expr::Local(0))),
+    };
+    let index = match &z.index {
+        ZIndex::Global => ZIndex::Global,
+        ZIndex::Player(e) if matches!(**e, Expr::Local(s) if actor(s)) => {
+            ZIndex::Player(Box::new(Expr::Local(0)))
         }
-        _ => None,
-    }
-}
-
-/// `e`, a function's parameter (or a constant), as the call's argument.
-fn argument(e: &Expr, args: &[Expr]) -> Option<Expr> {
-    match e {
-        Expr::Local(s) => args.get(*s as usize).cloned(),
-        Expr::Const(v) => Some(Expr::Const(*v)),
-        _ => None,
-    }
+        _ => return None,
+    };
+    Some(ZoneRef {
+        base: z.base,
+        index,
+    })
 }
 
 /// The plain zone a collection walks, itself or filtered.
@@ -139,15 +128,6 @@ fn zone_of(c: &Coll) -> Option<&ZoneRef> {
         Coll::Zone(z) => Some(z),
         Coll::Filter(inner, _, _) => zone_of(inner),
         _ => None,
-    }
-}
-
-/// Whether the zone's index is global or one that `ok` accepts.
-fn index_reads(z: &ZoneRef, ok: &impl Fn(&Expr) -> bool) -> bool {
-    match &z.index {
-        ZIndex::Global => true,
-        ZIndex::Player(e) | ZIndex::Node(e) | ZIndex::Edge(e) => ok(e),
-        _ => false,
     }
 }
 
