@@ -2940,3 +2940,75 @@ play {{
     assert!(a.message.contains("division by zero"), "{}", a.message);
     assert_eq!((a.message, a.span), (b.message, b.span));
 }
+
+/// A small procedure spliced into its caller (the `splice` pass) reads a
+/// constant, or a local of the caller's, given to a parameter it never
+/// binds again where it reads the parameter, with no `let`; an `if` on
+/// such a constant keeps only the branch taken. A parameter the body
+/// assigns (`bump`'s `k`) and one given an expression keep their `let`.
+/// On the 3 × 3 grid: `rows` sums each node's row, 3 × (1 + 2 + 3) = 18;
+/// `total` sums `col × (row + 1)`, 6 × 9 = 54, then `col + 1`, 27, then
+/// `col`, 18: 99, with the passes and without.
+#[test]
+fn a_spliced_procedure_reads_the_constants_and_locals_given_to_it() {
+    let rules = r#"game "Splice"
+board "board.toml"
+players 2
+seats white, black
+var total: int = 0
+var rows: int = 0
+proc add(is_row: bool, k: int, w: int) {
+  if is_row {
+    rows += k
+  } else {
+    total += k * w
+  }
+}
+proc bump(k: int) {
+  k = k + 1
+  total += k
+}
+play {
+  for c in nodes {
+    let x = c.col
+    add(true, c.row, 2)
+    add(false, x, c.row + 1)
+    bump(x)
+    total += x
+  }
+  log "{rows} {total}"
+}
+"#;
+    let none = regel::opt::Passes::none();
+    let splice = regel::opt::Passes::parse("splice").unwrap();
+    for passes in [&regel::opt::Passes::all(), &splice, &none] {
+        let log = run_with(rules, GRID3, passes, regel::eval::DEFAULT_BUDGET).unwrap();
+        assert_eq!(log, ["18 99"]);
+    }
+    // The loop's body after splicing: from `let x` to the next block.
+    let printed = regel::ir::print::print(&compile(rules, GRID3, &splice));
+    let body: Vec<&str> = printed
+        .lines()
+        .skip_while(|l| !l.ends_with("let l1 = l0.col"))
+        .take_while(|l| !l.ends_with(':'))
+        .map(|l| {
+            l.trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit())
+                .trim()
+        })
+        .collect();
+    assert_eq!(
+        body,
+        [
+            "let l1 = l0.col",
+            "let l3 = l0.row",
+            "rows += l3",
+            "let l7 = (l0.row + 1)",
+            "total += (l1 * l7)",
+            "let l8 = l1",
+            "l8 = (l8 + 1)",
+            "total += l8",
+            "total += l1",
+        ],
+        "{printed}"
+    );
+}

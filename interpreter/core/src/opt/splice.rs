@@ -11,6 +11,14 @@
 //! are numbered by the callee's locals) or `return`s (it would leave the
 //! caller). Locals need no fresh zeroes: the checker lets no local be read
 //! before it is bound.
+//!
+//! A parameter given a constant or a local of the caller's, which the body
+//! never binds again, needs no `let`: the copy reads the constant or the
+//! caller's local where the body reads the parameter (nothing in the body
+//! can change either), and an `if` on such a constant keeps only the
+//! branch taken (a line scored by `score_line(true, r)`, each cell of it
+//! by `score_cell(c)`). Like other passes it saves steps: the `let`s' and
+//! the `if`'s.
 
 use crate::ir::walk::{walk_s, Visit};
 use crate::ir::Game;
@@ -156,42 +164,121 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
             continue;
         }
         *n += callee_locals;
-        // Arguments are evaluated in the caller's locals, into fresh slots.
-        for (a, (slot, _)) in args.iter().zip(&g.procs[p].params) {
-            out.push(Stmt {
-                s: Instr::Let(off + slot, a.clone()),
-                span: st.span,
-            });
-        }
         let body = g.procs[p].body;
-        let copied = copy_block(g, body, off, o, owner);
+        // Arguments are evaluated in the caller's locals, into fresh slots;
+        // a constant, or a caller's local, given to a parameter the body
+        // never binds again is read where the body reads the parameter,
+        // with no `let` (nor its step): nothing in the body can change it.
+        let mut shift = Shift { off, alias: vec![] };
+        for (a, &(slot, ty)) in args.iter().zip(&g.procs[p].params) {
+            match a {
+                Expr::Local(_) | Expr::Const(_) if plain(ty) && !binds(g, body, slot) => {
+                    shift.alias.push((slot, a.clone()));
+                }
+                _ => out.push(Stmt {
+                    s: Instr::Let(off + slot, a.clone()),
+                    span: st.span,
+                }),
+            }
+        }
+        let copied = copy_block(g, body, &shift, o, owner);
         out.extend(copied);
     }
     g.blocks[b] = out;
 }
 
-/// The statements of block `b` with locals moved up by `off`; nested blocks
-/// are copied as new blocks owned by `o`.
-fn copy_block(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>) -> Vec<Stmt> {
-    let mut stmts = g.blocks[b as usize].clone();
-    for st in stmts.iter_mut() {
-        for nb in st.s.blocks_mut() {
-            *nb = copy_new(g, *nb, off, o, owner);
-        }
-        shift_stmt(&mut st.s, off);
-    }
-    stmts
+/// Whether a parameter of type `ty` may be read in the caller's local
+/// that was given to it: a value of one word, not a list or a set (those
+/// live in areas tied to their names).
+fn plain(ty: Ty) -> bool {
+    !ty.list && !matches!(ty.scalar, Scalar::Set(_))
 }
 
-fn copy_new(g: &mut Game, b: BlockId, off: u16, o: Owner, owner: &mut Vec<Owner>) -> BlockId {
-    let stmts = copy_block(g, b, off, o, owner);
+/// Whether block `b` (or a block in it) binds or assigns local `slot`.
+fn binds(g: &Game, b: BlockId, slot: u16) -> bool {
+    nested(g, b).iter().any(|&nb| {
+        g.blocks[nb as usize].iter().any(|st| {
+            let here = match &st.s {
+                Instr::Let(s, _)
+                | Instr::For(s, _, _)
+                | Instr::Assign(Place::Local(s), _, _)
+                | Instr::Choose { slot: s, .. } => *s == slot,
+                _ => false,
+            };
+            let mut inner = Binds { slot, found: false };
+            walk_s(&mut st.s.clone(), &mut inner);
+            here || inner.found
+        })
+    })
+}
+
+/// Finds an expression that binds local `slot` (an aggregate's or a
+/// filter's element, a `subsets` area).
+struct Binds {
+    slot: u16,
+    found: bool,
+}
+
+impl Visit for Binds {
+    fn expr(&mut self, e: &mut Expr) {
+        if let Expr::Agg { slot, .. } = e {
+            self.found |= *slot == self.slot;
+        }
+    }
+
+    fn coll(&mut self, c: &mut Coll) {
+        if let Coll::Filter(_, s, _)
+        | Coll::Map(_, s, _)
+        | Coll::Distinct(_, s, _)
+        | Coll::Sorted(_, s, _)
+        | Coll::Subsets { area: s, .. }
+        | Coll::Subset(_, s) = c
+        {
+            self.found |= *s == self.slot;
+        }
+    }
+}
+
+/// The statements of block `b` with locals renumbered by `shift`; nested
+/// blocks are copied as new blocks owned by `o`.
+fn copy_block(
+    g: &mut Game,
+    b: BlockId,
+    shift: &Shift,
+    o: Owner,
+    owner: &mut Vec<Owner>,
+) -> Vec<Stmt> {
+    let stmts = g.blocks[b as usize].clone();
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut st in stmts {
+        shift_stmt(&mut st.s, shift);
+        // An `if` on a parameter given a constant keeps only the branch
+        // taken (`score_line(true, r)`), its statements in its place.
+        if let Instr::If(Expr::Const(c), t, e) = st.s {
+            if let Some(taken) = if c != 0 { Some(t) } else { e } {
+                out.extend(copy_block(g, taken, shift, o, owner));
+            }
+            continue;
+        }
+        for nb in st.s.blocks_mut() {
+            *nb = copy_new(g, *nb, shift, o, owner);
+        }
+        out.push(st);
+    }
+    out
+}
+
+fn copy_new(g: &mut Game, b: BlockId, shift: &Shift, o: Owner, owner: &mut Vec<Owner>) -> BlockId {
+    let stmts = copy_block(g, b, shift, o, owner);
     g.blocks.push(stmts);
     owner.push(o);
     (g.blocks.len() - 1) as BlockId
 }
 
-/// Moves every local a statement binds or reads up by `off`.
-fn shift_stmt(s: &mut Instr, off: u16) {
+/// Moves every local a statement binds or reads up by `shift.off`, but
+/// the parameters read in the caller's locals.
+fn shift_stmt(s: &mut Instr, shift: &Shift) {
+    let off = shift.off;
     match s {
         Instr::Let(slot, _)
         | Instr::For(slot, _, _)
@@ -213,16 +300,28 @@ fn shift_stmt(s: &mut Instr, off: u16) {
         | Instr::Reveal(..)
         | Instr::Require(_) => {}
     }
-    walk_s(s, &mut Shift(off));
+    walk_s(s, &mut Renumber(shift));
+}
+
+/// How a spliced body's locals are renumbered: up by `off`, but each
+/// parameter `(slot, value)` of `alias` read as `value`, a constant or a
+/// local of the caller's.
+struct Shift {
+    off: u16,
+    alias: Vec<(u16, Expr)>,
 }
 
 /// Renumbers locals in every expression and collection the walker reaches.
-struct Shift(u16);
+struct Renumber<'a>(&'a Shift);
 
-impl Visit for Shift {
+impl Visit for Renumber<'_> {
     fn expr(&mut self, e: &mut Expr) {
         match e {
-            Expr::Local(s) | Expr::Agg { slot: s, .. } => *s += self.0,
+            Expr::Local(s) => match self.0.alias.iter().find(|a| a.0 == *s) {
+                Some((_, value)) => *e = value.clone(),
+                None => *s += self.0.off,
+            },
+            Expr::Agg { slot: s, .. } => *s += self.0.off,
             // No other expression binds or names a local itself; their
             // parts are reached by the walker.
             Expr::Const(_)
@@ -260,7 +359,7 @@ impl Visit for Shift {
             | Coll::Distinct(_, slot, _)
             | Coll::Sorted(_, slot, _)
             | Coll::Subsets { area: slot, .. }
-            | Coll::Subset(_, slot) => *slot += self.0,
+            | Coll::Subset(_, slot) => *slot += self.0.off,
             // Bytecode is the last pass, after splicing.
             Coll::Code(_) => {}
             Coll::Zone(_)
