@@ -2498,6 +2498,15 @@ play {
     assert!(log.ends_with("open 2 red 1 left true"), "{log}");
 }
 
+/// The head of the rules of the tests of the zones holding a seat's piece.
+const OWNED: &str = r#"game "Owned"
+players 2
+seats red, blue
+board "board.toml"
+piece stone per player { } in supply { 3 x { } }
+zone per player supply: stone
+"#;
+
 /// A walk over every node (edge) whose whole test is `any(x in it.Z:
 /// x.owner == p)`, written out or through a function (`mine(actor, it)`),
 /// with `p` a constant or a local bound outside the walk, reads the elements
@@ -2510,13 +2519,8 @@ play {
 /// tree's under every budget near the end; the numbers are counted by hand.
 #[test]
 fn walks_of_the_zones_holding_a_seats_piece_are_indexed() {
-    let rules = r#"game "Owned"
-players 2
-seats red, blue
-board "board.toml"
-piece stone per player { } in supply { 3 x { } }
-zone per player supply: stone
-zone per node pile: stone
+    let rules = OWNED.to_string()
+        + r#"zone per node pile: stone
 zone per edge rail: stone
 var nobody: player = none
 fn mine(p: player, n: node) -> bool = any(s in n.pile: s.owner == p)
@@ -2539,8 +2543,8 @@ play {
 }
 "#;
     let board = loop_board(false);
-    let fast = compile(rules, &board, &regel::opt::Passes::all());
-    let plain = compile(rules, &board, &regel::opt::Passes::none());
+    let fast = compile(&rules, &board, &regel::opt::Passes::all());
+    let plain = compile(&rules, &board, &regel::opt::Passes::none());
     let printed = regel::ir::print::print(&fast);
     for owned in [
         "l2 in nodes-owned[pile of l0]",
@@ -2576,7 +2580,7 @@ play {
         log,
         "red 2 blue 1 none 0 rails true | red: lift a | red 1 blue 1 | blue: lift e (forced) | blue 0 rails false"
     );
-    same_as_the_tree(rules, &board, 40, &["PushTree"]);
+    same_as_the_tree(&rules, &board, 40, &["PushTree"]);
 }
 
 /// A filter whose test branches on tests that do not read its element
@@ -3011,4 +3015,76 @@ play {
         ],
         "{printed}"
     );
+}
+
+/// Whether a seat has a piece on some edge, `any(r in edges: any(s in
+/// r.stops: s.owner == p))`: the `zone-pred` pass makes it `any` of the
+/// edges whose `stops` hold a piece of `p` (`Coll::ZonesOwned`) with a
+/// body always true, which is counted, not listed (`Exec::any_owned`, a
+/// `Tree` operation of the machine), from the index for a seat and by a
+/// scan for `none`. The same log as without the passes and, with the
+/// same steps and under each of the 40 budgets below them, as the count
+/// of those edges (which lists them) above 0, by the machine and by the
+/// tree: red has a piece on some edge,
+/// blue none, then blue too; the seat `none` has none.
+#[test]
+fn whether_a_seat_has_a_piece_on_some_edge_is_counted_not_listed() {
+    let rules = OWNED.to_string()
+        + r#"zone per edge stops: stone
+var nobody: player
+var r: bool = false
+var b: bool = false
+var n: bool = false
+fn on_board(p: player) -> bool = any(r in edges: any(s in r.stops: s.owner == p)) # any
+play {
+  move top(red.supply) to @bc.stops
+  r = on_board(red)
+  b = on_board(blue)
+  n = on_board(nobody)
+  log "red {r} blue {b} none {n}"
+  move top(blue.supply) to @de.stops
+  b = on_board(blue)
+  log "red {r} blue {b}"
+}
+"#;
+    let board = route_board();
+    let fast = compile(&rules, &board, &regel::opt::Passes::all());
+    let trees: Vec<String> = fast
+        .programs
+        .iter()
+        .flat_map(|p| p.trees())
+        .map(|e| regel::ir::print::expr(&fast, e))
+        .collect();
+    assert!(
+        trees.iter().any(|t| t.contains("edges-owned[stops of")),
+        "{trees:?}"
+    );
+    let slow = compile(&rules, &board, &tree_passes());
+    // The same test as a count of those edges, which lists them, with
+    // the steps of listing them (as `any` took before); the text as long,
+    // so that every span after it is the same.
+    let walked = rules.replace(
+        "any(r in edges: any(s in r.stops: s.owner == p)) # any",
+        "count(r in edges: any(s in r.stops: s.owner == p)) > 0",
+    );
+    assert_ne!(walked, rules);
+    let listed = compile(&walked, &board, &regel::opt::Passes::all());
+    let done = outcome(&listed, None);
+    assert!(
+        done.starts_with(r#"["red true blue false none false", "red true blue true"] in "#),
+        "{done}"
+    );
+    assert_eq!(outcome(&fast, None), done);
+    assert_eq!(outcome(&slow, None), done);
+    let none = compile(&rules, &board, &regel::opt::Passes::none());
+    assert_eq!(
+        outcome(&none, None).split(" in ").next(),
+        done.split(" in ").next()
+    );
+    let steps: u64 = done.rsplit(' ').nth(1).unwrap().parse().unwrap();
+    for budget in steps - 40..=steps {
+        let want = outcome(&listed, Some(budget));
+        assert_eq!(outcome(&fast, Some(budget)), want, "budget {budget}");
+        assert_eq!(outcome(&slow, Some(budget)), want, "budget {budget}");
+    }
 }

@@ -33,6 +33,9 @@ impl Exec<'_> {
         if op == AggOp::Last {
             return self.agg_last(coll, slot, body, span);
         }
+        if let (AggOp::Any, Coll::ZonesOwned { .. }, Some(Expr::Const(1..))) = (op, coll, body) {
+            return self.any_owned(coll, span);
+        }
         let mark = self.st.scratch.len();
         self.coll(coll, span)?;
         let end = self.st.scratch.len();
@@ -103,6 +106,28 @@ impl Exec<'_> {
             ));
         }
         Ok(acc)
+    }
+
+    /// `any(x in C: k)` of the nodes or edges whose zone holds a seat's
+    /// piece (`Coll::ZonesOwned`), `k` a constant above 0: whether there is
+    /// one, counted without listing them (from the index where it keeps
+    /// that seat's predicate), with the steps and errors of listing them
+    /// (the seat computed, every node or edge charged, then each listed).
+    fn any_owned(&mut self, coll: &Coll, span: Span) -> R<Val> {
+        let Coll::ZonesOwned {
+            on,
+            base,
+            who,
+            first,
+        } = coll
+        else {
+            unreachable!("`agg` asks for the nodes or edges a seat's pieces are in")
+        };
+        let who = self.eval(who, span)?;
+        self.charge(crate::eval::zindex::elems(self.g, *on) as u64, span)?;
+        let n = super::zpred::count_owned(self.g, self.st, *on, *base, who, *first);
+        self.charge(n, span)?;
+        Ok((n > 0) as Val)
     }
 
     /// The last element whose body holds, searching from the end; `none`

@@ -195,13 +195,28 @@ pub(crate) fn push_owned(g: &Game, st: &mut State, on: Elems, base: u32, who: Va
         return;
     }
     for x in 0..zindex::elems(g, on) as u32 {
-        let owned = st
-            .zones
-            .slice(base + x)
-            .iter()
-            .any(|&p| g.piece_owner[p as usize] as Val == who);
-        if owned {
+        if owns(g, st, base + x, who) {
             st.scratch.push(x as Val);
         }
     }
+}
+
+/// How many nodes (edges) [`push_owned`] would push: read from the index
+/// when it keeps that seat's predicate, else counted by the same scan.
+pub(crate) fn count_owned(g: &Game, st: &State, on: Elems, base: u32, who: Val, first: u32) -> u64 {
+    if first != u32::MAX && !st.zcount.is_empty() && (0..g.max_players as Val).contains(&who) {
+        debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
+        return u64::from(zindex::count(st, (first + who as u32) as usize));
+    }
+    (0..zindex::elems(g, on) as u32)
+        .filter(|&x| owns(g, st, base + x, who))
+        .count() as u64
+}
+
+/// Whether zone `z` holds a piece of seat `who`.
+fn owns(g: &Game, st: &State, z: u32, who: Val) -> bool {
+    st.zones
+        .slice(z)
+        .iter()
+        .any(|&p| g.piece_owner[p as usize] as Val == who)
 }
