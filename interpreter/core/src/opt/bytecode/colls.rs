@@ -385,19 +385,6 @@ impl<'g> Comp<'g> {
                 return;
             }
         }
-        if let (AggOp::Any, Coll::ZonesOwned { .. }, Some(Expr::Const(1..))) = (op, coll, body) {
-            // Counted, not listed, by the tree evaluator (`Exec::any_owned`):
-            // one call where listing them and testing the first took ten
-            // operations and the list.
-            let e = Expr::Agg {
-                op,
-                coll: Box::new(coll.clone()),
-                slot,
-                body: body.map(|b| Box::new(b.clone())),
-            };
-            self.tree(&e, d, sp);
-            return;
-        }
         if let (AggOp::Sum, Coll::Range(Expr::Const(lo), Expr::Const(hi)), Some(b)) =
             (op, coll, body)
         {

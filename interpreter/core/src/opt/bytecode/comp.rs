@@ -564,6 +564,17 @@ impl<'g> Comp<'g> {
                 }
             }
             Expr::Agg {
+                op: AggOp::Any,
+                coll,
+                body: Some(b),
+                ..
+            } if matches!(**coll, Coll::ZonesOwned { .. }) && matches!(**b, Expr::Const(1..)) => {
+                // Counted, not listed, by the tree evaluator
+                // (`Exec::any_owned`): one call where listing the nodes or
+                // edges and testing the first took ten operations and the list.
+                self.tree(e, d, sp);
+            }
+            Expr::Agg {
                 op,
                 coll,
                 slot,
