@@ -38,6 +38,7 @@ use crate::ir::*;
 pub use crate::ir::{display_const, type_name};
 pub use coverage::Coverage;
 pub use error::{Budgeted, RunError, RunErrorKind};
+pub(crate) use expr::counted_any;
 use expr::Exec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

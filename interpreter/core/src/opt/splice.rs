@@ -13,7 +13,7 @@
 //! before it is bound.
 //!
 //! A parameter given a constant or a local of the caller's, which the body
-//! never binds again, needs no `let`: the copy reads the constant or the
+//! never assigns, needs no `let`: the copy reads the constant or the
 //! caller's local where the body reads the parameter (nothing in the body
 //! can change either), and an `if` on such a constant keeps only the
 //! branch taken (a line scored by `score_line(true, r)`, each cell of it
@@ -167,12 +167,12 @@ fn splice_block(g: &mut Game, b: usize, owner: &mut Vec<Owner>) {
         let body = g.procs[p].body;
         // Arguments are evaluated in the caller's locals, into fresh slots;
         // a constant, or a caller's local, given to a parameter the body
-        // never binds again is read where the body reads the parameter,
+        // never assigns is read where the body reads the parameter,
         // with no `let` (nor its step): nothing in the body can change it.
         let mut shift = Shift { off, alias: vec![] };
         for (a, &(slot, ty)) in args.iter().zip(&g.procs[p].params) {
             match a {
-                Expr::Local(_) | Expr::Const(_) if plain(ty) && !binds(g, body, slot) => {
+                Expr::Local(_) | Expr::Const(_) if plain(ty) && !assigns(g, body, slot) => {
                     shift.alias.push((slot, a.clone()));
                 }
                 _ => out.push(Stmt {
@@ -194,49 +194,16 @@ fn plain(ty: Ty) -> bool {
     !ty.list && !matches!(ty.scalar, Scalar::Set(_))
 }
 
-/// Whether block `b` (or a block in it) binds or assigns local `slot`.
-fn binds(g: &Game, b: BlockId, slot: u16) -> bool {
+/// Whether block `b` (or a block in it) assigns local `slot`. The checker
+/// gives every name a slot of its own (`Checker::bind` never reuses
+/// one) and splicing takes fresh ones, so a parameter's slot is bound by
+/// nothing else in the body: an assignment is the only way it can change.
+fn assigns(g: &Game, b: BlockId, slot: u16) -> bool {
     nested(g, b).iter().any(|&nb| {
-        g.blocks[nb as usize].iter().any(|st| {
-            let here = match &st.s {
-                Instr::Let(s, _)
-                | Instr::For(s, _, _)
-                | Instr::Assign(Place::Local(s), _, _)
-                | Instr::Choose { slot: s, .. } => *s == slot,
-                _ => false,
-            };
-            let mut inner = Binds { slot, found: false };
-            walk_s(&mut st.s.clone(), &mut inner);
-            here || inner.found
-        })
+        g.blocks[nb as usize]
+            .iter()
+            .any(|st| matches!(st.s, Instr::Assign(Place::Local(s), _, _) if s == slot))
     })
-}
-
-/// Finds an expression that binds local `slot` (an aggregate's or a
-/// filter's element, a `subsets` area).
-struct Binds {
-    slot: u16,
-    found: bool,
-}
-
-impl Visit for Binds {
-    fn expr(&mut self, e: &mut Expr) {
-        if let Expr::Agg { slot, .. } = e {
-            self.found |= *slot == self.slot;
-        }
-    }
-
-    fn coll(&mut self, c: &mut Coll) {
-        if let Coll::Filter(_, s, _)
-        | Coll::Map(_, s, _)
-        | Coll::Distinct(_, s, _)
-        | Coll::Sorted(_, s, _)
-        | Coll::Subsets { area: s, .. }
-        | Coll::Subset(_, s) = c
-        {
-            self.found |= *s == self.slot;
-        }
-    }
 }
 
 /// The statements of block `b` with locals renumbered by `shift`; nested

@@ -33,7 +33,7 @@ impl Exec<'_> {
         if op == AggOp::Last {
             return self.agg_last(coll, slot, body, span);
         }
-        if let (AggOp::Any, Coll::ZonesOwned { .. }, Some(Expr::Const(1..))) = (op, coll, body) {
+        if counted_any(op, coll, body) {
             return self.any_owned(coll, span);
         }
         let mark = self.st.scratch.len();
@@ -109,10 +109,11 @@ impl Exec<'_> {
     }
 
     /// `any(x in C: k)` of the nodes or edges whose zone holds a seat's
-    /// piece (`Coll::ZonesOwned`), `k` a constant above 0: whether there is
-    /// one, counted without listing them (from the index where it keeps
-    /// that seat's predicate), with the steps and errors of listing them
-    /// (the seat computed, every node or edge charged, then each listed).
+    /// piece (`Coll::ZonesOwned`), `k` a constant above 0 ([`counted_any`]):
+    /// whether there is one, counted without listing them (from the index
+    /// where it keeps that seat's predicate), with the steps and errors of
+    /// listing them (the seat computed, every node or edge charged, then
+    /// each listed).
     fn any_owned(&mut self, coll: &Coll, span: Span) -> R<Val> {
         let Coll::ZonesOwned {
             on,
@@ -425,4 +426,14 @@ pub(crate) fn dedupe(scratch: &mut Vec<Val>, mark: usize) {
         }
     }
     scratch.truncate(w);
+}
+
+/// Whether an aggregate is `any(x in C: k)` of the nodes or edges whose
+/// zone holds a seat's piece (`Coll::ZonesOwned`), `k` a constant above 0:
+/// one [`Exec::any_owned`] answers by counting them, and the bytecode
+/// leaves it to the tree evaluator for that (`opt/bytecode/comp.rs`).
+pub(crate) fn counted_any(op: AggOp, coll: &Coll, body: Option<&Expr>) -> bool {
+    op == AggOp::Any
+        && matches!(coll, Coll::ZonesOwned { .. })
+        && matches!(body, Some(Expr::Const(1..)))
 }

@@ -16,7 +16,7 @@ mod sets;
 mod subsets;
 mod zpred;
 
-pub(crate) use colls::dedupe;
+pub(crate) use colls::{counted_any, dedupe};
 pub(crate) use zpred::{push_where, zone_agg, zpred as zpred_at};
 
 /// Errors are boxed so that a result is two words and comes back in registers:

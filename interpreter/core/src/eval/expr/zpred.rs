@@ -189,9 +189,8 @@ pub(crate) fn push_where(g: &Game, st: &mut State, on: Elems, p: &ZPred) {
 /// `who` (`Coll::ZonesOwned`), lowest first: from the position's index when
 /// it keeps that seat's predicate (slot `first + who`), else by a scan.
 pub(crate) fn push_owned(g: &Game, st: &mut State, on: Elems, base: u32, who: Val, first: u32) {
-    if first != u32::MAX && !st.zcount.is_empty() && (0..g.max_players as Val).contains(&who) {
-        debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
-        zindex::push_elems(g, st, (first + who as u32) as usize);
+    if let Some(k) = owned_slot(g, st, who, first) {
+        zindex::push_elems(g, st, k);
         return;
     }
     for x in 0..zindex::elems(g, on) as u32 {
@@ -204,13 +203,25 @@ pub(crate) fn push_owned(g: &Game, st: &mut State, on: Elems, base: u32, who: Va
 /// How many nodes (edges) [`push_owned`] would push: read from the index
 /// when it keeps that seat's predicate, else counted by the same scan.
 pub(crate) fn count_owned(g: &Game, st: &State, on: Elems, base: u32, who: Val, first: u32) -> u64 {
-    if first != u32::MAX && !st.zcount.is_empty() && (0..g.max_players as Val).contains(&who) {
-        debug_assert!(zindex::agrees(g, st).is_ok(), "an index equals its scan");
-        return u64::from(zindex::count(st, (first + who as u32) as usize));
+    if let Some(k) = owned_slot(g, st, who, first) {
+        return u64::from(zindex::count(st, k));
     }
     (0..zindex::elems(g, on) as u32)
         .filter(|&x| owns(g, st, base + x, who))
         .count() as u64
+}
+
+/// The index's slot of seat `who`'s predicate, the predicates of
+/// [`Coll::ZonesOwned`] lying from `first` on, when the position keeps it.
+#[inline]
+fn owned_slot(g: &Game, st: &State, who: Val, first: u32) -> Option<usize> {
+    let kept =
+        first != u32::MAX && !st.zcount.is_empty() && (0..g.max_players as Val).contains(&who);
+    debug_assert!(
+        !kept || zindex::agrees(g, st).is_ok(),
+        "an index equals its scan"
+    );
+    kept.then(|| (first + who as u32) as usize)
 }
 
 /// Whether zone `z` holds a piece of seat `who`.

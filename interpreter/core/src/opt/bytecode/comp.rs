@@ -563,12 +563,9 @@ impl<'g> Comp<'g> {
                     }
                 }
             }
-            Expr::Agg {
-                op: AggOp::Any,
-                coll,
-                body: Some(b),
-                ..
-            } if matches!(**coll, Coll::ZonesOwned { .. }) && matches!(**b, Expr::Const(1..)) => {
+            Expr::Agg { op, coll, body, .. }
+                if crate::eval::counted_any(*op, coll, body.as_deref()) =>
+            {
                 // Counted, not listed, by the tree evaluator
                 // (`Exec::any_owned`): one call where listing the nodes or
                 // edges and testing the first took ten operations and the list.
