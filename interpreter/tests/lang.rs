@@ -3088,3 +3088,77 @@ play {
         assert_eq!(outcome(&slow, Some(budget)), want, "budget {budget}");
     }
 }
+
+/// The `players` pass: a variable that only some player counts assign (here
+/// `spare`, set only where two play, and `flag`, set only in a branch that
+/// needs it already set) is a constant at the other counts, and so is what
+/// tests it; one that every count assigns (`used`) is not. Each count gets
+/// a program of its own, and every count plays as without the passes.
+#[test]
+fn a_variable_only_some_player_counts_assign_is_a_constant_at_the_others() {
+    let rules = r#"game "Counts"
+board "board.toml"
+players 2..3
+seats white, black, red
+var spare: player
+var flag: int = 0
+var used: int = 0
+fn real(p: player) -> bool = spare == none or p in players
+proc two_only() {
+  spare = red
+}
+setup {
+  if num_players == 2 {
+    two_only()
+  }
+}
+play {
+  if flag != 0 {
+    flag = 2
+  }
+  used += num_players
+  log "{real(red)} {real(white)} {flag} {used}"
+}
+"#;
+    let play = |passes: &regel::opt::Passes, n: usize| {
+        let mut setup = Setup::new(n, 1);
+        setup.log = true;
+        let m = Match::new(compile(rules, GRID3, passes), &setup).unwrap();
+        m.state.log.clone()
+    };
+    let (all, none) = (regel::opt::Passes::all(), regel::opt::Passes::none());
+    // Where two play, red is the spare seat, not a player's.
+    assert_eq!(play(&all, 2), ["false true 0 2"]);
+    assert_eq!(play(&all, 3), ["true true 0 3"]);
+    for n in [2, 3] {
+        assert_eq!(play(&all, n), play(&none, n), "{n} players");
+    }
+    let game = compile(rules, GRID3, &all);
+    let by_count: Vec<(usize, usize)> = game.by_players.iter().map(|g| (g.0, g.1)).collect();
+    assert_eq!(by_count, [(2, 2), (3, 3)]);
+    let printed = |n: usize| regel::ir::print::print(&game.for_players(n));
+    let real = |n: usize| {
+        let p = printed(n);
+        let line = p.lines().find(|l| l.contains(" real(")).unwrap_or("");
+        line.split(" = ").nth(1).unwrap_or("").to_string()
+    };
+    // Two players: `spare` is assigned, and read. Three: `true`, folded.
+    assert_eq!(
+        real(2),
+        "((spare == -1) or (l0 in players))",
+        "{}",
+        printed(2)
+    );
+    assert_eq!(real(3), "1", "{}", printed(3));
+    // `flag` is a constant at both counts, so its test is (the branch
+    // that sets it stays, never taken) and the log reads `0`; `used` is
+    // read, and `num_players` is the count.
+    for n in [2, 3] {
+        let p = printed(n);
+        assert!(p.contains("0  unless 0 goto 2\n    1  flag = 2"), "{p}");
+        assert!(p.contains("{0} {used}\""), "{p}");
+        assert!(p.contains(&format!("used += {n}")), "{p}");
+    }
+    // Without the pass, one program for both counts.
+    assert!(compile(rules, GRID3, &none).by_players.is_empty());
+}

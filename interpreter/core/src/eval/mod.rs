@@ -570,14 +570,7 @@ impl Match {
             for i in 0..count {
                 let v = match &d.init {
                     Some(e) => cx.eval(e, d.span)?,
-                    None => match d.ty.scalar {
-                        Scalar::Player
-                        | Scalar::Node
-                        | Scalar::Edge
-                        | Scalar::Piece(_)
-                        | Scalar::Zone(_) => NONE,
-                        _ => 0,
-                    },
+                    None => d.blank(),
                 };
                 cx.st.vars[(d.base + i) as usize] = v;
                 // An initial value may read a test of variables given theirs before.

@@ -41,6 +41,19 @@ pub struct VarDecl {
     pub span: Span,
 }
 
+impl VarDecl {
+    /// The value each of its slots starts with when it has no initial value:
+    /// `none` for a reference to a seat, node, edge, piece or zone, else 0.
+    pub fn blank(&self) -> Val {
+        match self.ty.scalar {
+            Scalar::Player | Scalar::Node | Scalar::Edge | Scalar::Piece(_) | Scalar::Zone(_) => {
+                NONE
+            }
+            _ => 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct KindDecl {
     pub name: String,

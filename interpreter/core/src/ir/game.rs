@@ -97,14 +97,16 @@ pub struct Game {
     /// against a checked game later (scenario expectations, debug views).
     pub symbols: Symbols,
     /// A ruleset with a board per range of player counts (`board "…" for
-    /// 2..3`): the game compiled for each range, `(min, max, game)`. Empty for
-    /// a ruleset with one board; `Match::new` picks by player count.
+    /// 2..3`): the game compiled for each range, `(min, max, game)`; one
+    /// compiled per player count (the `players` pass, `opt/players.rs`):
+    /// `(n, n, game)` for each count. Empty for a ruleset with one board and
+    /// one program for every count; `Match::new` picks by player count.
     pub by_players: Vec<(usize, usize, Arc<Game>)>,
 }
 
 impl Game {
     /// The compiled game for `players` players: itself, unless the ruleset
-    /// names a board per range of player counts.
+    /// names a board per range of player counts or is compiled per count.
     pub fn for_players(self: &Arc<Game>, players: usize) -> Arc<Game> {
         self.by_players
             .iter()

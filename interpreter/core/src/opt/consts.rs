@@ -123,7 +123,7 @@ impl Specialiser {
 }
 
 /// Folds one node whose children are already folded.
-fn fold(e: &mut Expr) {
+pub(super) fn fold(e: &mut Expr) {
     let c = |x: &Expr| {
         if let Expr::Const(v) = x {
             Some(*v)

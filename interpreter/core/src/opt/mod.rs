@@ -6,6 +6,7 @@
 //!
 //! | file | pass |
 //! |---|---|
+//! | `players.rs` | `players`: a copy per player count, `num_players` and the variables only other counts assign read as constants (run by the pipeline, before the rest) |
 //! | `zone_len.rs` | `zone-len`: `count`/`empty` of a plain zone read its length |
 //! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
 //! | `consts.rs` | `consts`: constants folded, calls with constant arguments to copies specialised to them |
@@ -24,6 +25,7 @@ mod consts;
 mod fn_tables;
 mod fold_board;
 mod inline;
+mod players;
 mod searches;
 mod splice;
 mod zone_len;
@@ -34,6 +36,7 @@ use crate::ir::{Expr, Game};
 /// One rewrite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
+    Players,
     ZoneLen,
     Inline,
     Consts,
@@ -49,7 +52,9 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order [`run`] first applies them (see [`SCHEDULE`]).
-    /// Zone lengths come first: inlining measures bodies with them, and the
+    /// `players` comes before them all: the pipeline makes a copy of the
+    /// game per player count ([`split`]) and runs the rest on each copy.
+    /// Zone lengths come next: inlining measures bodies with them, and the
     /// zone predicates and the bytecode look for them. Constants are folded after inlining has pasted constant arguments into
     /// bodies. Zone predicates come
     /// before searches so that `first(nodes where free(it))` keeps the flat
@@ -57,7 +62,8 @@ impl Pass {
     /// stopping `first` is what a key lookup replaces. Function tables come
     /// last before the bytecode, which reads them, once bodies are final.
     /// `keep` is part of the bytecode's compilation: it does nothing alone.
-    pub const ALL: [Pass; 11] = [
+    pub const ALL: [Pass; 12] = [
+        Pass::Players,
         Pass::ZoneLen,
         Pass::Inline,
         Pass::FoldBoard,
@@ -73,6 +79,7 @@ impl Pass {
 
     pub fn name(self) -> &'static str {
         match self {
+            Pass::Players => "players",
             Pass::ZoneLen => "zone-len",
             Pass::Inline => "inline",
             Pass::Consts => "consts",
@@ -181,8 +188,20 @@ pub fn run(g: &mut Game, passes: &Passes) {
             Pass::Bytecode => bytecode::run(g, passes.has(Pass::Keep)),
             // Applied by the bytecode pass, which compiles the sites.
             Pass::Keep => {}
+            // Applied by the pipeline, which compiles each copy ([`split`]).
+            Pass::Players => {}
         }
     }
+}
+
+/// The game specialised to each player count from `lo` to `hi` when that
+/// makes some variable a constant (the `players` pass, `players.rs`); empty
+/// otherwise, or when the pass is off.
+pub fn split(g: &Game, passes: &Passes, lo: usize, hi: usize) -> Vec<(usize, Game)> {
+    if !passes.has(Pass::Players) {
+        return vec![];
+    }
+    players::split(g, lo, hi)
 }
 
 /// The rewrites for one expression compiled against a game that has been

@@ -83,14 +83,21 @@ pub(super) fn compile_per_board(
             })
             .collect();
         // Only the first board's check fills the editor's side tables.
-        match compile_merged(sources, read, one, passes, index.take()) {
+        let range = (lo as usize, hi as usize);
+        match compile_merged(sources, read, one, passes, index.take(), Some(range)) {
             Ok((g, w)) => {
                 for d in w {
                     if !warnings.iter().any(|x| same(x, &d)) {
                         warnings.push(d);
                     }
                 }
-                games.push((lo as usize, hi as usize, Arc::new(g)));
+                // Compiled per player count (the `players` pass): each
+                // count's game stands for itself.
+                if g.by_players.is_empty() {
+                    games.push((range.0, range.1, Arc::new(g)));
+                } else {
+                    games.extend(g.by_players);
+                }
             }
             Err(ds) => {
                 for d in ds {

@@ -16,7 +16,8 @@
 //! 7. code generation ([`crate::codegen::generate`]: `Game::code`).
 //!
 //! A ruleset with a board per range of player counts runs stages 3 to 7 once
-//! per board (`boards.rs`). Like every stage, the driver does no IO of its
+//! per board (`boards.rs`); one whose variables some player counts leave
+//! constant runs stages 6 and 7 once per count (the `players` pass). Like every stage, the driver does no IO of its
 //! own: files are read through the caller's [`Reader`].
 
 mod boards;
@@ -85,7 +86,7 @@ fn compile_loaded(
     if let Some(per_board) = boards::compile_per_board(sources, read, &merged, passes, &mut index) {
         return per_board;
     }
-    compile_merged(sources, read, merged, passes, index)
+    compile_merged(sources, read, merged, passes, index, None)
 }
 
 /// Compiles one more expression (the whole of `sources.get(file)`) against
@@ -125,12 +126,17 @@ pub fn compile_exprs(
 
 /// A merged ruleset with at most one board through the stages after
 /// loading: board, check, tables, rewrites, code generation.
+///
+/// `counts` is the range of player counts the game is compiled for (`None`:
+/// every count the ruleset allows; a board's range when the ruleset names a
+/// board per range).
 fn compile_merged(
     sources: &mut Sources,
     read: Reader,
     m: Merged,
     passes: &Passes,
     index: Option<&mut check::Index>,
+    counts: Option<(usize, usize)>,
 ) -> Result<(Game, Diagnostics), Diagnostics> {
     let board = read_board(sources, read, &m)?;
     let Checked {
@@ -141,9 +147,25 @@ fn compile_merged(
     // The distance table comes first: it depends on the board alone, and
     // the passes may read it (`fn-tables` tabulates functions of `distance`).
     crate::tables::build(&mut game, uses_distance);
-    crate::opt::run(&mut game, passes);
-    crate::codegen::generate(&mut game);
-    Ok((game, warnings))
+    let (lo, hi) = counts.unwrap_or((game.min_players, game.max_players));
+    let copies = crate::opt::split(&game, passes, lo, hi);
+    if copies.is_empty() {
+        crate::opt::run(&mut game, passes);
+        crate::codegen::generate(&mut game);
+        return Ok((game, warnings));
+    }
+    // A copy per player count (the `players` pass): each goes through the
+    // rest of the stages as a game of its own, and the first, carrying them
+    // all, stands for the ruleset, as with a board per range of counts.
+    let mut games = Vec::with_capacity(copies.len());
+    for (n, mut g) in copies {
+        crate::opt::run(&mut g, passes);
+        crate::codegen::generate(&mut g);
+        games.push((n, n, std::sync::Arc::new(g)));
+    }
+    let mut first = (*games[0].2).clone();
+    first.by_players = games;
+    Ok((first, warnings))
 }
 
 /// The board the ruleset names (relative to the file that names it), or the
