@@ -34,7 +34,11 @@ impl Exec<'_> {
     /// A leading requirement of class `class`: read if another action's
     /// requirement of the class was computed in this listing and its steps,
     /// charged again, end before the next checkpoint; else computed (and
-    /// kept, once computed without error).
+    /// kept, once computed without error) by [`Exec::shared_pre_computed`].
+    ///
+    /// Inlined where it is called: most requirements of a class are read,
+    /// and the call cost more than the reading.
+    #[inline(always)]
     fn shared_pre_holds(
         &mut self,
         shared: &mut Shared,
@@ -52,6 +56,24 @@ impl Exec<'_> {
                 return Ok(holds);
             }
         }
+        self.shared_pre_computed(shared, known, class, a, k, e, s)
+    }
+
+    /// [`Exec::shared_pre_holds`] where the requirement is computed: kept
+    /// in `shared` (at `known` if its class is there) once computed
+    /// without error.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn shared_pre_computed(
+        &mut self,
+        shared: &mut Shared,
+        known: Option<usize>,
+        class: u16,
+        a: u16,
+        k: usize,
+        e: &Expr,
+        s: Span,
+    ) -> R<bool> {
         let before = self.st.steps;
         let holds = self.pre_holds::<false>(a, k, e, s)?;
         let kept = (class, holds, self.st.steps - before);
