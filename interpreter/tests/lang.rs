@@ -3092,14 +3092,16 @@ play {
 /// The `players` pass: a variable that only some player counts assign (here
 /// `spare`, set only where two play, and `flag`, set only in a branch that
 /// needs it already set) is a constant at the other counts, and so is what
-/// tests it; one that every count assigns (`used`) is not. Each count gets
-/// a program of its own, and every count plays as without the passes.
+/// tests it; one that every count assigns (`used`) is not. Each run of
+/// counts that leave the same variables constant gets a program of its own
+/// (two players, then three and four), `num_players` folded only in a
+/// program for one count, and every count plays as without the passes.
 #[test]
 fn a_variable_only_some_player_counts_assign_is_a_constant_at_the_others() {
     let rules = r#"game "Counts"
 board "board.toml"
-players 2..3
-seats white, black, red
+players 2..4
+seats white, black, red, green
 var spare: player
 var flag: int = 0
 var used: int = 0
@@ -3130,19 +3132,20 @@ play {
     // Where two play, red is the spare seat, not a player's.
     assert_eq!(play(&all, 2), ["false true 0 2"]);
     assert_eq!(play(&all, 3), ["true true 0 3"]);
-    for n in [2, 3] {
+    assert_eq!(play(&all, 4), ["true true 0 4"]);
+    for n in [2, 3, 4] {
         assert_eq!(play(&all, n), play(&none, n), "{n} players");
     }
     let game = compile(rules, GRID3, &all);
-    let by_count: Vec<(usize, usize)> = game.by_players.iter().map(|g| (g.0, g.1)).collect();
-    assert_eq!(by_count, [(2, 2), (3, 3)]);
+    let runs: Vec<(usize, usize)> = game.by_players.iter().map(|g| (g.0, g.1)).collect();
+    assert_eq!(runs, [(2, 2), (3, 4)]);
     let printed = |n: usize| regel::ir::print::print(&game.for_players(n));
     let real = |n: usize| {
         let p = printed(n);
         let line = p.lines().find(|l| l.contains(" real(")).unwrap_or("");
         line.split(" = ").nth(1).unwrap_or("").to_string()
     };
-    // Two players: `spare` is assigned, and read. Three: `true`, folded.
+    // Two players: `spare` is assigned, and read. Three or four: `true`.
     assert_eq!(
         real(2),
         "((spare == -1) or (l0 in players))",
@@ -3150,15 +3153,17 @@ play {
         printed(2)
     );
     assert_eq!(real(3), "1", "{}", printed(3));
-    // `flag` is a constant at both counts, so its test is (the branch
-    // that sets it stays, never taken) and the log reads `0`; `used` is
-    // read, and `num_players` is the count.
-    for n in [2, 3] {
+    assert_eq!(real(4), "1", "{}", printed(4));
+    // `flag` is a constant at every count, so its test is (the branch that
+    // sets it stays, never taken) and the log reads `0`; `used` is read.
+    // `num_players` is 2 in the program for two players, read in the one
+    // for three and four.
+    for (n, count) in [(2, "2"), (3, "numplayers()"), (4, "numplayers()")] {
         let p = printed(n);
         assert!(p.contains("0  unless 0 goto 2\n    1  flag = 2"), "{p}");
         assert!(p.contains("{0} {used}\""), "{p}");
-        assert!(p.contains(&format!("used += {n}")), "{p}");
+        assert!(p.contains(&format!("used += {count}")), "{p}");
     }
-    // Without the pass, one program for both counts.
+    // Without the pass, one program for every count.
     assert!(compile(rules, GRID3, &none).by_players.is_empty());
 }

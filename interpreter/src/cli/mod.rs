@@ -265,10 +265,10 @@ pub enum Cmd {
     Ir {
         file: PathBuf,
         /// The rewrites to apply: `all`, `none`, or a list such as `inline,splice`
-        /// (passes, in the order they run: players, which compiles a copy per player count, zone-len, inline, fold-board, consts, zone-pred, searches, board-index, splice, fn-tables, bytecode; keep, which keeps values between decisions, works with bytecode).
+        /// (passes, in the order they run: players, which compiles a copy per run of player counts that leave the same variables constant, zone-len, inline, fold-board, consts, zone-pred, searches, board-index, splice, fn-tables, bytecode; keep, which keeps values between decisions, works with bytecode).
         #[arg(long, default_value = "all")]
         passes: String,
-        /// For a ruleset with a board per player count, or compiled per count (the `players` pass): the program for this many players.
+        /// For a ruleset with a board per player count, or compiled per run of counts (the `players` pass): the program for this many players.
         #[arg(long)]
         players: Option<usize>,
         /// Also list the bytecode of every compiled expression (`code#N`), operation by operation, and the expressions whose values are kept between decisions (`kept#N`: estimated cost, declarations read).

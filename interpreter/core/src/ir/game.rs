@@ -106,7 +106,8 @@ pub struct Game {
 
 impl Game {
     /// The compiled game for `players` players: itself, unless the ruleset
-    /// names a board per range of player counts or is compiled per count.
+    /// names a board per range of player counts or is compiled per run of
+    /// counts.
     pub fn for_players(self: &Arc<Game>, players: usize) -> Arc<Game> {
         self.by_players
             .iter()

@@ -6,7 +6,7 @@
 //!
 //! | file | pass |
 //! |---|---|
-//! | `players.rs` | `players`: a copy per player count, `num_players` and the variables only other counts assign read as constants (run by the pipeline, before the rest) |
+//! | `players.rs` | `players`: a copy per run of player counts that leave the same variables constant, those variables (and `num_players`, in a copy for one count) read as constants (run by the pipeline, before the rest) |
 //! | `zone_len.rs` | `zone-len`: `count`/`empty` of a plain zone read its length |
 //! | `inline.rs` | `inline`: calls to small pure functions replaced by their bodies |
 //! | `consts.rs` | `consts`: constants folded, calls with constant arguments to copies specialised to them |
@@ -194,10 +194,11 @@ pub fn run(g: &mut Game, passes: &Passes) {
     }
 }
 
-/// The game specialised to each player count from `lo` to `hi` when that
-/// makes some variable a constant (the `players` pass, `players.rs`); empty
-/// otherwise, or when the pass is off.
-pub fn split(g: &Game, passes: &Passes, lo: usize, hi: usize) -> Vec<(usize, Game)> {
+/// The game specialised to runs of the player counts from `lo` to `hi`,
+/// `(min, max, game)`, when not every count makes the same variables
+/// constants (the `players` pass, `players.rs`); empty otherwise, or when
+/// the pass is off.
+pub fn split(g: &Game, passes: &Passes, lo: usize, hi: usize) -> Vec<(usize, usize, Game)> {
     if !passes.has(Pass::Players) {
         return vec![];
     }

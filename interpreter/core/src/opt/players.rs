@@ -1,8 +1,9 @@
 //! Per player count (`players`): a ruleset that reads `num_players` is
-//! compiled once for each player count it allows, when some count makes a
-//! variable a constant. In each copy `num_players` is that count, and a
-//! variable that no statement the match can run at that count assigns is
-//! read as its first value.
+//! compiled once for each run of player counts that make the same
+//! variables constants, when not every count does. In each copy a variable
+//! that no statement the match can run at its counts assigns is read as
+//! its first value, and `num_players` is the count where the copy is for
+//! one count.
 //!
 //! A variable set only for some counts (`if num_players == 2 {
 //! two_player_setup() }`, where the procedure sets `neutral`) is a constant
@@ -36,22 +37,32 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The candidates still assumed constant: variable slot → first value.
 type Known = BTreeMap<u32, Val>;
 
-/// The game specialised to each player count from `lo` to `hi`, or nothing
-/// when no count makes a variable constant (or the rules never read
-/// `num_players`): then one game serves every count, as before.
-pub(crate) fn split(g: &Game, lo: usize, hi: usize) -> Vec<(usize, Game)> {
-    if lo >= hi || !reads_count(g) {
+/// The game specialised to the player counts from `lo` to `hi`, as `(min,
+/// max, game)`: one copy per run of counts that leave the same variables
+/// constant, `num_players` folded in a copy for one count. Nothing when no
+/// count leaves a variable constant (or the rules never read
+/// `num_players`): then the game serves every count as it is.
+pub(crate) fn split(g: &Game, lo: usize, hi: usize) -> Vec<(usize, usize, Game)> {
+    if lo > hi || !reads_count(g) {
         return vec![];
     }
-    let per: Vec<(usize, Known)> = (lo..=hi).map(|n| (n, constants(g, n))).collect();
-    if per.iter().all(|(_, k)| k.is_empty()) {
+    let mut runs: Vec<(usize, usize, Known)> = vec![];
+    for n in lo..=hi {
+        let known = constants(g, n);
+        match runs.last_mut() {
+            Some(run) if run.2 == known => run.1 = n,
+            _ => runs.push((n, n, known)),
+        }
+    }
+    if runs.len() == 1 && runs[0].2.is_empty() {
         return vec![];
     }
-    per.into_iter()
-        .map(|(n, known)| {
+    runs.into_iter()
+        .map(|(a, b, known)| {
+            let n = (a == b).then_some(a);
             let mut copy = g.clone();
             walk_game(&mut copy, &mut |e: &mut Expr| substitute(e, n, &known));
-            (n, copy)
+            (a, b, copy)
         })
         .collect()
 }
@@ -66,10 +77,15 @@ fn reads_count(g: &Game) -> bool {
     found
 }
 
-/// `num_players` as `n`, and each known variable as its value.
-fn substitute(e: &mut Expr, n: usize, known: &Known) {
+/// `num_players` as `n` (if one count), and each known variable as its
+/// value.
+fn substitute(e: &mut Expr, n: Option<usize>, known: &Known) {
     match e {
-        Expr::Builtin(Builtin::NumPlayers, ..) => *e = Expr::Const(n as Val),
+        Expr::Builtin(Builtin::NumPlayers, ..) => {
+            if let Some(n) = n {
+                *e = Expr::Const(n as Val);
+            }
+        }
         Expr::Var(slot, None) => {
             if let Some(&v) = known.get(slot) {
                 *e = Expr::Const(v);
@@ -141,7 +157,7 @@ fn assigned(g: &Game, n: usize, known: &Known) -> BTreeSet<u32> {
 fn constant(c: &Expr, n: usize, known: &Known) -> Option<Val> {
     let mut c = c.clone();
     walk_e(&mut c, &mut |e: &mut Expr| {
-        substitute(e, n, known);
+        substitute(e, Some(n), known);
         consts::fold(e);
     });
     match c {

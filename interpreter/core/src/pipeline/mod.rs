@@ -17,7 +17,8 @@
 //!
 //! A ruleset with a board per range of player counts runs stages 3 to 7 once
 //! per board (`boards.rs`); one whose variables some player counts leave
-//! constant runs stages 6 and 7 once per count (the `players` pass). Like every stage, the driver does no IO of its
+//! constant runs stages 6 and 7 once per run of counts that leave the same
+//! ones constant (the `players` pass). Like every stage, the driver does no IO of its
 //! own: files are read through the caller's [`Reader`].
 
 mod boards;
@@ -148,20 +149,24 @@ fn compile_merged(
     // the passes may read it (`fn-tables` tabulates functions of `distance`).
     crate::tables::build(&mut game, uses_distance);
     let (lo, hi) = counts.unwrap_or((game.min_players, game.max_players));
-    let copies = crate::opt::split(&game, passes, lo, hi);
-    if copies.is_empty() {
+    let mut copies = crate::opt::split(&game, passes, lo, hi);
+    if copies.len() <= 1 {
+        // One program serves every count: the game, or its one copy.
+        if let Some((.., copy)) = copies.pop() {
+            game = copy;
+        }
         crate::opt::run(&mut game, passes);
         crate::codegen::generate(&mut game);
         return Ok((game, warnings));
     }
-    // A copy per player count (the `players` pass): each goes through the
+    // A copy per run of player counts (the `players` pass): each goes through the
     // rest of the stages as a game of its own, and the first, carrying them
     // all, stands for the ruleset, as with a board per range of counts.
     let mut games = Vec::with_capacity(copies.len());
-    for (n, mut g) in copies {
+    for (a, b, mut g) in copies {
         crate::opt::run(&mut g, passes);
         crate::codegen::generate(&mut g);
-        games.push((n, n, std::sync::Arc::new(g)));
+        games.push((a, b, std::sync::Arc::new(g)));
     }
     let mut first = (*games[0].2).clone();
     first.by_players = games;
