@@ -98,9 +98,10 @@ pub struct Game {
     pub symbols: Symbols,
     /// A ruleset with a board per range of player counts (`board "…" for
     /// 2..3`): the game compiled for each range, `(min, max, game)`; one
-    /// compiled per player count (the `players` pass, `opt/players.rs`):
-    /// `(n, n, game)` for each count. Empty for a ruleset with one board and
-    /// one program for every count; `Match::new` picks by player count.
+    /// compiled per run of player counts (the `players` pass,
+    /// `opt/players.rs`): `(min, max, game)` for each run. Empty for a
+    /// ruleset with one board and one program for every count;
+    /// `Match::new` picks by player count.
     pub by_players: Vec<(usize, usize, Arc<Game>)>,
 }
 

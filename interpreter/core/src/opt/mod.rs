@@ -53,7 +53,7 @@ pub enum Pass {
 impl Pass {
     /// Every pass, in the order [`run`] first applies them (see [`SCHEDULE`]).
     /// `players` comes before them all: the pipeline makes a copy of the
-    /// game per player count ([`split`]) and runs the rest on each copy.
+    /// game per run of player counts ([`split`]) and runs the rest on each.
     /// Zone lengths come next: inlining measures bodies with them, and the
     /// zone predicates and the bytecode look for them. Constants are folded after inlining has pasted constant arguments into
     /// bodies. Zone predicates come
