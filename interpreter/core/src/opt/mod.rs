@@ -1,6 +1,8 @@
 //! The rewrites after checking. Each pass is one file with one entry
 //! function, `run(&mut Game)`; [`run`] applies the enabled ones in a fixed
-//! order. Every pass only moves work from run time to check time: a seed and
+//! order. The one exception is `players`, whose entry, [`split`], makes the
+//! copies of the game the others then run on (one per run of player
+//! counts); the pipeline calls it first. Every pass only moves work from run time to check time: a seed and
 //! a list of decisions give the same match, log and scores with or without
 //! it (`tests/passes.rs` plays every shipped ruleset both ways).
 //!
