@@ -114,15 +114,7 @@ fn each_seat_reads_the_log_as_it_may_see_it() {
 fn a_card_face_up_only_during_the_move_is_named() {
     let rules = RULES.replace("action bury(c in actor.hand) label \"bury {c}\" {\n  move c to pile\n}", "action bury(c in actor.hand) label \"bury {c}\" {\n  move c to table\n  move all table to pile\n}");
     assert_ne!(rules, RULES);
-    let read = move |_: &Path| Ok(rules.clone());
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &read,
-        Path::new("flash.rules"),
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let (g, _) = compiled(&rules, "all", "");
     let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
     m.apply(0).unwrap();
     lines(&mut m);
@@ -133,6 +125,27 @@ fn a_card_face_up_only_during_the_move_is_named() {
     assert_eq!(l[0], vec![format!("b: {}", b_labels[0]); 3], "{l:?}");
     assert!(!l[0][0].contains("hidden"), "{l:?}");
     assert!(m.is_over());
+}
+
+/// `rules` compiled with `passes`, and how many of its operations are `op`.
+fn compiled(rules: &str, passes: &str, op: &str) -> (regel::ir::Game, usize) {
+    let rules = rules.to_string();
+    let read = move |_: &Path| Ok(rules.clone());
+    let mut sources = Sources::default();
+    let (g, _) = regel::pipeline::compile(
+        &mut sources,
+        &read,
+        Path::new("scan.rules"),
+        &regel::opt::Passes::parse(passes).unwrap(),
+    )
+    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
+    let n = g
+        .programs
+        .iter()
+        .flat_map(|p| p.ops())
+        .filter(|o| format!("{o:?}").starts_with(op))
+        .count();
+    (g, n)
 }
 
 /// A compiled scan whose step skips the cards failing a leading field test
@@ -153,22 +166,7 @@ fn a_scan_skipping_cards_by_a_field_peeks_at_each_card_it_looks_at() {
         );
     assert!(rules.contains("holds a 4 now"));
     let play = |passes: &str| {
-        let rules = rules.clone();
-        let read = move |_: &Path| Ok(rules.clone());
-        let mut sources = Sources::default();
-        let (g, _) = regel::pipeline::compile(
-            &mut sources,
-            &read,
-            Path::new("scan.rules"),
-            &regel::opt::Passes::parse(passes).unwrap(),
-        )
-        .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
-        let fused = g
-            .programs
-            .iter()
-            .flat_map(|p| p.ops())
-            .filter(|o| format!("{o:?}").starts_with("IterLead"))
-            .count();
+        let (g, fused) = compiled(&rules, passes, "IterLead");
         let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
         m.apply(0).unwrap();
         (lines(&mut m), fused)
@@ -194,6 +192,84 @@ fn a_scan_skipping_cards_by_a_field_peeks_at_each_card_it_looks_at() {
     assert_eq!(
         last,
         &vec!["a holds a 4 now: false".to_string(); 3],
+        "{fast:?}"
+    );
+}
+
+/// [`BOp::FirstAlike`] (`first(Z where it.k == y.k and …)` as one
+/// operation) looks at the cards the walk it replaces looks at, in the
+/// same order: the card whose keys it compares with (a's own card, hidden
+/// from b) once, and each card of the zone it reaches. Each reader reads
+/// the same log with it as with the tree evaluator; an empty hand looks at
+/// nothing, and the card compared with is read only when there is a card
+/// to compare it with (`none` then fails, as the walk's read fails, with
+/// the same error).
+#[test]
+fn the_first_card_like_another_is_found_in_one_operation_that_peeks_as_the_walk() {
+    let mut rules = RULES.to_string();
+    for r in 1..=4 {
+        rules = rules.replace(
+            &format!("{{ rank: {r} }}"),
+            &format!("{{ rank: {r}, suit: {} }}", r % 2),
+        );
+    }
+    let rules = rules
+        .replace("piece card { rank: int }", "piece card { rank: int, suit: int }")
+        .replace(
+            "var kept: int = 0 hidden\n",
+            "var kept: int = 0 hidden\nfn alike(p: player, c: card) -> bool = first(p.hand where rank == c.rank and c.suit == suit) != none\nfn on_table(c: card) -> bool = first(table where rank == c.rank and c.suit == suit) != none\n",
+        )
+        .replace(
+            "  log \"{actor} keeps rank {top(actor.hand).rank}\"\n",
+            "  log \"{actor} keeps rank {top(actor.hand).rank}\"\n  log \"like its own: {alike(actor, top(actor.hand))}; like the shown: {alike(actor, c)}; on the table: {on_table(c)}\"\n  move all actor.hand to pile\n  log \"now: {alike(actor, c)}; none: {alike(actor, top(actor.hand))}\"\n  log \"{on_table(top(actor.hand))}\"\n",
+        );
+    assert!(
+        rules.contains("suit: 0 }") && rules.contains("now: "),
+        "{rules}"
+    );
+    let play = |passes: &str| {
+        let (g, fused) = compiled(&rules, passes, "FirstAlike");
+        let mut m = Match::new_with_seat_logs(Arc::new(g), &Setup::new(2, 0)).unwrap();
+        let err = m
+            .apply(0)
+            .expect_err("the last line reads the suit of none");
+        (
+            lines(&mut m),
+            format!("{:?} at {:?}", err.kind, err.span),
+            fused,
+        )
+    };
+    let (fast, fast_err, fused) = play("all");
+    let (slow, slow_err, none) =
+        play("zone-len,inline,fold-board,consts,zone-pred,searches,board-index,splice");
+    assert!(fused >= 1 && none == 0, "FirstAlike: {fused}, {none}");
+    assert_eq!(fast, slow);
+    assert_eq!(fast_err, slow_err);
+    assert!(fast_err.starts_with("NoneField"), "{fast_err}");
+    // a's own card is like itself; the shown card is on the table, like
+    // itself, and no other card has its rank. a reads all; b and the
+    // onlooker may not see a's card, which every test in the hand reads.
+    let like = fast
+        .iter()
+        .find(|l| l[0].starts_with("like its own"))
+        .expect("the line");
+    assert_eq!(
+        like[0], "like its own: true; like the shown: false; on the table: true",
+        "{fast:?}"
+    );
+    assert_eq!(
+        like[1], "like its own: hidden; like the shown: hidden; on the table: true",
+        "{fast:?}"
+    );
+    assert_eq!(like[1], like[2], "{fast:?}");
+    // An empty hand: no card looked at, not even `none`'s.
+    let now = fast
+        .iter()
+        .find(|l| l[0].starts_with("now"))
+        .expect("the line");
+    assert_eq!(
+        now,
+        &vec!["now: false; none: false".to_string(); 3],
         "{fast:?}"
     );
 }
@@ -386,16 +462,7 @@ score(p) = 0
 
 fn recall_game(shuffle: &str, hide: &str) -> Arc<regel::ir::Game> {
     let rules = RECALL.replace("SHUFFLE", shuffle).replace("HIDE", hide);
-    let read = move |_: &Path| Ok(rules.clone());
-    let mut sources = Sources::default();
-    let (g, _) = regel::pipeline::compile(
-        &mut sources,
-        &read,
-        Path::new("recall.rules"),
-        &regel::opt::Passes::all(),
-    )
-    .unwrap_or_else(|d| panic!("{}", regel::diag::render(&sources, &d, false, 100)));
-    Arc::new(g)
+    Arc::new(compiled(&rules, "all", "").0)
 }
 
 /// A card seen face up on the table and moved face down is named to every

@@ -1079,6 +1079,31 @@ impl<'a> Exec<'a> {
                         }
                     }
                 }
+                BOp::FirstAlike {
+                    d,
+                    i,
+                    end,
+                    y,
+                    like,
+                    sp,
+                } => {
+                    let (k, stop) = (r!(i) as usize, r!(end) as usize);
+                    let x = if k == stop {
+                        NONE
+                    } else {
+                        let y = r!(y);
+                        if y < 0 || y as usize >= g.piece_kind.len() {
+                            return Err(RunError::at(RunErrorKind::NoneField, at!(sp)));
+                        }
+                        let tests = &p.likes()[like as usize];
+                        if self.st.guard.is_some() {
+                            self.first_alike_guarded(tests, k, stop, y as usize)
+                        } else {
+                            first_alike(g, &self.st.zones.arena[k..stop], y as usize, tests)
+                        }
+                    };
+                    w!(d, x)
+                }
                 BOp::NextLead {
                     i,
                     end,
@@ -1325,6 +1350,43 @@ impl<'a> Exec<'a> {
         Ok(base + i as u32)
     }
 
+    /// [`BOp::FirstAlike`] while a seat's view is guarded: the pieces the
+    /// walk's operations look at, looked at in their order (`y`'s first key
+    /// once, before the walk; each piece's first key as the walk reaches
+    /// it; a later test's two sides, in the order written, each time the
+    /// tests before it pass). `y` is a piece.
+    #[cold]
+    fn first_alike_guarded(&mut self, tests: &[LikeTest], k: usize, stop: usize, y: usize) -> Val {
+        let g = self.g;
+        let look = |ex: &mut Self, key: u16, q: usize| -> Val {
+            if let (true, Some(viewer)) = (key != BOp::OWNER, ex.st.guard) {
+                ex.peek(q, viewer);
+            }
+            lead_value(g, key, q)
+        };
+        let first = look(self, tests[0].key, y);
+        'pieces: for at in k..stop {
+            let q = self.st.zones.arena[at] as usize;
+            if look(self, tests[0].key, q) != first {
+                continue;
+            }
+            for t in &tests[1..] {
+                let (a, b) = if t.piece_first {
+                    let a = look(self, t.key, q);
+                    (a, look(self, t.key, y))
+                } else {
+                    let b = look(self, t.key, y);
+                    (look(self, t.key, q), b)
+                };
+                if a != b {
+                    continue 'pieces;
+                }
+            }
+            return q as Val;
+        }
+        NONE
+    }
+
     /// [`BOp::NextLead`]'s walk from position `k` to `stop` of the scratch
     /// stack: the position after the element it stopped at, that element
     /// (the last one looked at), and whether its zone holds a piece passing
@@ -1462,6 +1524,25 @@ fn adjacent(b: &crate::board::Board, adj: Adj, n: u32) -> &[u32] {
         Adj::Neighbors => b.neighbors(n),
         Adj::OutEdges => b.out_edges(n),
     }
+}
+
+/// [`BOp::FirstAlike`] with no view guarded: the first piece of `arena`
+/// whose keys are those of piece `y`. `y` itself has them, so it ends the
+/// walk at once.
+#[inline(never)]
+fn first_alike(g: &Game, arena: &[u32], y: usize, tests: &[LikeTest]) -> Val {
+    'pieces: for &q in arena {
+        let q = q as usize;
+        if q != y {
+            for t in tests {
+                if lead_value(g, t.key, q) != lead_value(g, t.key, y) {
+                    continue 'pieces;
+                }
+            }
+        }
+        return q as Val;
+    }
+    NONE
 }
 
 /// What a leading test (`BOp::IterLead`, `BOp::NextLead`) reads of piece

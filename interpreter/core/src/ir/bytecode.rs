@@ -563,6 +563,25 @@ pub enum BOp {
         eq: bool,
         exit: u32,
     },
+    /// `first(Z where it.k1 == y.k1 and it.k2 == y.k2 …)` of a zone walked
+    /// in place from `i` to `end` (begun by `ZoneIter`, which counted its
+    /// pieces), each `k` the owner or a field (`likes()[like]`): the first
+    /// piece that looks like the piece in `y` in those keys, or `none`,
+    /// into `d`. What the walk's operations would do, as one operation:
+    /// `y`'s keys are read only when the zone has a piece, where the walk
+    /// first read them, and fail as they would for `none` (`sp`); while a
+    /// seat's view is guarded, every piece the walk would look at is looked
+    /// at in the same order. The test of a piece standing for those that
+    /// look alike (`first(r.posts where shape == w.shape and owner ==
+    /// w.owner) == w`) is then three operations instead of some ten.
+    FirstAlike {
+        d: Reg,
+        i: Reg,
+        end: Reg,
+        y: Reg,
+        like: u16,
+        sp: u16,
+    },
     /// In place, the start of a loop over `a..b` (an aggregate's or a
     /// filter's): `src` holds `a` and `end`, before, `b`; the range's length
     /// is checked and counted twice against the budget (as `PushRange` and
@@ -718,6 +737,16 @@ pub struct LeadSkip {
     pub sp: u16,
 }
 
+/// One test of [`BOp::FirstAlike`]: the piece's owner (`key` =
+/// [`BOp::OWNER`]) or field `key` equal to that of the piece in `y`;
+/// `piece_first` when the walked piece's side is written first (the order
+/// the walk looks at the two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LikeTest {
+    pub key: u16,
+    pub piece_first: bool,
+}
+
 /// A program being written: what the `bytecode` pass fills in before
 /// [`Program::seal`] checks it. Its fields are open; a [`Program`]'s are not.
 #[derive(Clone, Debug)]
@@ -737,6 +766,8 @@ pub struct Draft {
     pub lookups: Vec<(Vec<u32>, u32)>,
     /// What [`BOp::NextLead`]s skip.
     pub skips: Vec<LeadSkip>,
+    /// What [`BOp::FirstAlike`]s compare.
+    pub likes: Vec<Vec<LikeTest>>,
     /// The expression as the passes left it: what `regel ir` prints and what
     /// explanations (`why`) read.
     pub source: Expr,
@@ -1260,6 +1291,7 @@ impl Default for Draft {
             vals: vec![],
             lookups: vec![],
             skips: vec![],
+            likes: vec![],
             source: Expr::Const(0),
             listed: None,
         }
@@ -1285,6 +1317,7 @@ pub struct Program {
     vals: Vec<Val>,
     lookups: Vec<(Vec<u32>, u32)>,
     skips: Vec<LeadSkip>,
+    likes: Vec<Vec<LikeTest>>,
     source: Expr,
     listed: Option<Coll>,
 }
@@ -1378,6 +1411,7 @@ impl BOp {
             | NextTick { i, end, slot, .. }
             | ZoneNextTick { i, end, slot, .. } => &[*i, *end, *slot],
             ZoneSpan { z, i, end } => &[*z, *i, *end],
+            FirstAlike { d, i, end, y, .. } => &[*d, *i, *end, *y],
             ZoneIter { d, i, it, end, .. } => &[*d, *i, *it, *end],
             IterInit { src, i, end, .. } | RangeInit { src, i, end, .. } => &[*src, *i, *end],
             IterNext {
@@ -1538,6 +1572,7 @@ impl Program {
             vals: d.vals,
             lookups: d.lookups,
             skips: d.skips,
+            likes: d.likes,
             source: d.source,
             listed: d.listed,
         })
@@ -1604,6 +1639,12 @@ impl Program {
     #[inline]
     pub fn skips(&self) -> &[LeadSkip] {
         &self.skips
+    }
+
+    /// What [`BOp::FirstAlike`]s compare.
+    #[inline]
+    pub fn likes(&self) -> &[Vec<LikeTest>] {
+        &self.likes
     }
 
     /// The expression as the passes left it: what `regel ir` prints and

@@ -757,6 +757,22 @@ impl<'g> Comp<'g> {
             }
             _ => None,
         };
+        if let (AggOp::First, None, Some(l)) = (op, jumps, &lead) {
+            if let Some((y, tests)) = self.alike(l, slot) {
+                let (_, i, end) = self.iter_init(coll, what, d, sp);
+                self.p.likes.push(tests);
+                let like = (self.p.likes.len() - 1) as u16;
+                self.emit(BOp::FirstAlike {
+                    d,
+                    i,
+                    end,
+                    y,
+                    like,
+                    sp,
+                });
+                return vec![];
+            }
+        }
         let (src, i, end) = self.iter_init(coll, what, d, sp);
         let (key, has) = match jumps {
             Some(_) => (d, d),
@@ -923,6 +939,42 @@ impl<'g> Comp<'g> {
             sp,
         });
         Some((who, (self.p.skips.len() - 1) as u16))
+    }
+
+    /// For `first(Z where …)` whose test begins with `lead`: when every
+    /// conjunct is `it.k == y.k` (either way round) with `k` the owner or a
+    /// field and `y` the same local each time, that local's register and
+    /// the tests of [`BOp::FirstAlike`]. Reading `y`'s keys can fail only
+    /// for `none`, which the first read already fails for, so reading them
+    /// all at once fails where the walk would.
+    fn alike(&self, lead: &Lead, slot: u16) -> Option<(Reg, Vec<LikeTest>)> {
+        let mut y = None;
+        let mut tests = vec![];
+        let mut next = Some(lead.clone());
+        while let Some(l) = next {
+            let key = match l.key {
+                Key::Owner => BOp::OWNER,
+                Key::Field(f) => f,
+            };
+            let (other_key, local) = match &l.who {
+                Expr::Owner(x) => (BOp::OWNER, &**x),
+                Expr::Field(f, x) => (u16::try_from(*f).ok()?, &**x),
+                _ => return None,
+            };
+            let Expr::Local(s) = *local else { return None };
+            if !l.eq || other_key != key || *y.get_or_insert(s) != s {
+                return None;
+            }
+            tests.push(LikeTest {
+                key,
+                piece_first: l.piece_first,
+            });
+            next = match l.rest {
+                Some(r) => Some(lead_test(&r, &|s| self.loc(s) == slot)?),
+                None => None,
+            };
+        }
+        Some((self.loc(y?), tests))
     }
 
     /// The step of an in-place loop over a zone that skips the pieces
@@ -1175,12 +1227,14 @@ fn owner_test(
             who,
             eq: true,
             rest: None,
+            ..
         } if !fallible(&who) => Some((test, who)),
         _ => None,
     }
 }
 
 /// A leading test (see [`lead_test`]).
+#[derive(Clone)]
 struct Lead {
     /// What is read of the piece.
     key: Key,
@@ -1190,6 +1244,9 @@ struct Lead {
     eq: bool,
     /// The conjuncts after it, if any.
     rest: Option<Expr>,
+    /// Whether the piece's side is written first (`x.f == p`, not
+    /// `p == x.f`).
+    piece_first: bool,
 }
 
 /// Whether reading a leading test's `p` may fail (the field or owner of a
@@ -1238,9 +1295,9 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
                 e => other(e),
             };
             let eq = *op == BinOp::Eq;
-            let (key, who) = match (key(a), key(b)) {
-                (Some(k), _) if plain(b) => (k, b),
-                (_, Some(k)) if plain(a) => (k, a),
+            let (key, who, piece_first) = match (key(a), key(b)) {
+                (Some(k), _) if plain(b) => (k, b, true),
+                (_, Some(k)) if plain(a) => (k, a, false),
                 _ => return None,
             };
             Some(Lead {
@@ -1248,6 +1305,7 @@ fn lead_test(body: &Expr, is_slot: &dyn Fn(u16) -> bool) -> Option<Lead> {
                 who: (**who).clone(),
                 eq,
                 rest: None,
+                piece_first,
             })
         }
         Expr::Bin(BinOp::And, a, b) => {
