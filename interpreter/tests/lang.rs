@@ -1304,7 +1304,9 @@ play {{
 /// against the actor (`==`), the owner against the actor (`!=`) and a field
 /// against a constant (put in a register before the loop). A field against
 /// a variable is no leading test: that lister keeps its plain loop and
-/// answers the same. A test that divides by zero for a piece it keeps fails
+/// answers the same; nor is a skip made where the outer loop walks only the
+/// nodes whose pile holds a piece of the actor's (the owner against the
+/// actor, `==`), which the skip would never skip. A test that divides by zero for a piece it keeps fails
 /// with the same error at the same span.
 #[test]
 fn lead_skips_of_a_listers_outer_loop_answer_as_the_tree_does() {
@@ -1317,6 +1319,7 @@ action mine(n in nodes, s in n.pile where owner == actor and 4 / d > it.size) la
 action theirs(n in nodes, s in n.pile where owner != actor and 4 / d > 0) label "theirs {{s.size}} on {{n}}" {{ }}
 action twos(n in nodes, s in n.pile where size == 2 and 4 / d > 0) label "two on {{n}}" {{ }}
 action wanted(n in nodes, s in n.pile where it.size == want and 4 / d > 0) label "{{want}} of {{s.owner}} on {{n}}" {{ }}
+action listed(n in [@a, @b, @e], s in n.pile where owner == actor and 4 / d > it.size) label "listed {{s.size}} on {{n}}" {{ }}
 play {{
   move top(red.supply) to @b.pile
   move top(blue.supply) to @b.pile
@@ -1334,14 +1337,25 @@ play {{
     // blue 3 and red 2, c blue 2, e red 1; a, d and f hold nothing.
     // The action, whether its lister skips, and its options.
     let cases = [
+        // `zone-pred` makes `n in nodes` the nodes whose pile holds a piece
+        // of the actor's (`nodes-owned[pile of l0]`, from the index), so
+        // every node passes the skip's test and the loop does not look
+        // (`Comp::skips_nothing`).
         (
             "mine",
-            true,
+            false,
             vec!["mine 3 on b", "mine 2 on b", "mine 1 on e"],
         ),
         ("theirs", true, vec!["theirs 3 on b", "theirs 2 on c"]),
         ("twos", true, vec!["two on b", "two on c"]),
         ("wanted", false, vec!["3 of red on b", "3 of blue on b"]),
+        // The same test over nodes listed by hand, where it skips: a's
+        // empty pile is skipped, b and e are taken.
+        (
+            "listed",
+            true,
+            vec!["listed 3 on b", "listed 2 on b", "listed 1 on e"],
+        ),
     ];
     for (k, (act, skips, want)) in cases.into_iter().enumerate() {
         let ok = same_as_the_tree(&rules(1, act), &loop_board(false), 80, &["NextLead"]);

@@ -898,6 +898,44 @@ impl<'g> Comp<'g> {
         })
     }
 
+    /// Whether the skip [`Comp::lead_skip`] would give a loop binding
+    /// `outer` over `domain` to the walk of `inner` never skips: `domain`
+    /// holds only the elements whose own zone of `inner`'s family holds a
+    /// piece of the seat `inner`'s leading test asks for (`r in
+    /// edges-owned[posts of p], w in r.posts where w.owner == p and …`), a
+    /// local or a constant read the same way by both. There the skip finds
+    /// such a piece at every element and charges nothing, so the loop steps
+    /// as `BOp::Next` does, without looking: the same elements, steps and
+    /// errors.
+    pub(super) fn skips_nothing(&self, domain: &Coll, inner: &Coll, outer: u16) -> bool {
+        let Coll::ZonesOwned { on, base, who, .. } = domain else {
+            return false;
+        };
+        let Coll::Filter(walked, slot, body) = inner else {
+            return false;
+        };
+        let Coll::Zone(z) = &**walked else {
+            return false;
+        };
+        let at = match (on, &z.index) {
+            (Elems::Edges, ZIndex::Edge(x)) | (Elems::Nodes, ZIndex::Node(x)) => x,
+            _ => return false,
+        };
+        if z.base != *base || !matches!(**at, Expr::Local(s) if s == outer) {
+            return false;
+        }
+        let inner_slot = self.loc(*slot);
+        let Some(lead) = lead_test(body, &|s| self.loc(s) == inner_slot) else {
+            return false;
+        };
+        let same = match (&lead.who, who) {
+            (Expr::Local(a), Expr::Local(b)) => a == b,
+            (Expr::Const(a), Expr::Const(b)) => a == b,
+            _ => false,
+        };
+        matches!(lead.key, Key::Owner) && lead.eq && same
+    }
+
     /// For a loop binding `outer` whose body walks `domain` where it lies
     /// ([`Comp::walk_kept`]): when `domain` is a filter of a zone of the
     /// element (`outer.posts where it.owner == actor and …`) with a leading

@@ -117,7 +117,9 @@ fn level(
         }
         None => listed(comp, &prm.domain),
     };
-    let skip = skips_to(ad, i, once).and_then(|d| comp.lead_skip(d, prm.slot, CALLER_SPAN));
+    let skip = skips_to(ad, i, once)
+        .filter(|d| !comp.skips_nothing(&prm.domain, d, prm.slot))
+        .and_then(|d| comp.lead_skip(d, prm.slot, CALLER_SPAN));
     comp.param_loop_enter(ad, i);
     let at = comp.temp();
     comp.emit(BOp::Mov { d: at, s: m });
