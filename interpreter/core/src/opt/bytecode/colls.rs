@@ -964,10 +964,7 @@ impl<'g> Comp<'g> {
             return None;
         }
         let who = self.expr(&lead.who, sp);
-        let key = match lead.key {
-            Key::Owner => BOp::OWNER,
-            Key::Field(fid) => fid,
-        };
+        let key = lead.key.code();
         self.p.skips.push(LeadSkip {
             base: z.base,
             dim,
@@ -990,10 +987,7 @@ impl<'g> Comp<'g> {
         let mut tests = vec![];
         let mut next = Some(lead.clone());
         while let Some(l) = next {
-            let key = match l.key {
-                Key::Owner => BOp::OWNER,
-                Key::Field(f) => f,
-            };
+            let key = l.key.code();
             let (other_key, local) = match &l.who {
                 Expr::Owner(x) => (BOp::OWNER, &**x),
                 Expr::Field(f, x) => (u16::try_from(*f).ok()?, &**x),
@@ -1019,10 +1013,7 @@ impl<'g> Comp<'g> {
     /// failing the leading test `lead`, whose `p` is in `who`; its exit is
     /// patched later.
     fn iter_lead(&mut self, lead: &Lead, i: Reg, end: Reg, slot: Reg, who: Reg) -> usize {
-        let key = match lead.key {
-            Key::Owner => BOp::OWNER,
-            Key::Field(fid) => fid,
-        };
+        let key = lead.key.code();
         self.emit(BOp::IterLead {
             i,
             end,
@@ -1302,6 +1293,16 @@ enum Key {
     Owner,
     /// Its field with this id (`BOp::IterLead` with this key).
     Field(u16),
+}
+
+impl Key {
+    /// The key as `BOp::IterLead`, `LeadSkip` and `LikeTest` name it.
+    fn code(self) -> u16 {
+        match self {
+            Key::Owner => BOp::OWNER,
+            Key::Field(f) => f,
+        }
+    }
 }
 
 /// A test whose first conjunct is `x.owner == p`, `x.f == p` or the same
