@@ -1382,6 +1382,86 @@ play {{
     }
 }
 
+/// A conjunct that the collection a loop walks already makes true of its
+/// element is not tested again (`Comp::known`): `zone-pred` makes `n in
+/// nodes` with a leading test of `n`'s own zones or variables the nodes
+/// that pass it (`nodes-where[not count(pile) == 0]`), and the test itself,
+/// written out or at the start of a called function (`held`, compiled in
+/// place), is left out of the loop: in an `any`, a `count` of a filter, a
+/// lister's domain, and for a per-node variable (`calm`). A test of the
+/// same form of another element (`m`, a neighbour) stays. The answers,
+/// options and steps are the tree's, under every budget in the 60 steps
+/// below the one the match needs, and a division by zero after the left-out
+/// test fails at the same span.
+#[test]
+fn a_test_the_walked_collection_makes_is_not_made_again() {
+    let rules = |d: i64| {
+        format!(
+            r#"game "Known"
+{STONES}var d: int = {d}
+var per node mark: int = 0
+fn busy(n: node) -> bool = not empty(n.pile) and 4 / d > 1
+fn calm(n: node) -> bool = n.mark == 0 and 4 / d > 1
+fn held(n: node, p: player) -> bool = not empty(n.pile) and all(s in n.pile: s.owner == p) and 4 / d > 0
+action pick(n in nodes where busy(it)) label "pick {{n}}" {{ }}
+play {{
+  move top(red.supply) to @b.pile
+  move top(blue.supply) to @b.pile
+  move top(red.supply) to @e.pile
+  move top(blue.supply) to @c.pile
+  @c.mark = 1
+  let h = any(n in nodes: held(n, red))
+  let hc = count(nodes where held(it, red))
+  let b = any(n in nodes: busy(n))
+  let bc = count(nodes where busy(it))
+  let cc = count(nodes where calm(it))
+  let nb = count(nodes where busy(it) and any(m in neighbors(it): not empty(m.pile) and 4 / d > 0))
+  log "{{h}} {{hc}} {{b}} {{bc}} {{cc}} {{nb}}"
+  act red with pick
+}}
+"#
+        )
+    };
+    let board = loop_board(false);
+    let done = same_as_the_tree(&rules(1), &board, 60, &["PushZPred"]);
+    assert!(done.starts_with(r#"["true 1 true 3 5 2"] in "#), "{done}");
+    assert_eq!(
+        options_as_the_tree(&rules(1), &board),
+        ["pick b", "pick c", "pick e"]
+    );
+    // Every loop over a zone-predicate collection tests no zone's length
+    // and reads no per-node variable but in the neighbour's test.
+    let fast = compile(&rules(1), &board, &regel::opt::Passes::all());
+    let mut walks = 0;
+    for p in fast.programs.iter() {
+        let ops: Vec<String> = p.ops().iter().map(|o| format!("{o:?}")).collect();
+        let Some(start) = ops.iter().position(|o| o.starts_with("PushZPred")) else {
+            continue;
+        };
+        walks += 1;
+        let tests: Vec<&String> = ops[start..]
+            .iter()
+            .filter(|o| {
+                [
+                    "JumpZoneLen",
+                    "ZoneLenOf",
+                    "ZoneEmpty",
+                    "VarAt",
+                    "JumpVarAt",
+                ]
+                .iter()
+                .any(|t| o.starts_with(t))
+            })
+            .collect();
+        let neighbours = ops.iter().any(|o| o.contains("Neighbors"));
+        assert_eq!(tests.len(), usize::from(neighbours), "{ops:#?}");
+    }
+    assert!(walks >= 3, "{walks} walks");
+    let failed = same_as_the_tree(&rules(0), &board, 60, &["PushZPred"]);
+    assert!(failed.contains("division by zero"), "{failed}");
+    assert!(failed.contains(" at Some("), "{failed}");
+}
+
 /// A leading requirement that several actions of one `act` share (the
 /// same pure expression, reading no parameter and no local but the actor)
 /// is computed once per listing and read by the next action, its steps

@@ -381,6 +381,37 @@ fn per_element_vars(g: &Game) -> Vec<(u32, Elems)> {
         .collect()
 }
 
+/// `e` as a test of the own zones and variables of the element in local
+/// (or register) `slot`, if it is one (see [`zpred`]): the bytecode
+/// compiler's question whether a conjunct is already known to hold.
+pub(in crate::opt) fn element_test(g: &Game, e: &Expr, slot: u16, on: Elems) -> Option<ZPred> {
+    zpred(e, slot, on, &per_element_vars(g))
+}
+
+/// Whether every element passing `p` passes `q`, seen from their forms
+/// alone: each of `q`'s conjuncts is one of `p`'s, an emptiness test
+/// perhaps one of those a [`ZPred::AllEmpty`] of `p`'s joins.
+pub(in crate::opt) fn implies(p: &ZPred, q: &ZPred) -> bool {
+    fn conjunct(p: &ZPred, q: &ZPred) -> bool {
+        match p {
+            ZPred::Indexed(_, p) => conjunct(p, q),
+            ZPred::And(a, b) => conjunct(a, q) || conjunct(b, q),
+            ZPred::AllEmpty(bases) => {
+                matches!(q, ZPred::Len(b, BinOp::Eq, 0) if bases.contains(b)) || p == q
+            }
+            _ => p == q,
+        }
+    }
+    match q {
+        ZPred::Indexed(_, q) => implies(p, q),
+        ZPred::And(a, b) => implies(p, a) && implies(p, b),
+        ZPred::AllEmpty(bases) => bases
+            .iter()
+            .all(|&b| conjunct(p, &ZPred::Len(b, BinOp::Eq, 0))),
+        _ => conjunct(p, q),
+    }
+}
+
 /// Whether `q` is one of the tests `p` joins with `and`.
 fn has(p: &ZPred, q: &ZPred) -> bool {
     match p {

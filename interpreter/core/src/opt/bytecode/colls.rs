@@ -173,7 +173,9 @@ impl<'g> Comp<'g> {
             exit: 0,
         });
         let keep = self.next;
+        let facts = self.with_facts(inner, *slot);
         let s = self.kept(c, body, *slot, top, sp);
+        self.facts.truncate(facts);
         self.emit(BOp::Put { w, s });
         each(self, s);
         self.next = keep;
@@ -482,7 +484,9 @@ impl<'g> Comp<'g> {
             m,
             jumps: None,
         };
+        let facts = self.with_facts(coll, slot);
         self.agg_loop(op, slot, body, acc, top, next, sp);
+        self.facts.truncate(facts);
         self.agg_end(op, m, end, sp);
     }
 

@@ -74,6 +74,12 @@ pub(super) struct Comp<'g> {
     /// elements of the loops being compiled over collections that never
     /// hold it, and a lister's actor and parameters (`hoist.rs`).
     pub(super) sure_locals: Vec<u16>,
+    /// What the elements of the loops being compiled over a zone-predicate
+    /// collection (`edges-where[P]`, perhaps filtered further) are known to
+    /// pass: the element's register, what it ranges over and `P`. A
+    /// conjunct of a condition inside that is one of `P`'s tests of the
+    /// same element is not tested again ([`Comp::known`]).
+    pub(super) facts: Vec<(Reg, Elems, ZPred)>,
 }
 
 impl<'g> Comp<'g> {
@@ -94,6 +100,7 @@ impl<'g> Comp<'g> {
             memo_floor: 0,
             keeping: false,
             sure_locals: vec![],
+            facts: vec![],
         }
     }
 
@@ -150,6 +157,42 @@ impl<'g> Comp<'g> {
         }
     }
 
+    /// Whether condition `e` is one the loops being compiled already know
+    /// holds ([`Comp::facts`]): a test of the own zones and variables of a
+    /// loop's element that its collection's predicate makes. Such a test
+    /// reads no hidden piece, counts no step and cannot fail (`zone_pred.rs`
+    /// takes only those), and no expression changes what it reads while the
+    /// loop runs, so skipping it changes no answer, step or error. Hansa
+    /// Teutonica's `owned_full(actor, r)` over `edges-where[count(posts) ==
+    /// villages]` tested the route's count again for every route the index
+    /// gave.
+    pub(super) fn known(&self, e: &Expr) -> bool {
+        if self.facts.is_empty() {
+            return false;
+        }
+        let e = self.remap(e);
+        self.facts.iter().any(|(r, on, p)| {
+            crate::opt::zone_pred::element_test(self.g, &e, *r, *on)
+                .is_some_and(|q| crate::opt::zone_pred::implies(p, &q))
+        })
+    }
+
+    /// Notes what the elements of `domain`, bound to register `slot`, are
+    /// known to pass, if it is a zone-predicate collection (perhaps
+    /// filtered); returns what to truncate [`Comp::facts`] to after the
+    /// loop.
+    pub(super) fn with_facts(&mut self, domain: &Coll, slot: Reg) -> usize {
+        let before = self.facts.len();
+        let mut c = domain;
+        while let Coll::Filter(inner, _, _) = c {
+            c = inner;
+        }
+        if let Coll::WhereZones(on, p) = c {
+            self.facts.push((slot, *on, p.clone()));
+        }
+        before
+    }
+
     /// Compiles a condition as jumps: the returned jumps (to be patched)
     /// are taken when the condition's truth is `when`; otherwise control
     /// falls through. Connectives short-circuit in the order written, as
@@ -161,6 +204,7 @@ impl<'g> Comp<'g> {
         }
         match e {
             Expr::Not(a) => self.branch(a, !when, sp),
+            Expr::Bin(BinOp::And, a, b) if self.known(a) => self.branch(b, when, sp),
             Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
                 // `a and b` jumps when false as soon as either part is
                 // false, and when true only through `b` (a false `a` skips

@@ -141,7 +141,9 @@ fn level(
             exit: 0,
         },
     });
+    let facts = comp.with_facts(&prm.domain, slot);
     each(comp, ad, i, (top, next), once, count, args);
+    comp.facts.truncate(facts);
     if once[i].is_none() {
         comp.emit(BOp::Truncate { m });
     }
