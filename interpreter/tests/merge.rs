@@ -86,6 +86,53 @@ fn the_merged_option_has_the_effect_of_either_twin() {
     assert_eq!(m.state.log.last().unwrap(), "total 1, table 1");
 }
 
+/// A parameter whose domain keeps, of the pieces of its zone, only the
+/// first of each look (`first(hand where v == c.v) == c`, inside a function
+/// or not, the look any function of the piece's kind, owner and fields:
+/// `value(c)`) holds no two twins, so its options are not searched for
+/// them (`ActionDecl::twin_free`, `check/twins.rs`): it offers what merging
+/// would have kept. A look at where the piece lies (`index`), a first taken
+/// in another zone, or no first at all are searched and merged as before.
+#[test]
+fn a_parameter_keeping_the_first_of_each_look_is_not_searched_for_twins() {
+    let actions = r#"fn value(c: card) -> int = c.v * 10
+fn first_look(c: card) -> bool = first(hand where value(it) == value(c)) == c
+fn first_v(c: card) -> bool = first(hand where v == c.v) == c
+fn first_placed(c: card) -> bool = first(hand where index(it, hand) == index(c, hand)) == c
+fn first_on_table(c: card) -> bool = first(table where v == c.v) == c
+action look(c in hand where first_look(it)) label "look {c}" { }
+action plain(c in hand where first_v(it)) label "plain {c}" { }
+action placed(c in hand where first_placed(it)) label "placed {c}" { }
+action elsewhere(c in hand where first_on_table(it)) label "elsewhere {c}" { }
+"#;
+    let m = start(&hand(
+        "act p1 with look, plain, placed, elsewhere, put",
+        &format!("{actions}{PLAY}"),
+    ));
+    let free: Vec<(&str, bool, bool)> = m
+        .game
+        .actions
+        .iter()
+        .map(|a| (a.name.as_str(), a.merge, a.twin_free))
+        .collect();
+    assert_eq!(
+        free,
+        [
+            ("look", true, true),
+            ("plain", true, true),
+            ("placed", true, false),
+            ("elsewhere", true, false),
+            ("put", true, false)
+        ]
+    );
+    // Each twin once: by its own filter, or merged.
+    let want: Vec<String> = ["look", "plain", "placed", "play"]
+        .into_iter()
+        .flat_map(|a| (1..=3).map(move |v| format!("{a} card {v}")))
+        .collect();
+    assert_eq!(m.option_labels(), want);
+}
+
 #[test]
 fn same_labels_of_different_actions_stay_apart() {
     let rules = hand(

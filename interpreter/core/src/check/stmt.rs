@@ -448,6 +448,7 @@ impl Checker {
             nlocals: self.body.nlocals,
             product,
             merge: false,
+            twin_free: false,
             merge_labels: false,
             areas,
             lister: None,

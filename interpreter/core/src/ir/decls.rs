@@ -119,6 +119,11 @@ pub struct ActionDecl {
     /// A parameter may be one of two twin pieces (`check/twins.rs`): the
     /// options are merged after they are listed (`eval/merge.rs`).
     pub merge: bool,
+    /// Every parameter that may be one of two twin pieces keeps, in its own
+    /// zone, only the first piece of each look (`check/twins.rs`), so no two
+    /// of its values are twins and listing skips the search for them.
+    /// Drawing reads `merge` alone.
+    pub twin_free: bool,
     /// Written `merge`: options of this action that the deciding seat reads
     /// alike are one move, the first offered (`eval/labels.rs`); without it
     /// two options with one label are an error where labels are written.
