@@ -69,6 +69,18 @@ fn first_of_each_look(fns: &[FnDecl], prm: &ActionParam) -> bool {
     let Coll::Zone(z) = &**inner else {
         return false;
     };
+    // Found again inside the filter, the zone must be the same one: its
+    // index a local or a constant, nothing drawn or called.
+    let mut plain = true;
+    walk_e(&mut Expr::Zone(z.clone()), &mut |x: &mut Expr| {
+        plain &= matches!(
+            x,
+            Expr::Local(_) | Expr::Const(_) | Expr::Var(_, None) | Expr::Zone(_)
+        )
+    });
+    if !plain {
+        return false;
+    }
     let apart = Cell::new(APART);
     let mut tests = vec![];
     conjuncts(cond, fns, 0, &apart, &mut tests);
