@@ -162,7 +162,7 @@ fn first_alike(t: &Expr, z: &ZoneRef, w: u16, fns: &[FnDecl], apart: &Cell<u16>)
     let Coll::Filter(inner, it, test) = &**c else {
         return false;
     };
-    let same_zone = matches!(&**inner, Coll::Zone(z2) if shape(&Expr::Zone(z2.clone())) == shape(&Expr::Zone(z.clone())));
+    let same_zone = matches!(&**inner, Coll::Zone(z2) if Expr::Zone(z2.clone()).shape() == Expr::Zone(z.clone()).shape());
     let mut looks = vec![];
     conjuncts(test, fns, 0, apart, &mut looks);
     args.is_empty() && same_zone && looks.iter().all(|l| look(l, *it, w, fns, apart))
@@ -184,22 +184,11 @@ fn look(l: &Expr, it: u16, w: u16, fns: &[FnDecl], apart: &Cell<u16>) -> bool {
                 }
             }
         });
-        shape(&x)
+        x.shape()
     };
     [(a, b), (b, a)]
         .iter()
-        .any(|(x, y)| of_w(x) == shape(y) && by_class(x, it, fns, 0, apart))
-}
-
-/// `e` written out without the places in the source its parts come from,
-/// so that two expressions written alike compare equal.
-fn shape(e: &Expr) -> String {
-    let mut e = e.clone();
-    walk_e(&mut e, &mut |x: &mut Expr| match x {
-        Expr::Call { span, .. } | Expr::Builtin(.., span) => *span = Default::default(),
-        _ => {}
-    });
-    format!("{e:?}")
+        .any(|(x, y)| of_w(x) == y.shape() && by_class(x, it, fns, 0, apart))
 }
 
 /// Whether `e` reads the piece in local `it` only through its kind, owner

@@ -104,7 +104,7 @@ impl<'a> Exec<'a> {
     fn group_has_twins(&self, gi: usize) -> bool {
         let grp = &self.st.opt_groups[gi];
         let ad = &self.g.actions[grp.action as usize];
-        if !ad.merge || ad.twin_free {
+        if !ad.searches_twins() {
             return false;
         }
         let arity = ad.params.len();

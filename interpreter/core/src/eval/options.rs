@@ -115,7 +115,7 @@ impl Exec<'_> {
         let mut shared = Shared::new();
         for &a in actions {
             let ad = &self.g.actions[a as usize];
-            merge |= ad.merge && !ad.twin_free;
+            merge |= ad.searches_twins();
             merge_labels |= ad.merge_labels;
             let base = self.st.locals.len();
             super::grow_zeroed(&mut self.st.locals, ad.nlocals as usize);

@@ -193,6 +193,14 @@ pub struct InPlace {
 impl ActionDecl {
     /// [`ActionDecl::shared`] of a requirement no other action shares.
     pub const UNSHARED: u16 = u16::MAX;
+
+    /// Whether listing searches this action's options for twins to merge
+    /// (`eval/merge.rs`): a parameter may be a twin and none shown to keep
+    /// only the first of each look.
+    #[inline]
+    pub fn searches_twins(&self) -> bool {
+        self.merge && !self.twin_free
+    }
 }
 
 /// The last parameter a requirement reading parameters `mask` reads (the

@@ -51,7 +51,7 @@ pub(super) fn classes(g: &Game, pure: &[bool]) -> Vec<Vec<u16>> {
             let e = g.programs[*id as usize].source();
             let shareable = *mask == 0 && memo::pure_reading(e, pure, |s| s == 0);
             row.push(shareable.then(|| {
-                let shape = without_spans(&format!("{e:?}"));
+                let shape = e.shape();
                 match shapes.iter().position(|(s, _)| *s == shape) {
                     Some(k) => {
                         shapes[k].1 += 1;
@@ -92,38 +92,4 @@ pub(super) fn classes(g: &Game, pure: &[bool]) -> Vec<Vec<u16>> {
             }
         })
         .collect()
-}
-
-/// An expression's debug text with its spans (`Span { … }`) taken out:
-/// where a call or a builtin was written does not change what it computes.
-fn without_spans(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("Span {") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        rest = rest.find('}').map_or("", |end| &rest[end + 1..]);
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_spans;
-
-    #[test]
-    fn spans_are_taken_out_of_the_text() {
-        let a = "Call { func: 3, args: [Local(0)], span: Span { file: 0, start: 10, end: 20 } }";
-        let b = "Call { func: 3, args: [Local(0)], span: Span { file: 1, start: 99, end: 120 } }";
-        assert_eq!(without_spans(a), without_spans(b));
-        assert_eq!(
-            without_spans(a),
-            "Call { func: 3, args: [Local(0)], span:  }"
-        );
-        assert_ne!(
-            without_spans(a),
-            without_spans(&a.replace("func: 3", "func: 4"))
-        );
-    }
 }
